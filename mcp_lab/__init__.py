@@ -1,0 +1,81 @@
+"""mcp_lab: drive real MCP servers from notebook cells and see the real wire.
+
+    import mcp_lab
+    cal = mcp_lab.connect("calendar")          # a known short name, or an argv list
+    cal.request("tools/list")                  # _meta of 2026-07-28 added for you
+    cal.trace                                  # every line, both ways, with stderr beside it
+
+`import mcp_lab` is cheap: the heavy parts (tiktoken, ipywidgets, httpx, the official SDK) are
+imported only by the modules that need them, and those modules are loaded on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from . import jsonrpc, revisions
+from .client import Client
+from .jsonrpc import DeadlineExceeded, ProtocolError, TransportClosed
+from .revisions import LATEST, LEGACY, meta
+from .trace import Event, Trace
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "connect", "Client", "Trace", "Event", "ProtocolError", "TransportClosed", "DeadlineExceeded",
+    "LATEST", "LEGACY", "meta", "jsonrpc", "revisions",
+]
+
+# Public names that live in heavier modules, loaded on first attribute access (PEP 562).
+_LAZY = {
+    "probe": ("mcp_lab.probe", "probe"),
+    "isolated": ("mcp_lab.isolate", "isolated"),
+    "cost": ("mcp_lab.tokens", "cost"),
+    "mrtr": ("mcp_lab.mrtr", None),
+    "tokens": ("mcp_lab.tokens", None),
+    "widgets": ("mcp_lab.widgets", None),
+}
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'mcp_lab' has no attribute {name!r}") from None
+    mod = importlib.import_module(module)
+    value = mod if attr is None else getattr(mod, attr)
+    globals()[name] = value
+    return value
+
+
+def connect(server, *, timeout: float = 5.0, capabilities: dict | None = None,
+            client_info: dict | None = None, env: dict | None = None, cwd: str | None = None,
+            name: str | None = None) -> Client:
+    """Start a server and return a Client connected to it over stdio.
+
+    `server` is a known short name (see `mcp_lab.servers.known.names()`: "calendar",
+    "sdk_calendar", "everything", ...) or an argv list such as [sys.executable, "server.py"].
+    `timeout` is the default deadline, in seconds, of every request on this connection.
+    """
+    from .servers import known
+    from .stdio import StdioTransport
+
+    if isinstance(server, str):
+        if server.startswith(("http://", "https://")):
+            raise NotImplementedError("Streamable HTTP is not in this build yet; connect over stdio")
+        if server not in known.KNOWN:
+            if " " in server:
+                raise TypeError(f"pass the command as a list, e.g. {server.split()!r}, not a shell string")
+            known.argv_for(server)  # raises the one-line "unknown server" error
+        try:
+            argv = known.argv_for(server)
+        except FileNotFoundError as e:
+            raise TransportClosed(str(e)) from None
+        label = name or server
+    else:
+        argv = list(server)
+        label = name or (argv[-1].rsplit("/", 1)[-1] if argv else "server")
+    transport = StdioTransport(argv, env=env, cwd=cwd).start()
+    return Client(transport, name=label, capabilities=capabilities, client_info=client_info,
+                  timeout=timeout)

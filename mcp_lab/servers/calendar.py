@@ -1,0 +1,278 @@
+"""The chapter's calendar, by bare hands: a 2026-07-28 MCP server in the standard library.
+
+One calendar exposed three times, once as each primitive, because the primitives differ in
+who decides that they happen: the model calls a tool (`create_event`), the application
+attaches a resource (`calendar://week`), the person runs a prompt (`prepare_week`).
+
+    python -m mcp_lab.servers.calendar          # stdio: one JSON-RPC message per line
+
+`handle(message)` is the whole server as a pure function of one decoded message (plus the
+module-level EVENTS list, see below); the stdio loop at the bottom only moves lines.  Every
+rule a modern server must apply to each request, with no handshake to lean on, is applied
+in `_check_meta`: version and capabilities travel in every request's `_meta`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+SUPPORTED = ["2026-07-28"]
+SERVER_INFO = {"name": "mcp_lab-calendar", "version": "0.1.0"}
+META_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CAPS = "io.modelcontextprotocol/clientCapabilities"
+INSTRUCTIONS = ("A one-week team calendar. Read calendar://week before proposing a time; "
+                "create_event writes to the calendar.")
+
+# THE BUG THIS COURSE EXPOSES ON PURPOSE: events live in a module-level list, so they live
+# exactly as long as this process -- connection state in disguise.  Run each request in a
+# fresh process (notebook 03) and a created event vanishes.  The fix is a handle plus state
+# that outlives the process (mcp_lab/servers/durable.py), not a session.
+EVENTS: list[dict] = [
+    {"id": "e1", "title": "Standup", "startsAt": "2026-09-07T09:00:00Z"},
+    {"id": "e2", "title": "Design review", "startsAt": "2026-09-09T15:00:00Z"},
+]
+
+TOOL = {
+    "name": "create_event",
+    "description": "Create a calendar event. Writes to the calendar.",
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string", "description": "Event title."},
+            "startsAt": {"type": "string", "format": "date-time", "description": "Start, ISO 8601 UTC."},
+        },
+        "required": ["title"],
+    },
+}
+RESOURCE = {"uri": "calendar://week", "name": "week", "title": "This week",
+            "description": "The events of the week, as JSON.", "mimeType": "application/json"}
+PROMPT = {"name": "prepare_week", "description": "Read the week and draft a plan.",
+          "arguments": [{"name": "focus", "description": "What the week should favour.", "required": False}]}
+
+
+class Refusal(Exception):
+    """A JSON-RPC error answer: raised anywhere in a handler, turned into one error line."""
+
+    def __init__(self, code: int, message: str, data: Any = None):
+        super().__init__(message)
+        self.code, self.message, self.data = code, message, data
+
+
+def _result(body: dict) -> dict:
+    return {"resultType": "complete", **body, "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
+
+
+def _check_meta(params: Any) -> dict:
+    """The per-request envelope of the stateless revision; returns the client's capabilities."""
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    missing = [k for k in (META_VERSION, META_CAPS) if not isinstance(meta, dict) or k not in meta]
+    if missing:
+        raise Refusal(-32602, "params._meta is missing the required key(s): " + ", ".join(missing))
+    version = meta[META_VERSION]
+    if version not in SUPPORTED:
+        raise Refusal(-32022, f"Unsupported protocol version: {version!r}",
+                      {"supported": SUPPORTED, "requested": version})
+    caps = meta[META_CAPS]
+    if not isinstance(caps, dict):
+        raise Refusal(-32602, f"{META_CAPS} must be an object ({{}} declares no optional capability)")
+    return caps
+
+
+def _is_datetime(value: Any) -> bool:
+    if not isinstance(value, str) or "T" not in value:
+        return False
+    try:
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+        return True
+    except ValueError:
+        return False
+
+
+def _tool_error(text: str) -> dict:
+    # A business or validation failure is a result the model can read and correct, not a
+    # protocol error (tools spec: "isError: true" inside a normal result).
+    return _result({"content": [{"type": "text", "text": text}], "isError": True})
+
+
+def _create_event(args: dict, params: dict, caps: dict) -> dict:
+    title = args.get("title")
+    if not isinstance(title, str) or not title.strip():
+        return _tool_error("create_event needs a non-empty string 'title'.")
+    starts = args.get("startsAt")
+    if starts is None:
+        # Multi round-trip: no request to the client, an answer that says what is missing.
+        # requestState carries the partial arguments, so ANY process can finish the call.
+        # It is plain base64 JSON, readable and forgeable: fine for a toy, hostile input for a
+        # real server (the durable server signs it).
+        state = params.get("requestState")
+        responses = params.get("inputResponses") or {}
+        if not isinstance(responses, dict) or not (state is None or isinstance(state, str)):
+            raise Refusal(-32602, "inputResponses must be an object and requestState a string")
+        answer = responses.get("when")
+        if state is not None:
+            try:
+                args = {**json.loads(base64.b64decode(state, validate=True)), **args}
+            except (binascii.Error, ValueError, TypeError):
+                raise Refusal(-32602, "Invalid requestState: not the base64 JSON this server issued") from None
+        if isinstance(answer, dict):
+            action = answer.get("action")
+            if action in ("decline", "cancel"):
+                return _tool_error(f"Not created: the person chose {action} when asked for a start time.")
+            content = answer.get("content") if isinstance(answer.get("content"), dict) else {}
+            if action == "accept" and content.get("startsAt") is not None:
+                return _create_event({**args, "startsAt": content["startsAt"]}, {}, caps)
+        if "elicitation" not in caps or not isinstance(caps["elicitation"], dict) or (
+                caps["elicitation"] and "form" not in caps["elicitation"]):
+            raise Refusal(-32021, "create_event without startsAt must ask the person, and this "
+                          "request did not declare the form elicitation capability",
+                          {"requiredCapabilities": {"elicitation": {"form": {}}}})
+        partial = json.dumps({"title": title}, separators=(",", ":"))
+        return {"resultType": "input_required",
+                "inputRequests": {"when": {"method": "elicitation/create", "params": {
+                    "mode": "form",
+                    "message": f'When should "{title}" start?',
+                    "requestedSchema": {"type": "object",
+                                        "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+                                        "required": ["startsAt"]}}}},
+                "requestState": base64.b64encode(partial.encode()).decode()}
+    if not _is_datetime(starts):
+        return _tool_error(f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {starts!r}.")
+    event = {"id": f"e{len(EVENTS) + 1}", "title": title, "startsAt": starts}
+    EVENTS.append(event)
+    return _result({"content": [{"type": "text", "text": f"Created {event['id']}: {title} at {starts}"}],
+                    "structuredContent": event, "isError": False})
+
+
+def _dispatch(method: str, params: dict) -> dict:
+    if method == "initialize":
+        # A legacy client's handshake.  A modern-only server SHOULD list its versions in the
+        # error, since that may be the only diagnostic a legacy client shows.
+        requested = params.get("protocolVersion") if isinstance(params, dict) else None
+        raise Refusal(-32022, "This server speaks only 2026-07-28, which has no initialize handshake: "
+                      "send server/discover, with _meta on every request",
+                      {"supported": SUPPORTED, "requested": requested})
+    if method not in HANDLERS:
+        raise Refusal(-32601, f"Method not found: {method}")
+    caps = _check_meta(params)
+    return HANDLERS[method](params, caps)
+
+
+def _discover(params, caps):
+    return _result({"supportedVersions": SUPPORTED,
+                    "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+                    "instructions": INSTRUCTIONS, "ttlMs": 3600000, "cacheScope": "public"})
+
+
+def _tools_call(params, caps):
+    name = params.get("name")
+    if name != TOOL["name"]:
+        raise Refusal(-32602, f"Unknown tool: {name!r}")
+    args = params.get("arguments") or {}
+    if not isinstance(args, dict):
+        raise Refusal(-32602, "tools/call arguments must be an object")
+    return _create_event(args, params, caps)
+
+
+def _resources_read(params, caps):
+    uri = params.get("uri")
+    if uri != RESOURCE["uri"]:
+        raise Refusal(-32602, f"Resource not found: {uri!r}", {"uri": uri})
+    text = json.dumps(EVENTS, separators=(",", ":"))
+    return _result({"contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
+                    "ttlMs": 60000, "cacheScope": "private"})
+
+
+def _prompts_get(params, caps):
+    if params.get("name") != PROMPT["name"]:
+        raise Refusal(-32602, f"Unknown prompt: {params.get('name')!r}")
+    args = params.get("arguments") or {}
+    focus = args.get("focus", "balance") if isinstance(args, dict) else "balance"
+    return _result({"description": PROMPT["description"], "messages": [{"role": "user", "content": {
+        "type": "text", "text": f"Read calendar://week and draft a plan. Focus: {focus}."}}]})
+
+
+HANDLERS = {
+    "server/discover": _discover,
+    "tools/list": lambda p, c: _result({"tools": [TOOL], "ttlMs": 300000, "cacheScope": "public"}),
+    "tools/call": _tools_call,
+    "resources/list": lambda p, c: _result({"resources": [RESOURCE], "ttlMs": 60000, "cacheScope": "private"}),
+    "resources/templates/list": lambda p, c: _result({"resourceTemplates": [], "ttlMs": 300000, "cacheScope": "public"}),
+    "resources/read": _resources_read,
+    "prompts/list": lambda p, c: _result({"prompts": [PROMPT], "ttlMs": 300000, "cacheScope": "public"}),
+    "prompts/get": _prompts_get,
+}
+
+
+def _error(id: Any, code: int, message: str, data: Any = None) -> dict:
+    err = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    return {"jsonrpc": "2.0", "id": id, "error": err}
+
+
+def handle(msg: Any) -> dict | None:
+    """Answer one decoded message: a response dict, or None for a notification."""
+    if not isinstance(msg, dict):
+        return _error(None, -32600, "Invalid Request: batches are not part of MCP; send one object per line"
+                      if isinstance(msg, list) else "Invalid Request: a message must be a JSON object")
+    rid = msg.get("id")
+    id_ok = isinstance(rid, (str, int)) and not isinstance(rid, bool)
+    method = msg.get("method")
+    if msg.get("jsonrpc") != "2.0" or not isinstance(method, str) or (
+            "params" in msg and not isinstance(msg["params"], dict)):
+        if "method" not in msg and ("result" in msg or "error" in msg):
+            return None  # a response: clients never send one; nothing to answer
+        return _error(rid if id_ok else None, -32600, "Invalid Request: not a JSON-RPC 2.0 request "
+                      "(need jsonrpc \"2.0\", a string method, and params as an object)")
+    if "id" not in msg:
+        return None  # a notification is never answered
+    if not id_ok:
+        return _error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
+    try:
+        return {"jsonrpc": "2.0", "id": rid, "result": _dispatch(method, msg.get("params") or {})}
+    except Refusal as r:
+        return _error(rid, r.code, r.message, r.data)
+    except Exception as e:  # a bug here must cost one answer, never the process
+        print(f"calendar: internal error on {method}: {e!r}", file=sys.stderr)
+        return _error(rid, -32603, f"Internal error: {type(e).__name__}")
+
+
+def _dump(obj: dict) -> bytes:
+    try:
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    except UnicodeEncodeError:  # a lone surrogate echoed from the input: escape it instead
+        return json.dumps(obj, separators=(",", ":")).encode("ascii") + b"\n"
+
+
+def handle_line(line: bytes | str) -> bytes | None:
+    """Answer one framed line: the bytes to write (one line), or None."""
+    try:
+        msg = json.loads(line)
+    except (ValueError, RecursionError):
+        return _dump(_error(None, -32700, "Parse error: the line is not valid JSON"))
+    answer = handle(msg)
+    return None if answer is None else _dump(answer)
+
+
+def serve_stdio(stdin=None, stdout=None) -> None:
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
+    print(f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio", file=sys.stderr)
+    for line in stdin:
+        out = handle_line(line)
+        if out is not None:
+            stdout.write(out)
+            stdout.flush()
+
+
+def main(argv: list[str] | None = None) -> None:
+    serve_stdio()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""The servers mcp_lab knows by a short name, and the argv that starts each one.
+
+A short name keeps notebook cells readable (`connect("calendar")`) while the argv stays an
+explicit list: servers are always spawned from a list, never a shell string.  Python servers
+run under `sys.executable`, the kernel's own interpreter, so they see the same packages and
+skip the 150-200 ms a pyenv shim adds to every start.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+__all__ = ["KNOWN", "REFERENCE_DIR", "REFERENCE_PACKAGE", "argv_for", "names"]
+
+REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
+REFERENCE_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31"
+_REFERENCE_BIN = REFERENCE_DIR / "node_modules" / ".bin" / "mcp-server-everything"
+
+
+def _python(module: str) -> list[str]:
+    return [sys.executable, "-m", module]
+
+
+def _reference() -> list[str]:
+    # The pinned reference server, installed from the committed lock by `make setup` (npm ci).
+    # Never `npx`: a run-time download would make the course depend on the network.
+    if shutil.which("node") is None:
+        raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
+    if not _REFERENCE_BIN.exists():
+        raise FileNotFoundError(f"the reference server {REFERENCE_PACKAGE} is not installed: "
+                                f"run `make setup` (or `npm ci` in {REFERENCE_DIR})")
+    return [str(_REFERENCE_BIN), "stdio"]
+
+
+KNOWN = {
+    "calendar": lambda: _python("mcp_lab.servers.calendar"),
+    "sdk_calendar": lambda: _python("mcp_lab.servers.sdk_calendar"),
+    "durable": lambda: _python("mcp_lab.servers.durable"),
+    "noisy": lambda: _python("mcp_lab.servers.noisy"),
+    "everything": _reference,
+}
+
+
+def names() -> list[str]:
+    return sorted(KNOWN)
+
+
+def argv_for(name: str) -> list[str]:
+    """The argv for a known short name; a one-line error naming the known ones otherwise."""
+    try:
+        make = KNOWN[name]
+    except KeyError:
+        raise ValueError(f"unknown server {name!r}: use one of {', '.join(names())}, "
+                         "or pass an argv list such as [sys.executable, 'my_server.py']") from None
+    return make()

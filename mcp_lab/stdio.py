@@ -1,0 +1,217 @@
+"""The stdio transport: a server process, one line per message, and nothing else.
+
+Theory of operation.  The client launches the server as a child process and owns three
+pipes.  stdin carries the client's lines; stdout carries the server's lines and, by the
+spec, nothing but MCP messages; stderr is free-form logging that must never be treated as an
+error signal.  Two daemon threads drain stdout and stderr as they arrive, so that
+
+* a read can wait with a deadline (`queue.get(timeout=...)`) instead of blocking forever on
+  a pipe, and
+* a chatty server cannot deadlock by filling a stderr pipe nobody reads (the classic
+  Jupyter pitfall is the opposite one: handing the child the kernel's `sys.stderr`, which has
+  no file descriptor; we never do that, stderr always goes to our own pipe).
+
+This layer moves lines; it does not know what JSON-RPC is.  Whether a stdout line is a
+valid message is the client's question, which is how a stray `print()` in a server becomes
+a visible event in the Trace instead of a crash.
+
+Shutdown follows the stdio transport's own rule: close stdin, wait, SIGTERM, wait, SIGKILL.
+The child runs in its own process group so that wrappers (a shell script, npx) and their
+children go down together, and a `weakref.finalize` reaps it if the owner forgets.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+
+from .jsonrpc import DeadlineExceeded, TransportClosed
+
+__all__ = ["StdioTransport"]
+
+_EOF = object()
+_STDERR_TAIL = 5
+
+
+def _reap(proc: subprocess.Popen, grace: float) -> None:
+    """Stop a child the polite way, then the sure way.  Safe to call more than once."""
+    if proc.poll() is not None:
+        return
+    try:
+        if proc.stdin and not proc.stdin.closed:
+            proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(grace)
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+class StdioTransport:
+    """Spawn `argv` (a list, never a shell string) and exchange lines with it."""
+
+    def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None,
+                 grace: float = 2.0):
+        if isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence) or not argv:
+            raise TypeError("argv must be a non-empty list such as [sys.executable, 'server.py'], "
+                            "not a shell string")
+        if not all(isinstance(a, str) for a in argv):
+            raise TypeError("every argv item must be a string")
+        self.argv = list(argv)
+        self.env = env
+        self.cwd = cwd
+        self.grace = grace
+        self.proc: subprocess.Popen | None = None
+        self.stderr_lines: list[str] = []
+        self.on_stderr: Callable[[str], None] | None = None
+        self._stdout: queue.Queue = queue.Queue()
+        self._threads: list[threading.Thread] = []
+        self._finalizer: weakref.finalize | None = None
+
+    # -- life cycle -------------------------------------------------------------------
+    def start(self) -> "StdioTransport":
+        if self.proc is not None:
+            return self
+        exe = self.argv[0]
+        if os.sep not in exe and shutil.which(exe, path=(self.env or os.environ).get("PATH")) is None:
+            raise TransportClosed(f"cannot start the server: {exe!r} is not on PATH; "
+                                  "install it or give the full path")
+        env = None if self.env is None else {**os.environ, **self.env}
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env=env, cwd=self.cwd, bufsize=0, start_new_session=True)
+        except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
+            raise TransportClosed(f"cannot start the server {self.argv[0]!r}: {e.strerror or e}") from None
+        self._finalizer = weakref.finalize(self, _reap, self.proc, self.grace)
+        self._threads = [
+            threading.Thread(target=self._pump_stdout, name=f"mcp-stdout-{self.proc.pid}", daemon=True),
+            threading.Thread(target=self._pump_stderr, name=f"mcp-stderr-{self.proc.pid}", daemon=True),
+        ]
+        for t in self._threads:
+            t.start()
+        return self
+
+    def close(self) -> int | None:
+        """Close stdin, then SIGTERM, then SIGKILL, each after `grace` seconds.  Returns the exit code."""
+        if self.proc is None:
+            return None
+        _reap(self.proc, self.grace)
+        for t in self._threads:
+            t.join(self.grace)
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            try:
+                if pipe:
+                    pipe.close()
+            except OSError:
+                pass
+        if self._finalizer is not None:
+            self._finalizer.detach()
+        return self.proc.returncode
+
+    def __enter__(self) -> "StdioTransport":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.poll() if self.proc else None
+
+    # -- lines --------------------------------------------------------------------------
+    def write(self, text: str) -> None:
+        """Write `text` exactly as given (the learner's raw bytes, UTF-8 encoded)."""
+        if self.proc is None:
+            raise TransportClosed("the transport was not started")
+        try:
+            self.proc.stdin.write(text.encode("utf-8"))
+            self.proc.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            raise TransportClosed(self._gone("the server closed its stdin")) from None
+
+    def send_line(self, line: str) -> None:
+        """Write one message line and its newline delimiter."""
+        self.write(line + "\n")
+
+    def read_line(self, timeout: float) -> tuple[float, str]:
+        """Wait at most `timeout` seconds for the next stdout line: (monotonic time, text without newline)."""
+        try:
+            item = self._stdout.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            raise DeadlineExceeded(f"no line from the server within {timeout:g} s") from None
+        if item is _EOF:
+            self._stdout.put(_EOF)  # every later read sees the end too
+            self._wait_exit(self.grace)
+            raise TransportClosed(self._gone("the server closed its stdout"))
+        return item
+
+    def stderr_tail(self, n: int = _STDERR_TAIL) -> list[str]:
+        return self.stderr_lines[-n:]
+
+    # -- internals ----------------------------------------------------------------------
+    def _pump_stdout(self) -> None:
+        stream = self.proc.stdout
+        try:
+            for raw in iter(stream.readline, b""):
+                line = raw.decode("utf-8", errors="replace")
+                if line.endswith("\n"):
+                    line = line[:-1]
+                self._stdout.put((time.monotonic(), line))
+        except (OSError, ValueError):
+            pass
+        finally:
+            self._stdout.put(_EOF)
+
+    def _pump_stderr(self) -> None:
+        stream = self.proc.stderr
+        try:
+            for raw in iter(stream.readline, b""):
+                line = raw.decode("utf-8", errors="replace").rstrip("\n")
+                self.stderr_lines.append(line)
+                callback = self.on_stderr
+                if callback is not None:
+                    try:
+                        callback(line)
+                    except Exception:  # a broken observer must not kill the pump
+                        pass
+        except (OSError, ValueError):
+            pass
+
+    def _wait_exit(self, timeout: float) -> None:
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        # Let the stderr pump finish so the message below can quote the last words.
+        if len(self._threads) > 1:
+            self._threads[1].join(timeout)
+
+    def _gone(self, what: str) -> str:
+        code = self.proc.poll() if self.proc else None
+        status = f"exit code {code}" if code is not None else "still running"
+        tail = " | ".join(self.stderr_tail())
+        return f"{what} ({status})" + (f"; its stderr ended with: {tail}" if tail else "")
