@@ -40,8 +40,9 @@ $(PIP_STAMP): pyproject.toml | $(VPY)
 	@rm -f $(VENV)/.stamp-pip*
 	@touch $@
 
-$(KERNEL_STAMP): $(PIP_STAMP)
+$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/wire_kernel.py
 	$(VPY) -m ipykernel install --sys-prefix
+	$(VPY) -m mcp_lab.wire_kernel install --sys-prefix
 	@touch $@
 
 $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs

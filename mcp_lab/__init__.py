@@ -17,24 +17,29 @@ from typing import Any
 from . import jsonrpc, revisions
 from .client import Client
 from .jsonrpc import DeadlineExceeded, ProtocolError, TransportClosed
+# Imported eagerly (it is light) so that the function, not the submodule of the same name,
+# is what `mcp_lab.probe` means: a submodule imported for the first time later would
+# otherwise rebind the package attribute to itself.
+from .probe import Verdict, probe
 from .revisions import LATEST, LEGACY, meta
 from .trace import Event, Trace
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "connect", "Client", "Trace", "Event", "ProtocolError", "TransportClosed", "DeadlineExceeded",
+    "connect", "probe", "isolated", "cost", "Verdict", "Client", "Trace", "Event", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "LATEST", "LEGACY", "meta", "jsonrpc", "revisions",
 ]
 
 # Public names that live in heavier modules, loaded on first attribute access (PEP 562).
 _LAZY = {
-    "probe": ("mcp_lab.probe", "probe"),
     "isolated": ("mcp_lab.isolate", "isolated"),
     "cost": ("mcp_lab.tokens", "cost"),
     "mrtr": ("mcp_lab.mrtr", None),
     "tokens": ("mcp_lab.tokens", None),
     "widgets": ("mcp_lab.widgets", None),
+    "serve_http": ("mcp_lab.http_servers", "serve_http"),
+    "probe_http": ("mcp_lab.probe_http", "probe_http"),
 }
 
 
@@ -63,7 +68,13 @@ def connect(server, *, timeout: float = 5.0, capabilities: dict | None = None,
 
     if isinstance(server, str):
         if server.startswith(("http://", "https://")):
-            raise NotImplementedError("Streamable HTTP is not in this build yet; connect over stdio")
+            # Streamable HTTP: nothing to start, and no handshake in 2026-07-28; the first
+            # request opens the first connection (a refused one is a one-line HttpError).
+            from .http import HttpTransport
+            from urllib.parse import urlsplit
+            transport = HttpTransport(server, timeout=timeout).start()
+            return Client(transport, name=name or urlsplit(server).netloc, capabilities=capabilities,
+                          client_info=client_info, timeout=timeout)
         if server not in known.KNOWN:
             if " " in server:
                 raise TypeError(f"pass the command as a list, e.g. {server.split()!r}, not a shell string")
@@ -79,3 +90,10 @@ def connect(server, *, timeout: float = 5.0, capabilities: dict | None = None,
     transport = StdioTransport(argv, env=env, cwd=cwd).start()
     return Client(transport, name=label, capabilities=capabilities, client_info=client_info,
                   timeout=timeout)
+
+
+def load_ipython_extension(ipython) -> None:
+    """`%load_ext mcp_lab`: register the `%mcp` and `%%rpc` magics (see mcp_lab.magics)."""
+    from .magics import load_ipython_extension as _load
+
+    _load(ipython)

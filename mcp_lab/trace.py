@@ -5,6 +5,8 @@ An Event is one thing that happened on the wire, in the order it happened:
     send    a line the client wrote          recv    a line the server wrote (a message)
     noise   a stdout line that is not a       stderr  a line of the server's log
             JSON-RPC message (a framing       note    a remark by mcp_lab itself (a probe step)
+    http    one raw HTTP exchange (request and reply, each SSE event), for the HTTP transport;
+            `line` holds the raw text, `note` a one-line summary, `message` the Exchange
             violation)
 
 Each event keeps the exact text, the parsed message when there is one, the time since the
@@ -30,11 +32,14 @@ from . import jsonrpc
 __all__ = ["Event", "Trace", "Diagram"]
 
 _FOLD = 160  # characters of a line shown before folding
+_LEGEND = {"send": "client wrote", "recv": "server wrote", "noise": "stdout line that is not JSON-RPC",
+           "stderr": "server log", "note": "mcp_lab's reasoning (probe step)",
+           "http": "raw HTTP exchange (status, headers, body, SSE events)"}
 
 
 @dataclass(frozen=True)
 class Event:
-    kind: str                 # send | recv | noise | stderr | note
+    kind: str                 # send | recv | noise | stderr | note | http
     line: str                 # the exact text (no trailing newline)
     message: Any = None       # the parsed jsonrpc message, when the line is one
     t: float = 0.0            # seconds since the trace began
@@ -62,6 +67,8 @@ class Event:
             return self.note or "raw text (not a valid message)"
         if self.kind == "stderr":
             return "stderr"
+        if self.kind == "http" and self.note:
+            return self.note
         return self.note or self.kind
 
 
@@ -129,7 +136,7 @@ class Trace:
         return seen
 
     # -- renderers ------------------------------------------------------------------------
-    _ARROW = {"send": "->", "recv": "<-", "noise": "<!", "stderr": "..", "note": "##"}
+    _ARROW = {"send": "->", "recv": "<-", "noise": "<!", "stderr": "..", "note": "##", "http": "~~"}
 
     def text(self, width: int | None = None) -> str:
         out = [self.title] if self.title else []
@@ -137,8 +144,11 @@ class Trace:
         for e in self:
             rt = f" ({e.elapsed_ms:.1f} ms)" if e.elapsed_ms is not None else ""
             who = f"[{e.peer}] " if multi else ""
-            line = e.line if width is None or len(e.line) <= width else e.line[: width - 1] + "…"
-            extra = f"   # {e.note}" if e.note and e.kind != "note" else ""
+            line = e.line
+            if e.kind == "http" and e.note:
+                line = e.note  # the raw exchange spans many lines: see e.line, or the HTML view
+            line = line if width is None or len(line) <= width else line[: width - 1] + "…"
+            extra = f"   # {e.note}" if e.note and e.kind not in ("note", "http") else ""
             out.append(f"{e.t * 1000:9.1f} ms {self._ARROW.get(e.kind, '  ')} {who}{line}{rt}{extra}")
         return "\n".join(out)
 
@@ -151,16 +161,17 @@ class Trace:
     def _repr_html_(self) -> str:
         rows = []
         multi = len(self.peers) > 1
-        style = {"send": "#e8f0fe", "recv": "#e6f4ea", "noise": "#fce8e6", "stderr": "#f1f3f4", "note": "#fef7e0"}
+        style = {"send": "#e8f0fe", "recv": "#e6f4ea", "noise": "#fce8e6", "stderr": "#f1f3f4", "note": "#fef7e0",
+                 "http": "#f3e8fd"}
         for e in self:
             text = html.escape(e.line)
-            if len(e.line) > _FOLD:
+            if len(e.line) > _FOLD or (e.kind == "http" and "\n" in e.line):
                 text = (f"<details><summary><code>{html.escape(e.line[:_FOLD])}…</code></summary>"
                         f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code></details>")
             else:
                 text = f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code>"
             rt = f"{e.elapsed_ms:.1f}" if e.elapsed_ms is not None else ""
-            note = f"<br><i>{html.escape(e.note)}</i>" if e.note and e.kind != "note" else ""
+            note = f"<br><i>{html.escape(e.note)}</i>" if e.note and e.kind not in ("note", "http") else ""
             rows.append(
                 f"<tr style='background:{style.get(e.kind, '#fff')}'>"
                 f"<td style='text-align:right'>{e.t * 1000:.1f}</td>"
@@ -171,7 +182,12 @@ class Trace:
         head = ("<tr><th>ms</th><th>dir</th>" + ("<th>peer</th>" if multi else "")
                 + "<th>what</th><th style='text-align:left'>exact line</th><th>round trip ms</th></tr>")
         title = f"<b>{html.escape(self.title)}</b>" if self.title else ""
-        return f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>"
+        present = [k for k in style if any(e.kind == k for e in self)]
+        legend = " ".join(
+            f"<span style='background:{style[k]};padding:0 4px'>{self._ARROW[k]} {k}: {_LEGEND[k]}</span>"
+            for k in present)
+        return (f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>"
+                + (f"<div style='font-size:11px'>{legend}</div>" if legend else ""))
 
     def mermaid(self, *, client: str = "client") -> "Diagram":
         """A sequence diagram: one lifeline for the client, one per server peer."""
@@ -202,6 +218,8 @@ class Trace:
                 lines.append(f"    Note right of {p}: {label('stderr: ' + e.line)}")
             elif e.kind == "note":
                 lines.append(f"    Note over C: {label(e.line)}")
+            elif e.kind == "http":
+                lines.append(f"    Note over C,{p}: {label(e.note or 'HTTP exchange')}")
         return Diagram("\n".join(lines))
 
     # -- export ---------------------------------------------------------------------------

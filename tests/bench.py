@@ -271,6 +271,11 @@ MEASUREMENTS: list[Callable[[], Row]] = [
     measure_client_overhead,
 ]
 
+# Token rows (issue 6) live beside the rows above, in the same Row format.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
+MEASUREMENTS += TOKEN_MEASUREMENTS
+
 
 # -- report ---------------------------------------------------------------------------------
 

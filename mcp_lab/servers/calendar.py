@@ -271,7 +271,21 @@ def serve_stdio(stdin=None, stdout=None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    serve_stdio()
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:   # the common case: keep the cold start free of argparse
+        serve_stdio()
+        return
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.calendar")
+    parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
+    parser.add_argument("--sse", action="store_true", help="with --http: answer with SSE streams, not JSON")
+    args = parser.parse_args(argv)
+    if args.http is None:
+        serve_stdio()
+        return
+    from mcp_lab.servers._http_binding import serve  # same handle(), another binding
+    serve(handle, args.http, sse=args.sse, name=SERVER_INFO["name"],
+          banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}")
 
 
 if __name__ == "__main__":

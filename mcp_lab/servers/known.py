@@ -39,6 +39,7 @@ KNOWN = {
     "sdk_calendar": lambda: _python("mcp_lab.servers.sdk_calendar"),
     "durable": lambda: _python("mcp_lab.servers.durable"),
     "noisy": lambda: _python("mcp_lab.servers.noisy"),
+    "notes": lambda: _python("mcp_lab.servers.notes"),
     "everything": _reference,
 }
 

@@ -1,0 +1,232 @@
+"""Start and stop local Streamable HTTP servers for notebooks and tests.
+
+    with mcp_lab.serve_http("calendar") as srv:        # or "sdk_calendar", "everything", an argv
+        cal = srv.connect()                             # a Client over HTTP, the server's stderr beside it
+        cal.request("tools/list")
+
+Theory of operation.  A free port is found by binding 127.0.0.1:0 and reading the port the
+kernel chose; the server is started on it (argv placeholders `{port}`, or the PORT variable,
+which the Node reference server reads).  Readiness is the port accepting a TCP connection,
+polled with a deadline while watching that the process has not died; a dead process fails
+at once with the last lines of its stderr.  The process runs in its own process group and is
+stopped with SIGTERM, then SIGKILL, when the block ends (or, failing that, when it is
+garbage-collected): no orphan outlives the notebook.
+
+Every server is bound to 127.0.0.1 only.  The Node reference server calls
+`app.listen(PORT)`, which would listen on every interface, so it is started with a tiny
+`--import` preload (`servers/_loopback.mjs`) that pins `listen()` to 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from .jsonrpc import DeadlineExceeded, TransportClosed
+
+__all__ = ["serve_http", "HttpServer", "ServerProcess", "free_port", "port_open", "live", "argv_for"]
+
+HOST = "127.0.0.1"
+_LOOPBACK = Path(__file__).resolve().parent / "servers" / "_loopback.mjs"
+_LIVE: "weakref.WeakSet[HttpServer]" = weakref.WeakSet()
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def port_open(port: int, host: str = HOST, timeout: float = 0.2) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _reference_bin() -> Path:
+    from .servers import known
+    override = os.environ.get("MCP_LAB_REFERENCE_BIN")
+    path = Path(override) if override else known._REFERENCE_BIN
+    if shutil.which("node") is None:
+        raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
+    if not path.exists():
+        raise FileNotFoundError(f"the reference server {known.REFERENCE_PACKAGE} is not installed: "
+                                f"run `make setup` (or `npm ci` in {known.REFERENCE_DIR})")
+    return path
+
+
+def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dict[str, str]]:
+    """The argv and extra environment that serve a known server over HTTP on `port`."""
+    if name == "calendar":
+        return [sys.executable, "-m", "mcp_lab.servers.calendar", "--http", str(port)] + (["--sse"] if sse else []), {}
+    if name == "sdk_calendar":
+        return [sys.executable, "-m", "mcp_lab.servers.sdk_calendar", "--http", str(port)], {}
+    if name == "everything":
+        script = _reference_bin().resolve()   # .bin/ holds a symlink to dist/index.js
+        return ([shutil.which("node"), "--import", _LOOPBACK.as_uri(), str(script), "streamableHttp"],
+                {"PORT": str(port)})
+    raise ValueError(f"no HTTP form known for {name!r}: use calendar, sdk_calendar or everything, "
+                     "or pass an argv list with a '{port}' placeholder")
+
+
+def _stop(proc: subprocess.Popen, grace: float) -> None:
+    if proc.poll() is not None:
+        return
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+class ServerProcess:
+    """A server child process whose stdout and stderr are drained into lists by two threads."""
+
+    def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None,
+                 grace: float = 3.0):
+        self.argv = list(argv)
+        self.grace = grace
+        self.stderr_lines: list[str] = []
+        self.stdout_lines: list[str] = []
+        self.on_stderr: Callable[[str], None] | None = None
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, env=None if env is None else {**os.environ, **env},
+                                         cwd=cwd, start_new_session=True)
+        except (FileNotFoundError, PermissionError) as e:
+            raise TransportClosed(f"cannot start the server {self.argv[0]!r}: {e.strerror or e}") from None
+        self._finalizer = weakref.finalize(self, _stop, self.proc, grace)
+        self._threads = [threading.Thread(target=self._pump, args=(self.proc.stdout, self.stdout_lines, False), daemon=True),
+                         threading.Thread(target=self._pump, args=(self.proc.stderr, self.stderr_lines, True), daemon=True)]
+        for t in self._threads:
+            t.start()
+
+    def _pump(self, stream, sink: list[str], is_stderr: bool) -> None:
+        try:
+            for raw in iter(stream.readline, b""):
+                line = raw.decode("utf-8", errors="replace").rstrip("\n")
+                sink.append(line)
+                cb = self.on_stderr if is_stderr else None
+                if cb is not None:
+                    try:
+                        cb(line)
+                    except Exception:
+                        pass
+        except (OSError, ValueError):
+            pass
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.poll()
+
+    def stderr_tail(self, n: int = 5) -> list[str]:
+        return self.stderr_lines[-n:]
+
+    def close(self) -> int | None:
+        _stop(self.proc, self.grace)
+        for t in self._threads:
+            t.join(self.grace)
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            with contextlib.suppress(OSError):
+                pipe.close()
+        self._finalizer.detach()
+        return self.proc.returncode
+
+
+class HttpServer:
+    """A running local HTTP server: `url`, `port`, `process`, and `connect()` for a Client."""
+
+    def __init__(self, name: str, url: str, port: int, process: ServerProcess):
+        self.name, self.url, self.port, self.process = name, url, port, process
+
+    @property
+    def stderr(self) -> list[str]:
+        return self.process.stderr_lines
+
+    def connect(self, *, timeout: float = 5.0, query: str = "", headers: dict | None = None, **kw):
+        """A Client over HTTP to this server; `query="sse=1"` asks the calendar for SSE replies."""
+        from .client import Client
+        from .http import HttpTransport
+        url = self.url + (f"?{query}" if query else "")
+        transport = HttpTransport(url, timeout=timeout, headers=headers, process=self.process).start()
+        return Client(transport, name=kw.pop("name", f"{self.name} (http)"), timeout=timeout, **kw)
+
+    def close(self) -> None:
+        self.process.close()
+        _LIVE.discard(self)
+
+    def __repr__(self) -> str:
+        state = "running" if self.process.returncode is None else f"exited {self.process.returncode}"
+        return f"<HttpServer {self.name} {self.url} pid={self.process.pid} {state}>"
+
+
+def live() -> list[HttpServer]:
+    """The servers started by serve_http that are still running (tests assert this is empty)."""
+    return [s for s in list(_LIVE) if s.process.returncode is None]
+
+
+def start(server: str | Sequence[str], *, port: int | None = None, sse: bool = False,
+          timeout: float = 20.0, env: dict | None = None, path: str = "/mcp") -> HttpServer:
+    """Start a server and wait until its port accepts connections (see serve_http)."""
+    port = free_port() if port is None else port
+    if isinstance(server, str):
+        argv, extra_env = argv_for(server, port, sse=sse)
+        name = server
+    else:
+        argv = [a.replace("{port}", str(port)) for a in server]
+        extra_env = {"PORT": str(port)}
+        name = Path(argv[-1]).name if argv else "server"
+    proc = ServerProcess(argv, env={**extra_env, **(env or {})})
+    srv = HttpServer(name, f"http://{HOST}:{port}{path}", port, proc)
+    _LIVE.add(srv)
+    deadline = time.monotonic() + timeout
+    try:
+        while not port_open(port):
+            if proc.returncode is not None:
+                tail = " | ".join(proc.stderr_tail())
+                raise TransportClosed(f"the {name} server exited with code {proc.returncode} before listening"
+                                      + (f"; its stderr ended with: {tail}" if tail else ""))
+            if time.monotonic() >= deadline:
+                raise DeadlineExceeded(f"the {name} server did not listen on {HOST}:{port} within {timeout:g} s")
+            time.sleep(0.02)  # a poll interval, under a deadline
+    except BaseException:
+        srv.close()
+        raise
+    return srv
+
+
+@contextlib.contextmanager
+def serve_http(server: str | Sequence[str], *, port: int | None = None, sse: bool = False,
+               timeout: float = 20.0, env: dict | None = None, path: str = "/mcp") -> Iterator[HttpServer]:
+    """Run a server over Streamable HTTP on 127.0.0.1 for the length of a `with` block.
+
+    `server` is "calendar" (`--http PORT`, `sse=True` adds `--sse`), "sdk_calendar"
+    (`--http PORT`), "everything" (the pinned reference server, `streamableHttp`, PORT in the
+    environment), or an argv list in which "{port}" is replaced (PORT is set too).
+    """
+    srv = start(server, port=port, sse=sse, timeout=timeout, env=env, path=path)
+    try:
+        yield srv
+    finally:
+        srv.close()

@@ -1,0 +1,157 @@
+"""Probe-then-fallback over Streamable HTTP: the HTTP rule of 2026-07-28 (DIGEST §4).
+
+Theory of operation.  Over HTTP a client MAY simply send a modern request, because the status
+line and the body tell the eras apart without a timeout:
+
+1. `server/discover` with modern `_meta` (and the headers that mirror it) is POSTed;
+2. 200 with a DiscoverResult                        -> modern;
+3. 400 whose body is a recognised modern error (-32022, -32021, -32020), or 404 whose body is
+   a JSON-RPC -32601                                -> modern: fix and retry (-32022 names the
+   versions to retry with; -32020 means our headers were wrong: re-derive them and retry);
+4. an empty or an unrecognised body (a legacy server's "Server not initialized", an HTML
+   404, a 405)                                      -> legacy: fall back to `initialize`.
+   Should `initialize` fail too with 400, 404 or 405 and no modern body, the next fallback
+   is the deprecated HTTP+SSE transport of 2024-11-05 (GET, then wait for an `endpoint`
+   event); mcp_lab does not implement it and says so in the verdict.
+
+The verdict is the stdio probe's `Verdict` (mcp_lab.probe), holding the open Client: after a
+legacy fallback the transport carries the `Mcp-Session-Id` the server minted.
+"""
+
+from __future__ import annotations
+
+import time
+
+from . import jsonrpc, revisions
+from .client import Client
+from .http import HttpError, HttpTransport
+from .probe import Verdict, _supported
+
+__all__ = ["probe_http"]
+
+DEFAULT_TIMEOUT = 5.0
+
+
+def probe_http(server: str | Client, *, timeout: float = DEFAULT_TIMEOUT, name: str | None = None) -> Verdict:
+    """Probe the Streamable HTTP endpoint `server` (a URL, or a Client over HTTP, probed in place).
+
+    Returns a Verdict (era "modern" or "legacy", or None when even `initialize` failed and
+    only the deprecated HTTP+SSE transport is left), holding the open Client; the caller closes it.
+    """
+    if isinstance(server, Client):
+        client = server
+    else:
+        from urllib.parse import urlsplit
+        client = Client(HttpTransport(server, timeout=timeout).start(),
+                        name=name or urlsplit(server).netloc, timeout=timeout)
+    if not isinstance(client.transport, HttpTransport):
+        raise TypeError("probe_http needs a Client over HTTP; for stdio use mcp_lab.probe")
+    return _HttpRun(client, timeout).run()
+
+
+class _HttpRun:
+    def __init__(self, client: Client, timeout: float):
+        self.c, self.timeout = client, timeout
+        self.steps: list[str] = []
+        self.t0 = time.monotonic()
+
+    def step(self, text: str) -> None:
+        self.steps.append(text)
+        self.c.trace.add("note", text, peer=self.c.name)
+
+    def verdict(self, era, version, caps=None, info=None, instructions=None, supported=()) -> Verdict:
+        self.c.era = era
+        if version is not None:
+            self.c.protocol_version = version
+        return Verdict(server=self.c.name, era=era, version=version, capabilities=dict(caps or {}),
+                       server_info=info, instructions=instructions, supported_versions=tuple(supported),
+                       steps=tuple(self.steps), elapsed_ms=(time.monotonic() - self.t0) * 1000.0,
+                       trace=self.c.trace, client=self.c)
+
+    def send(self, method: str, params: dict | None, *, meta: bool):
+        """(HTTP status, the JSON-RPC answer or None, the Exchange)."""
+        try:
+            answer = self.c.request(method, params, meta=meta, timeout=self.timeout)
+        except HttpError as e:
+            ex = e.exchange
+            body = ex.json() if ex is not None else None
+            answer = None
+            if isinstance(body, dict) and "method" not in body:
+                try:
+                    answer = jsonrpc.parse_obj(body)
+                except jsonrpc.ProtocolError:
+                    answer = None
+            return (ex.status if ex is not None else None), answer, ex
+        ex = self.c.transport.last_exchange
+        return ex.status, answer, ex
+
+    def run(self) -> Verdict:
+        version = revisions.LATEST
+        self.step(f"POST server/discover with protocolVersion {version} in _meta and MCP-Protocol-Version, "
+                  "Mcp-Method headers")
+        for attempt in range(3):
+            self.c.protocol_version = version
+            status, answer, ex = self.send("server/discover", None, meta=True)
+            code = answer.code if isinstance(answer, jsonrpc.Error) else None
+            if status == 200 and isinstance(answer, jsonrpc.Result):
+                r = answer.result
+                supported = r.get("supportedVersions")
+                if isinstance(supported, list) and isinstance(r.get("capabilities"), dict):
+                    mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
+                    if mutual:
+                        meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
+                        info = meta.get(revisions.SERVER_INFO_KEY)
+                        self.step(f"200 with a DiscoverResult: modern; supportedVersions {supported}, use {mutual[0]}")
+                        return self.verdict("modern", mutual[0], r.get("capabilities"),
+                                            info if isinstance(info, dict) else None, r.get("instructions"), supported)
+                self.step("200, but not a DiscoverResult speaking a modern version: not proof of a modern server")
+                break
+            if status == 400 and code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION and attempt < 2:
+                supported = _supported(answer.data) or []
+                mutual = [v for v in revisions.MODERN_VERSIONS if v in supported and v != version]
+                self.step(f"400 with -32022, supported {supported}: modern, wrong version")
+                if not mutual:
+                    self.step("no mutual modern version; no initialize is sent")
+                    return self.verdict("modern", None, supported=supported)
+                version = mutual[0]
+                self.step(f"retry at {version}")
+                continue
+            if status == 400 and code == jsonrpc.HEADER_MISMATCH and attempt < 2:
+                # Our own headers were wrong (an override left in transport.headers): drop the
+                # overrides so they are derived from the body again, and retry.
+                self.step(f"400 with -32020 ({answer.message}): modern; re-derive the headers from the body and retry")
+                for k in ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"):
+                    self.c.transport.headers.pop(k, None)
+                continue
+            if status == 400 and code in jsonrpc.MODERN_ERROR_CODES:
+                self.step(f"400 with {code} ({answer.message}): a modern error, so the server is modern")
+                return self.verdict("modern", version)
+            if status == 404 and code == jsonrpc.METHOD_NOT_FOUND:
+                self.step("404 with a JSON-RPC -32601 body: a modern server without this method, so modern")
+                return self.verdict("modern", version)
+            body = "an empty body" if ex is None or not ex.body.strip() else (
+                f"error {code} ({answer.message!r})" if code is not None else f"an unrecognised {ex.content_type or 'untyped'} body")
+            self.step(f"HTTP {status} with {body}: not a modern answer, so the server is legacy")
+            break
+        return self.fallback()
+
+    def fallback(self) -> Verdict:
+        c = self.c
+        c.era = "legacy"
+        params = {"protocolVersion": revisions.LEGACY, "capabilities": {}, "clientInfo": c.client_info}
+        self.step(f"fall back to initialize, asking for {revisions.LEGACY}")
+        status, answer, ex = self.send("initialize", params, meta=False)
+        if not isinstance(answer, jsonrpc.Result) or not isinstance(answer.result.get("protocolVersion"), str):
+            self.step(f"initialize failed too (HTTP {status}); the next fallback is the deprecated HTTP+SSE "
+                      "transport (GET, then wait for an endpoint event), which mcp_lab does not implement")
+            return self.verdict(None, None)
+        r = answer.result
+        version = r["protocolVersion"]
+        sid = c.transport.session_id
+        self.step(f"HTTP {status}, the server answered protocolVersion {version}"
+                  + (f" and minted Mcp-Session-Id {sid}" if sid else ""))
+        c.notify("notifications/initialized")
+        self.step(f"send notifications/initialized: HTTP {c.transport.last_exchange.status}; the legacy session is open")
+        caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else {}
+        info = r.get("serverInfo") if isinstance(r.get("serverInfo"), dict) else None
+        return self.verdict("legacy", version, caps, info, r.get("instructions"))

@@ -1,0 +1,139 @@
+"""A second tiny 2026-07-28 server: notes, which logs exactly each message it receives.
+
+    python -m mcp_lab.servers.notes                 # received lines logged to stderr
+    python -m mcp_lab.servers.notes --log notes.log # ... or appended to a file, one per line
+
+Two tools, `add_note(text, about?)` and `list_notes()`.  `about` is an ordinary string argument
+(an event id, say): from the wire's point of view a value carried over from another server is
+just an argument the host chose to send.  Notebook 09 connects this server beside the calendar
+and reads the log to see what a server is actually told -- which is the point of the log: it is
+written before each answer, from the raw line, so it is the server's whole view of the world.
+
+The envelope rules (the `_meta` checks, the error shape, the one-line encoding) are the
+calendar's, imported rather than copied, so both servers refuse the same malformed requests in
+the same words.  Like the calendar, notes live in a module-level list: this process's memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .calendar import SUPPORTED, Refusal, _check_meta, _dump, _error
+from .logged import MessageLog
+
+SERVER_INFO = {"name": "mcp_lab-notes", "version": "0.1.0"}
+INSTRUCTIONS = "Short notes. add_note stores one; list_notes returns them all."
+
+NOTES: list[dict] = []
+
+TOOLS = [
+    {"name": "add_note",
+     "description": "Save a short note. Writes to the notes.",
+     "inputSchema": {"type": "object",
+                     "properties": {"text": {"type": "string", "description": "The note."},
+                                    "about": {"type": "string",
+                                              "description": "What it refers to, e.g. a calendar event id."}},
+                     "required": ["text"]}},
+    {"name": "list_notes",
+     "description": "Return every note.",
+     "inputSchema": {"type": "object", "properties": {}}},
+]
+
+
+def _result(body: dict) -> dict:
+    return {"resultType": "complete", **body, "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
+
+
+def _text(text: str, structured: Any, is_error: bool = False) -> dict:
+    return _result({"content": [{"type": "text", "text": text}], "structuredContent": structured,
+                    "isError": is_error})
+
+
+def _call(params: dict) -> dict:
+    name = params.get("name")
+    args = params.get("arguments") or {}
+    if not isinstance(args, dict):
+        raise Refusal(-32602, "tools/call arguments must be an object")
+    if name == "add_note":
+        text, about = args.get("text"), args.get("about")
+        if not isinstance(text, str) or not text.strip():
+            return _result({"content": [{"type": "text", "text": "add_note needs a non-empty string 'text'."}],
+                            "isError": True})
+        if about is not None and not isinstance(about, str):
+            return _result({"content": [{"type": "text", "text": "'about' must be a string."}], "isError": True})
+        note = {"id": f"n{len(NOTES) + 1}", "text": text, **({"about": about} if about else {})}
+        NOTES.append(note)
+        return _text(f"Saved {note['id']}: {text}" + (f" (about {about})" if about else ""), note)
+    if name == "list_notes":
+        return _text(json.dumps(NOTES, separators=(",", ":")), {"notes": list(NOTES)})
+    raise Refusal(-32602, f"Unknown tool: {name!r}")
+
+
+HANDLERS = {
+    "server/discover": lambda p: _result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}},
+                                          "instructions": INSTRUCTIONS, "ttlMs": 3600000,
+                                          "cacheScope": "public"}),
+    "tools/list": lambda p: _result({"tools": TOOLS, "ttlMs": 300000, "cacheScope": "public"}),
+    "tools/call": _call,
+}
+
+
+def handle(msg: Any) -> dict | None:
+    """Answer one decoded message (the calendar's envelope rules, this server's methods)."""
+    if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0" or not isinstance(msg.get("method"), str) \
+            or ("params" in msg and not isinstance(msg["params"], dict)):
+        if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
+            return None
+        rid = msg.get("id") if isinstance(msg, dict) else None
+        ok_id = isinstance(rid, (str, int)) and not isinstance(rid, bool)
+        return _error(rid if ok_id else None, -32600, "Invalid Request: not a JSON-RPC 2.0 request")
+    if "id" not in msg:
+        return None
+    rid = msg["id"]
+    if not isinstance(rid, (str, int)) or isinstance(rid, bool):
+        return _error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
+    method, params = msg["method"], msg.get("params") or {}
+    try:
+        if method not in HANDLERS:
+            raise Refusal(-32601, f"Method not found: {method}")
+        _check_meta(params)
+        return {"jsonrpc": "2.0", "id": rid, "result": HANDLERS[method](params)}
+    except Refusal as r:
+        return _error(rid, r.code, r.message, r.data)
+    except Exception as e:  # a bug costs one answer, never the process
+        print(f"notes: internal error on {method}: {e!r}", file=sys.stderr)
+        return _error(rid, -32603, f"Internal error: {type(e).__name__}")
+
+
+def handle_line(line: bytes | str) -> bytes | None:
+    try:
+        msg = json.loads(line)
+    except (ValueError, RecursionError):
+        return _dump(_error(None, -32700, "Parse error: the line is not valid JSON"))
+    answer = handle(msg)
+    return None if answer is None else _dump(answer)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.notes",
+                                     description="A tiny notes server that logs each message it receives.")
+    parser.add_argument("--log", metavar="PATH", help="append each received line here (default: stderr)")
+    args = parser.parse_args(argv)
+    log = MessageLog(args.log)
+    print(f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio", file=sys.stderr, flush=True)
+    try:
+        for line in sys.stdin.buffer:
+            log.record(line)        # the server's whole view of the world, before it answers
+            out = handle_line(line)
+            if out is not None:
+                sys.stdout.buffer.write(out)
+                sys.stdout.buffer.flush()
+    finally:
+        log.close()
+
+
+if __name__ == "__main__":
+    main()
