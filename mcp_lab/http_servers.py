@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from .jsonrpc import DeadlineExceeded, TransportClosed
+from .stdio import reap
 
 __all__ = ["serve_http", "HttpServer", "ServerProcess", "free_port", "port_open", "live", "argv_for"]
 
@@ -81,19 +81,7 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
                      "or pass an argv list with a '{port}' placeholder")
 
 
-def _stop(proc: subprocess.Popen, grace: float) -> None:
-    if proc.poll() is not None:
-        return
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            proc.wait(grace)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+_stop = reap   # the same polite-then-sure shutdown as the stdio transport
 
 
 class ServerProcess:

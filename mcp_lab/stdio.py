@@ -36,26 +36,31 @@ from collections.abc import Callable, Sequence
 
 from .jsonrpc import DeadlineExceeded, TransportClosed
 
-__all__ = ["StdioTransport"]
+__all__ = ["StdioTransport", "reap"]
 
 _STDERR_TAIL = 5
 _CHUNK = 1 << 16
 
 
-def _reap(proc: subprocess.Popen, grace: float) -> None:
-    """Stop a child the polite way, then the sure way.  Safe to call more than once."""
+def reap(proc: subprocess.Popen, grace: float) -> None:
+    """Stop a child the polite way, then the sure way.  Safe to call more than once.
+
+    With a stdin pipe, closing it comes first (a stdio server SHOULD exit on EOF); then
+    SIGTERM and SIGKILL to the child's process group, `grace` seconds apart.
+    """
     if proc.poll() is not None:
         return
-    try:
-        if proc.stdin and not proc.stdin.closed:
-            proc.stdin.close()
-    except OSError:
-        pass
-    try:
-        proc.wait(grace)
-        return
-    except subprocess.TimeoutExpired:
-        pass
+    if proc.stdin is not None:
+        try:
+            if not proc.stdin.closed:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            pass
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(proc.pid, sig)
@@ -105,7 +110,7 @@ class StdioTransport:
                 env=env, cwd=self.cwd, bufsize=0, start_new_session=True)
         except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
             raise TransportClosed(f"cannot start the server {self.argv[0]!r}: {e.strerror or e}") from None
-        self._finalizer = weakref.finalize(self, _reap, self.proc, self.grace)
+        self._finalizer = weakref.finalize(self, reap, self.proc, self.grace)
         self._threads = [
             threading.Thread(target=self._pump_stderr, name=f"mcp-stderr-{self.proc.pid}", daemon=True),
         ]
@@ -117,7 +122,7 @@ class StdioTransport:
         """Close stdin, then SIGTERM, then SIGKILL, each after `grace` seconds.  Returns the exit code."""
         if self.proc is None:
             return None
-        _reap(self.proc, self.grace)
+        reap(self.proc, self.grace)
         for t in self._threads:
             t.join(self.grace)
         for pipe in (self.proc.stdout, self.proc.stderr):

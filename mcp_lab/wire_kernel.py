@@ -109,7 +109,6 @@ class WireKernel(Kernel):
             return self._connect(first[len("%connect"):].strip())
         if word == "%trace":
             self._need_client()
-            from .trace import Trace  # noqa: F401  (the renderers live on the Trace)
             tr = self.client.trace
             self._display({"text/plain": tr.text(), "text/html": tr._repr_html_()}, "trace")
             self._display(tr.mermaid()._repr_mimebundle_(), "mermaid")

@@ -18,7 +18,6 @@ reported in the note; the counted runs are warm, which is what every later kerne
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys

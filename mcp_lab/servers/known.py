@@ -34,10 +34,19 @@ def _reference() -> list[str]:
     return [str(_REFERENCE_BIN), "stdio"]
 
 
+def _durable_db() -> Path:
+    # The short name needs a database that outlives the process: one per user, in the cache.
+    # Pass an argv list with your own --db PATH to use another file.
+    import os
+    base = Path(os.environ.get("MCP_LAB_CACHE_DIR") or Path.home() / ".cache" / "mcp_lab")
+    base.mkdir(parents=True, exist_ok=True)
+    return base / "durable-calendar.sqlite3"
+
+
 KNOWN = {
     "calendar": lambda: _python("mcp_lab.servers.calendar"),
     "sdk_calendar": lambda: _python("mcp_lab.servers.sdk_calendar"),
-    "durable": lambda: _python("mcp_lab.servers.durable"),
+    "durable": lambda: _python("mcp_lab.servers.durable") + ["--db", str(_durable_db())],
     "noisy": lambda: _python("mcp_lab.servers.noisy"),
     "notes": lambda: _python("mcp_lab.servers.notes"),
     "everything": _reference,

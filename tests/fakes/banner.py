@@ -1,6 +1,5 @@
 """A modern server that prints a banner on stdout before its first message (a framing
 violation: stdout must carry only MCP messages), then answers server/discover properly."""
-import sys
 
 from _legacy import send, serve
 

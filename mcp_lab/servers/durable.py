@@ -1,0 +1,469 @@
+"""The fix: the chapter's calendar with a handle, a SQLite file and a signed requestState.
+
+    python -m mcp_lab.servers.durable --db PATH [--key-file PATH] [--state-ttl S] [--calendar-ttl S]
+
+Theory of operation.  The toy calendar (`mcp_lab.servers.calendar`) keeps its events in a
+module-level list, so a write lives exactly as long as the process that made it.  The
+2026-07-28 revision forbids leaning on the process: any state that spans requests must be
+named by an explicit identifier that the client passes on every request.  So here:
+
+* `create_calendar` makes a calendar and returns its **handle**, an opaque string of 128
+  random bits ("cal_" + 22 url-safe characters).  The handle is the calendar's only name and,
+  with no authentication in front of this server, a bearer secret: it is never listed
+  anywhere (resources/list is empty on purpose) and it expires (`--calendar-ttl`, 30 days).
+* every calendar tool takes the handle as an ordinary argument and validates it on every
+  call; an unknown, forged or expired handle is a tool execution error (`isError`), which a
+  model can read and act on by creating a new calendar.
+* events live in SQLite, in WAL mode, one short `BEGIN IMMEDIATE` transaction per write with
+  a busy timeout, so any number of processes can share one file and a process killed at any
+  moment leaves either the whole event or none of it.  `synchronous=FULL` makes "the server
+  answered" mean "the event is on disk".
+* the multi-round-trip continuation (`requestState`) is attacker-controlled input, so it is
+  signed: base64url(payload) "." base64url(HMAC-SHA256(key, payload)), with the payload
+  binding the tool, a digest of the original arguments, the partial arguments, a nonce and an
+  expiry (`--state-ttl`, 600 s).  The key is shared by every process of this server (the
+  MCP_LAB_DURABLE_KEY environment variable, `--key-file`, or a key file created once beside
+  the database), which is what lets process B finish what process A began.  HMAC does not
+  make a state single-use, so the nonce is recorded in the same transaction as the event:
+  replaying a completed state is refused instead of creating a second event.
+
+The per-request envelope rules (`_meta`, versions, capabilities) are the bundled calendar's,
+imported from it.  Stdout carries only MCP messages; the banner and any diagnostic go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sqlite3
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from mcp_lab import jsonrpc
+from mcp_lab.servers.calendar import (
+    SUPPORTED,
+    Refusal,
+    _check_meta,
+    _dump,
+    _error,
+    _is_datetime,
+    _result,
+)
+
+SERVER_INFO = {"name": "mcp_lab-durable-calendar", "version": "0.1.0"}
+KEY_ENV = "MCP_LAB_DURABLE_KEY"
+HANDLE_PREFIX = "cal_"
+DEFAULT_STATE_TTL = 600.0                 # seconds a requestState stays valid
+DEFAULT_CALENDAR_TTL = 30 * 24 * 3600.0   # seconds a calendar is kept after its creation
+BUSY_TIMEOUT_MS = 10000
+INSTRUCTIONS = ("Team calendars that outlive any connection. Call create_calendar once and keep "
+                "the handle it returns; pass it as `calendar` to every other tool.")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS calendars (
+    handle     TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    calendar   TEXT NOT NULL REFERENCES calendars(handle),
+    id         TEXT NOT NULL,
+    title      TEXT NOT NULL,
+    starts_at  TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    UNIQUE (calendar, id)
+);
+CREATE TABLE IF NOT EXISTS used_states (
+    nonce      TEXT PRIMARY KEY,
+    expires_at REAL NOT NULL
+);
+"""
+
+
+def _tool_error(text: str) -> dict:
+    return _stamp(_result({"content": [{"type": "text", "text": text}], "isError": True}))
+
+
+def _stamp(result: dict) -> dict:
+    # The calendar's _result names the calendar in _meta; this is a different server.
+    result["_meta"] = {"io.modelcontextprotocol/serverInfo": SERVER_INFO}
+    return result
+
+
+def _ok(text: str, structured: Any) -> dict:
+    return _stamp(_result({"content": [{"type": "text", "text": text}],
+                           "structuredContent": structured, "isError": False}))
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _digest(obj: Any) -> str:
+    canonical = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 86400 and seconds % 86400 == 0:
+        return f"{int(seconds // 86400)} days"
+    if seconds >= 60 and seconds % 60 == 0:
+        return f"{int(seconds // 60)} minutes"
+    return f"{seconds:g} seconds"
+
+
+def load_key(db_path: str | os.PathLike, key_file: str | None = None) -> bytes:
+    """The HMAC key every process of this server shares.
+
+    Order: $MCP_LAB_DURABLE_KEY, then --key-file, then `<db>.key`, created once with mode 0600.
+    Creation is race-free across processes that start together: the key is written to a
+    private temporary file and hard-linked into place, so a reader sees either no file or a
+    complete one, and exactly one creator wins.
+    """
+    env = os.environ.get(KEY_ENV)
+    if env:
+        key = env.encode("utf-8")
+        source = f"${KEY_ENV}"
+    else:
+        path = Path(key_file) if key_file else Path(str(db_path) + ".key")
+        if not key_file and not path.exists():
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                os.write(fd, secrets.token_hex(32).encode("ascii"))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass  # another process won the race; its key is the shared one
+            finally:
+                os.unlink(tmp)
+        try:
+            key = path.read_bytes().strip()
+        except OSError as e:
+            raise SystemExit(f"durable: cannot read the key file {path}: {e.strerror}") from None
+        source = str(path)
+    if len(key) < 32:
+        raise SystemExit(f"durable: the requestState key from {source} must be at least 32 bytes "
+                         f"(got {len(key)}); make one with: python -c \"import secrets; print(secrets.token_hex(32))\"")
+    return key
+
+
+class DurableCalendar:
+    """The whole server as `handle(message) -> answer`, over one SQLite connection."""
+
+    def __init__(self, db_path: str | os.PathLike, key: bytes, *, state_ttl: float = DEFAULT_STATE_TTL,
+                 calendar_ttl: float = DEFAULT_CALENDAR_TTL, clock: Callable[[], float] = time.time):
+        self.key = key
+        self.state_ttl = state_ttl
+        self.calendar_ttl = calendar_ttl
+        self.clock = clock
+        # isolation_level=None: no implicit transactions; every write says BEGIN IMMEDIATE
+        # itself, taking the write lock up front so two writers never deadlock on an upgrade.
+        self.db = sqlite3.connect(str(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                  check_same_thread=False)
+        self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode.lower() != "wal":
+            raise SystemExit(f"durable: {db_path} could not be switched to WAL (journal_mode is {mode})")
+        self.db.execute("PRAGMA synchronous = FULL")
+        self.db.execute("PRAGMA foreign_keys = ON")
+        with self._write() as db:
+            # Not executescript: it would COMMIT the transaction that makes creation race-free.
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+        self.handlers = {
+            "server/discover": self._discover,
+            "tools/list": lambda p, c: _stamp(_result({"tools": self.tools(), "ttlMs": 300000, "cacheScope": "public"})),
+            "tools/call": self._tools_call,
+            # Handles are bearer secrets: listing them would hand every calendar to every caller.
+            "resources/list": lambda p, c: _stamp(_result({"resources": [], "ttlMs": 60000, "cacheScope": "public"})),
+            "resources/templates/list": lambda p, c: _stamp(_result({"resourceTemplates": [TEMPLATE], "ttlMs": 300000,
+                                                                     "cacheScope": "public"})),
+            "resources/read": self._resources_read,
+            "prompts/list": lambda p, c: _stamp(_result({"prompts": [], "ttlMs": 300000, "cacheScope": "public"})),
+        }
+
+    # -- storage ---------------------------------------------------------------------------
+    class _Tx:
+        def __init__(self, db: sqlite3.Connection):
+            self.db = db
+
+        def __enter__(self):
+            self.db.execute("BEGIN IMMEDIATE")
+            return self.db
+
+        def __exit__(self, exc_type, exc, tb):
+            if exc_type is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return False
+                except sqlite3.Error:
+                    self.db.execute("ROLLBACK")
+                    raise
+            self.db.execute("ROLLBACK")
+            return False
+
+    def _write(self) -> "_Tx":
+        """One transaction: everything inside is on disk together, or not at all."""
+        return self._Tx(self.db)
+
+    def _calendar(self, handle: Any) -> tuple[str | None, str | None]:
+        """(handle, None) when it names a live calendar, else (None, why) for an isError result."""
+        if not isinstance(handle, str) or not handle:
+            return None, ("This tool needs `calendar`, the handle create_calendar returned "
+                          "(a string starting with 'cal_'). Call create_calendar if you have none.")
+        row = self.db.execute("SELECT expires_at FROM calendars WHERE handle = ?", (handle,)).fetchone()
+        if row is None:
+            shown = handle if len(handle) <= 40 else handle[:39] + "…"
+            return None, (f"Unknown calendar handle {shown!r}: this server never issued it, or it was "
+                          "deleted. Handles cannot be guessed or made up; call create_calendar for a new one.")
+        if row[0] <= self.clock():
+            return None, (f"Calendar handle expired at {_iso(row[0])} (calendars are kept "
+                          f"{_duration(self.calendar_ttl)}). Call create_calendar for a new one.")
+        return handle, None
+
+    def _events(self, handle: str) -> list[dict]:
+        return [{"id": i, "title": t, "startsAt": s} for i, t, s in self.db.execute(
+            "SELECT id, title, starts_at FROM events WHERE calendar = ? ORDER BY seq", (handle,))]
+
+    # -- requestState ------------------------------------------------------------------------
+    def seal(self, tool: str, arguments: dict, partial: dict) -> str:
+        payload = {"tool": tool, "args": _digest(arguments), "partial": partial,
+                   "nonce": secrets.token_urlsafe(12), "exp": round(self.clock() + self.state_ttl, 3)}
+        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        mac = _b64(hmac.new(self.key, body.encode("ascii"), hashlib.sha256).digest())
+        return f"{body}.{mac}"
+
+    def unseal(self, state: Any, tool: str, arguments: dict) -> dict:
+        """The payload of a state this server issued for this very call, or a -32602 Refusal."""
+        if not isinstance(state, str) or state.count(".") != 1:
+            raise Refusal(-32602, "Invalid requestState: not a state this server issued (expected payload.signature)")
+        body, mac = state.split(".")
+        expected = _b64(hmac.new(self.key, body.encode("ascii", "replace"), hashlib.sha256).digest())
+        if not hmac.compare_digest(expected, mac):
+            raise Refusal(-32602, "Invalid requestState: the signature does not match; it was modified, "
+                          "or it was not issued by this server. Call the tool again without requestState.")
+        try:
+            payload = json.loads(_unb64(body))
+        except ValueError:  # cannot happen for a state we signed, but never trust the decoder
+            raise Refusal(-32602, "Invalid requestState: unreadable payload") from None
+        if payload.get("exp", 0) <= self.clock():
+            raise Refusal(-32602, f"Expired requestState: it expired at {_iso(payload.get('exp', 0))} "
+                          f"(states are valid {_duration(self.state_ttl)}). Call the tool again without requestState.")
+        if payload.get("tool") != tool or payload.get("args") != _digest(arguments):
+            raise Refusal(-32602, "Invalid requestState: it was issued for a different call; a retry must "
+                          "repeat the original tool name and arguments.")
+        return payload
+
+    # -- tools ---------------------------------------------------------------------------------
+    def tools(self) -> list[dict]:
+        handle_arg = {"type": "string", "description": "The handle create_calendar returned (cal_…)."}
+        return [
+            {"name": "create_calendar",
+             "description": ("Create an empty calendar and return its handle, an opaque string that names it in "
+                             "every later call. Retention: a calendar and its events are kept for "
+                             f"{_duration(self.calendar_ttl)} after creation, then the handle expires. Anyone "
+                             "holding the handle can read and write the calendar, so keep it private."),
+             "inputSchema": {"type": "object", "properties": {}}},
+            {"name": "create_event",
+             "description": "Create an event in a calendar. Writes to the calendar. Without startsAt, asks the person.",
+             "inputSchema": {"type": "object", "properties": {
+                 "calendar": handle_arg,
+                 "title": {"type": "string", "description": "Event title."},
+                 "startsAt": {"type": "string", "format": "date-time", "description": "Start, ISO 8601 UTC."}},
+                 "required": ["calendar", "title"]}},
+            {"name": "list_events",
+             "description": "List the events of a calendar, oldest first.",
+             "inputSchema": {"type": "object", "properties": {"calendar": handle_arg}, "required": ["calendar"]}},
+        ]
+
+    def _create_calendar(self, args: dict, params: dict, caps: dict) -> dict:
+        handle = HANDLE_PREFIX + secrets.token_urlsafe(16)   # 128 random bits
+        now = self.clock()
+        with self._write() as db:
+            db.execute("INSERT INTO calendars (handle, created_at, expires_at) VALUES (?, ?, ?)",
+                       (handle, now, now + self.calendar_ttl))
+            db.execute("DELETE FROM used_states WHERE expires_at < ?", (now,))
+        return _ok(f"Created calendar {handle}. Pass it as `calendar` to create_event and list_events; "
+                   f"it is kept until {_iso(now + self.calendar_ttl)}.",
+                   {"calendar": handle, "expiresAt": _iso(now + self.calendar_ttl)})
+
+    def _list_events(self, args: dict, params: dict, caps: dict) -> dict:
+        handle, why = self._calendar(args.get("calendar"))
+        if why:
+            return _tool_error(why)
+        events = self._events(handle)
+        return _ok(json.dumps(events, separators=(",", ":"), ensure_ascii=False),
+                   {"calendar": handle, "events": events})
+
+    def _create_event(self, args: dict, params: dict, caps: dict) -> dict:
+        handle, why = self._calendar(args.get("calendar"))
+        if why:
+            return _tool_error(why)
+        title = args.get("title")
+        if not isinstance(title, str) or not title.strip():
+            return _tool_error("create_event needs a non-empty string 'title'.")
+        nonce = None
+        starts = args.get("startsAt")
+        if starts is None:
+            state = params.get("requestState")
+            responses = params.get("inputResponses") or {}
+            if not isinstance(responses, dict):
+                raise Refusal(-32602, "inputResponses must be an object")
+            if state is not None:
+                nonce = self.unseal(state, "create_event", args)["nonce"]
+            answer = responses.get("when")
+            if state is not None and isinstance(answer, dict):
+                action = answer.get("action")
+                if action in ("decline", "cancel"):
+                    return _tool_error(f"Not created: the person chose {action} when asked for a start time.")
+                content = answer.get("content") if isinstance(answer.get("content"), dict) else {}
+                starts = content.get("startsAt") if action == "accept" else None
+            if starts is None:
+                return self._ask(title, args, caps)
+        if not _is_datetime(starts):
+            return _tool_error(f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {starts!r}.")
+        with self._write() as db:
+            if nonce is not None:
+                try:
+                    db.execute("INSERT INTO used_states (nonce, expires_at) VALUES (?, ?)",
+                               (nonce, self.clock() + self.state_ttl))
+                except sqlite3.IntegrityError:
+                    raise Refusal(-32602, "Invalid requestState: it was already used to create an event; "
+                                  "a continuation completes once. Call the tool again without requestState.") from None
+            n = db.execute("SELECT count(*) FROM events WHERE calendar = ?", (handle,)).fetchone()[0] + 1
+            db.execute("INSERT INTO events (calendar, id, title, starts_at, created_at) VALUES (?, ?, ?, ?, ?)",
+                       (handle, f"e{n}", title, starts, self.clock()))
+        event = {"id": f"e{n}", "title": title, "startsAt": starts}
+        return _ok(f"Created e{n}: {title} at {starts}", {"calendar": handle, **event})
+
+    def _ask(self, title: str, args: dict, caps: dict) -> dict:
+        elicitation = caps.get("elicitation")
+        if not isinstance(elicitation, dict) or (elicitation and "form" not in elicitation):
+            raise Refusal(-32021, "create_event without startsAt must ask the person, and this request did "
+                          "not declare the form elicitation capability",
+                          {"requiredCapabilities": {"elicitation": {"form": {}}}})
+        partial = {"calendar": args["calendar"], "title": title}
+        return {"resultType": "input_required",
+                "inputRequests": {"when": {"method": "elicitation/create", "params": {
+                    "mode": "form",
+                    "message": f'When should "{title}" start?',
+                    "requestedSchema": {"type": "object",
+                                        "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+                                        "required": ["startsAt"]}}}},
+                "requestState": self.seal("create_event", {k: v for k, v in args.items()}, partial)}
+
+    # -- methods ---------------------------------------------------------------------------------
+    def _discover(self, params: dict, caps: dict) -> dict:
+        return _stamp(_result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}, "resources": {}},
+                               "serverInfo": SERVER_INFO, "instructions": INSTRUCTIONS,
+                               "ttlMs": 3600000, "cacheScope": "public"}))
+
+    def _tools_call(self, params: dict, caps: dict) -> dict:
+        tools = {"create_calendar": self._create_calendar, "create_event": self._create_event,
+                 "list_events": self._list_events}
+        name = params.get("name")
+        if name not in tools:
+            raise Refusal(-32602, f"Unknown tool: {name!r}; this server has {', '.join(tools)}")
+        args = params.get("arguments") or {}
+        if not isinstance(args, dict):
+            raise Refusal(-32602, "tools/call arguments must be an object")
+        return tools[name](args, params, caps)
+
+    def _resources_read(self, params: dict, caps: dict) -> dict:
+        uri = params.get("uri")
+        prefix, suffix = "calendar://", "/week"
+        if not (isinstance(uri, str) and uri.startswith(prefix) and uri.endswith(suffix)):
+            raise Refusal(-32602, f"Resource not found: {uri!r}; read calendar://<handle>/week", {"uri": uri})
+        handle, why = self._calendar(uri[len(prefix):-len(suffix)])
+        if why:
+            raise Refusal(-32602, f"Resource not found: {why}", {"uri": uri})
+        text = json.dumps(self._events(handle), separators=(",", ":"), ensure_ascii=False)
+        return _stamp(_result({"contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
+                               "ttlMs": 60000, "cacheScope": "private"}))
+
+    def handle(self, msg: Any) -> dict | None:
+        """Answer one decoded message: a response dict, or None (notification, stray response)."""
+        try:
+            parsed = jsonrpc.parse_obj(msg)
+        except jsonrpc.ProtocolError as e:
+            return _error(e.id, e.code, e.message)
+        if not isinstance(parsed, jsonrpc.Request):
+            return None  # a notification is never answered; a response from a client is ignored
+        method, params = parsed.method, parsed.params or {}
+        try:
+            if method == "initialize":
+                raise Refusal(-32022, "This server speaks only 2026-07-28, which has no initialize handshake: "
+                              "send server/discover, with _meta on every request",
+                              {"supported": SUPPORTED, "requested": params.get("protocolVersion")})
+            if method not in self.handlers:
+                raise Refusal(-32601, f"Method not found: {method}")
+            caps = _check_meta(params)
+            return {"jsonrpc": "2.0", "id": parsed.id, "result": self.handlers[method](params, caps)}
+        except Refusal as r:
+            return _error(parsed.id, r.code, r.message, r.data)
+        except sqlite3.OperationalError as e:  # e.g. the busy timeout ran out: retryable, say so
+            print(f"durable: database error on {method}: {e}", file=sys.stderr)
+            return _error(parsed.id, -32603, f"Internal error: the database is unavailable ({e}); retry the request")
+        except Exception as e:  # a bug must cost one answer, never the process, and never a trace on stdout
+            print(f"durable: internal error on {method}: {e!r}", file=sys.stderr)
+            return _error(parsed.id, -32603, f"Internal error: {type(e).__name__}")
+
+    def handle_line(self, line: bytes | str) -> bytes | None:
+        try:
+            msg = json.loads(line)
+        except (ValueError, RecursionError):
+            return _dump(_error(None, -32700, "Parse error: the line is not valid JSON"))
+        answer = self.handle(msg)
+        return None if answer is None else _dump(answer)
+
+
+TEMPLATE = {"uriTemplate": "calendar://{calendar}/week", "name": "week", "title": "A calendar's week",
+            "description": "The events of one calendar, as JSON; {calendar} is a handle from create_calendar.",
+            "mimeType": "application/json"}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.durable",
+                                     description="A 2026-07-28 calendar with handles, SQLite and a signed requestState.")
+    parser.add_argument("--db", required=True, metavar="PATH", help="the SQLite file every process shares")
+    parser.add_argument("--key-file", metavar="PATH", help=f"the requestState key (else ${KEY_ENV}, else PATH.key beside --db)")
+    parser.add_argument("--state-ttl", type=float, default=DEFAULT_STATE_TTL, metavar="SECONDS",
+                        help="how long a requestState stays valid (default 600)")
+    parser.add_argument("--calendar-ttl", type=float, default=DEFAULT_CALENDAR_TTL, metavar="SECONDS",
+                        help="how long a calendar is kept after creation (default 30 days)")
+    args = parser.parse_args(argv)
+    server = DurableCalendar(args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl,
+                             calendar_ttl=args.calendar_ttl)
+    print(f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio, db {args.db}", file=sys.stderr)
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    for line in stdin:
+        out = server.handle_line(line)
+        if out is not None:
+            stdout.write(out)
+            stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
