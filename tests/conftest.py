@@ -7,12 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import mcp_lab
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # makes `support` importable
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"          # the course's shared folder, when it is beside the repo
-SPEC_2026 = SHARED / "spec" / "2026-07-28"
-CALENDAR_ARGV = [sys.executable, "-m", "mcp_lab.servers.calendar"]
+import mcp_lab  # noqa: E402
 
 
 @pytest.fixture
@@ -23,23 +20,3 @@ def calendar():
         yield client
     finally:
         client.close()
-
-
-def wait_for(predicate, timeout: float = 5.0, interval: float = 0.01) -> bool:
-    """Poll `predicate` until it is true or the deadline passes (no bare sleeps in tests)."""
-    import time
-    deadline = time.monotonic() + timeout
-    while True:
-        if predicate():
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(interval)
-
-
-def spec_examples_dir() -> Path:
-    """The official 2026-07-28 example messages, or skip saying why (never a silent pass)."""
-    d = SPEC_2026 / "examples"
-    if not d.is_dir():
-        pytest.skip(f"spec examples not found at {d} (the course's shared/ folder is not beside the repo)")
-    return d

@@ -4,7 +4,7 @@ import base64
 import json
 
 import pytest
-from conftest import wait_for
+from support import wait_for
 
 from mcp_lab import jsonrpc
 from mcp_lab.revisions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, meta

@@ -161,7 +161,7 @@ def test_eras():
 
 def test_known_request_methods_match_the_official_schema():
     """Our method list is the schema's ClientRequest union (read from ../shared when present)."""
-    from conftest import SPEC_2026
+    from support import SPEC_2026
     schema_path = SPEC_2026 / "schema.json"
     if not schema_path.exists():
         pytest.skip(f"official schema not found at {schema_path}")

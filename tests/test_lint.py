@@ -19,7 +19,7 @@ import mcp_lab
 from mcp_lab import jsonrpc, revisions
 from mcp_lab.lint import Finding, Findings, compact, fill_meta, lint, render_html, render_text
 
-from conftest import ROOT, SPEC_2026
+from support import ROOT, SPEC_2026
 
 META = revisions.meta(capabilities={"elicitation": {"form": {}}})
 META_JSON = json.dumps(META)

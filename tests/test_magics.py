@@ -16,7 +16,7 @@ import nbformat
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 
-from conftest import ROOT
+from support import ROOT
 from test_lint import reference_argv
 
 META_FULL = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {

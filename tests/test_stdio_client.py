@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 import mcp_lab
-from conftest import wait_for
+from support import wait_for
 from mcp_lab import jsonrpc
 from mcp_lab.jsonrpc import DeadlineExceeded, TransportClosed
 from mcp_lab.revisions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY

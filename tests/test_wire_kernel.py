@@ -17,7 +17,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
-from conftest import ROOT, wait_for
+from support import ROOT, wait_for
 from test_magics import _with_reference
 
 from mcp_lab.wire_kernel import KERNEL_NAME, complete

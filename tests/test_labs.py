@@ -1,0 +1,336 @@
+"""Labs 00, 02 and 03: each check tells the truth in both directions, and no answer leaks.
+
+For every lab: the untouched template fails its check with the helpful message (a CheckFailed
+whose text is asserted, never a NameError or a TypeError out of the check's own code) and the
+solution passes; variants of the solution that break one rule fail with the message for that
+rule, so a check cannot pass by checking nothing.  Every check runs against real server
+processes.  The template notebooks are executed with nbclient: the check cell (tagged
+`raises-exception`) fails with CheckFailed and every other cell runs clean to the end.  The
+solution notebooks are executed by tests/test_notebooks.py, which collects labs/solutions/ and
+fails on any error, the check cell included; the last test here proves they are collected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcp_lab.labs import check_ask, check_budget, check_requests
+from mcp_lab.labs._check import CheckFailed
+
+ROOT = Path(__file__).resolve().parents[1]
+LABS = ROOT / "labs"
+SOLUTIONS = LABS / "solutions"
+NOTEBOOKS = ("00-requests-by-hand.ipynb", "02-ask-the-person.ipynb", "03-token-budget.ipynb")
+SERVER = "02-ask-the-person/server.py"
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+def cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def tagged(path: Path, tag: str) -> list[str]:
+    return [source(c) for c in cells(path) if tag in c.get("metadata", {}).get("tags", [])]
+
+
+def run_cells(path: Path, *, upto_tag: str = "check") -> dict:
+    """Execute a notebook's code cells in-process, from its folder, until the check cell."""
+    import os
+    ns: dict = {"__name__": "__lab__"}
+    old = os.getcwd()
+    os.chdir(path.parent)
+    try:
+        for c in cells(path):
+            if c["cell_type"] != "code":
+                continue
+            if upto_tag in c.get("metadata", {}).get("tags", []):
+                break
+            src = source(c)
+            if "connect(" in src and "your-work" not in c.get("metadata", {}).get("tags", []):
+                continue   # the optional "try it" cells: the check starts its own servers
+            exec(compile(src, f"{path.name}", "exec"), ns)
+    finally:
+        os.chdir(old)
+    return ns
+
+
+def execute(path: Path):
+    """Run a notebook with nbclient in its own folder; return the executed notebook."""
+    import nbformat
+    from nbclient import NotebookClient
+    from traitlets.config import Config
+
+    nb = nbformat.read(path, as_version=4)
+    config = Config()
+    config.KernelManager.transport_encryption = "auto"
+    client = NotebookClient(nb, config=config, kernel_name=nb.metadata.get("kernelspec", {}).get("name", "python3"),
+                            timeout=60, startup_timeout=60, extra_arguments=["--InteractiveShell.colors=nocolor"],
+                            resources={"metadata": {"path": str(path.parent)}})
+    asyncio.run(asyncio.wait_for(client.async_execute(), 300))
+    return nb
+
+
+# --- lab 00: requests by hand -----------------------------------------------------------------
+
+def lab00_requests(path: Path) -> list:
+    ns = run_cells(path)
+    return [ns["discover"], ns["list_tools"], ns["read_week"], ns["create"]]
+
+
+def test_lab00_template_fails_with_the_placeholder_message():
+    with pytest.raises(CheckFailed) as info:
+        check_requests.check(lab00_requests(LABS / NOTEBOOKS[0]))
+    assert str(info.value).startswith("request 1 (server/discover) is still a placeholder: "
+                                      "write the JSON-RPC request as a dict")
+
+
+def test_lab00_solution_passes():
+    report = check_requests.check(lab00_requests(SOLUTIONS / NOTEBOOKS[0]))
+    assert len(report.passed) == 8
+    assert report.passed[-1] == "request 4 (tools/call): Created e3: Dentist at 2026-09-10T08:30:00Z"
+
+
+def test_lab00_names_the_first_unmet_rule():
+    good = lab00_requests(SOLUTIONS / NOTEBOOKS[0])
+    cases = [
+        (1, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+         "request 2 (tools/list): expected params._meta with both required keys; got no params._meta at all"),
+        (1, {**good[0], "method": "tools/list"},
+         "request 2 (tools/list): expected an id no earlier request used; got id 1"),
+        (2, '{"jsonrpc": "2.0", "id": 3, "method": "resources/read",}',
+         "request 3 (resources/read): expected valid JSON text; got a parse error"),
+        (3, {**good[3], "method": "tools.call"},
+         'request 4 (tools/call): expected "method": "tools/call"'),
+        (0, {k: v for k, v in good[0].items() if k != "id"},
+         "request 1 (server/discover): expected a request, with an id; got a message without \"id\""),
+    ]
+    for index, bad, message in cases:
+        requests = list(good)
+        requests[index] = bad
+        with pytest.raises(CheckFailed) as info:
+            check_requests.check(requests)
+        assert str(info.value).startswith(message), str(info.value)
+    no_start = json.loads(json.dumps(good[3]))
+    del no_start["params"]["arguments"]["startsAt"]
+    with pytest.raises(CheckFailed, match=r"got error -32021 .*give a startsAt"):
+        check_requests.check(good[:3] + [no_start])
+
+
+# --- lab 02: ask the person -------------------------------------------------------------------
+
+def test_lab02_template_fails_at_todo_2_with_the_message():
+    with pytest.raises(CheckFailed) as info:
+        check_ask.check(LABS / SERVER)
+    text = str(info.value)
+    assert text.startswith('accept (the person picks a room): expected a result with resultType "input_required"')
+    assert "got the JSON-RPC error -32603" in text and "TODO 2" in text and "Spec rule: basic/patterns/mrtr" in text
+
+
+def test_lab02_solution_passes():
+    report = check_ask.check(SOLUTIONS / SERVER)
+    assert len(report.passed) == 12
+    assert "accept: Booked Aurora at 2026-09-10T08:30:00Z." in report.passed
+
+
+def variant(tmp_path: Path, old: str, new: str) -> Path:
+    """The solution server with one piece of it replaced: a learner's near miss."""
+    text = (SOLUTIONS / SERVER).read_text(encoding="utf-8")
+    assert old in text, old
+    path = tmp_path / "server.py"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_lab02_catches_a_server_that_asks_without_the_capability(tmp_path):
+    path = variant(tmp_path, "if not declares_form_elicitation(caps):", "if False:")
+    with pytest.raises(CheckFailed, match=r"^a request that declares no capabilities: expected the error -32021"):
+        check_ask.check(path)
+
+
+def test_lab02_catches_a_server_that_believes_requestState(tmp_path):
+    path = variant(tmp_path, "issued = unseal(state)",
+                   'issued = json.loads(base64.urlsafe_b64decode(state.split(".")[0] + "=="))')
+    with pytest.raises(CheckFailed, match=r"^a retry with a changed requestState \(its readable content rewritten to offer \"Broom closet\"\): expected a refusal"):
+        check_ask.check(path)
+
+
+def test_lab02_catches_a_decline_that_books(tmp_path):
+    path = variant(tmp_path, 'if action == "decline":', 'if action == "no such action":')
+    with pytest.raises(CheckFailed, match=r"^decline \(the person says no\): expected a result with \"isError\": true"):
+        check_ask.check(path)
+
+
+def test_lab02_catches_state_kept_in_the_process(tmp_path):
+    path = variant(tmp_path, 'SECRET = os.environ.get("LAB02_SECRET", "lab-02-not-a-real-secret").encode()',
+                   "SECRET = os.urandom(16)")
+    with pytest.raises(CheckFailed, match=r"^a retry that reaches a second, fresh process"):
+        check_ask.check(path)
+
+
+def test_lab02_a_server_that_cannot_start_is_a_clear_failure(tmp_path):
+    path = variant(tmp_path, "def book_room(", "def book_room(:")
+    with pytest.raises(CheckFailed, match=r"the server gave no usable answer .*SyntaxError"):
+        check_ask.check(path)
+
+
+# --- lab 03: token budget ---------------------------------------------------------------------
+
+def lab03(path: Path) -> dict:
+    return run_cells(path)
+
+
+def test_lab03_template_fails_on_the_budget_with_the_real_numbers():
+    ns = lab03(LABS / NOTEBOOKS[2])
+    before = ns["before"].tools_total
+    assert before > 2 * check_budget.BUDGET
+    with pytest.raises(CheckFailed) as info:
+        check_budget.check(ns["trimmed"], original=ns["catalog"])
+    assert str(info.value).startswith(f"catalog costs {before:,} tokens; the budget is {check_budget.BUDGET:,}")
+
+
+def test_lab03_solution_passes_with_margin():
+    ns = lab03(SOLUTIONS / NOTEBOOKS[2])
+    report = check_budget.check(ns["trimmed"], original=ns["catalog"])
+    assert report.cost.tools_total <= 0.9 * check_budget.BUDGET
+    assert report.passed[-1].startswith(f"catalog costs {report.cost.tools_total:,} tokens")
+
+
+def test_lab03_meaning_is_checked_before_size():
+    ns = lab03(SOLUTIONS / NOTEBOOKS[2])
+    good, original = ns["trimmed"], ns["catalog"]
+
+    def naive(schema):   # strips "title" everywhere, the create_event argument included
+        return {k: naive(v) for k, v in schema.items() if k not in ("title", "examples")} if isinstance(schema, dict) else schema
+
+    cases = [
+        (good[:-1], r"^tool names: expected the same 8 tools.*got missing \['send_reminder'\]"),
+        ([{**t, "name": "create"} if t["name"] == "create_event" else t for t in good], r"^tool names: .*create"),
+        ([{**t, "description": ""} if t["name"] == "book_room" else t for t in good],
+         r"^tool book_room: expected a non-empty description"),
+        ([{**t, "inputSchema": naive(t["inputSchema"])} for t in good],
+         r"^tool create_event, required argument 'title': expected still listed in required and defined"),
+        ([{**t, "inputSchema": {**t["inputSchema"], "required": "eventId"}} if t["name"] == "delete_event" else t
+          for t in good], r"^tool delete_event: expected an inputSchema that is valid JSON Schema 2020-12"),
+        ([{**t, "inputSchema": {**t["inputSchema"], "properties": {**t["inputSchema"]["properties"],
+          "minutesBefore": {"type": "string", "description": "Minutes."}}}} if t["name"] == "send_reminder" else t
+          for t in good], r"^tool send_reminder, required argument 'minutesBefore': expected its type \"integer\""),
+        ([{**t, "inputSchema": {**t["inputSchema"], "properties": {**t["inputSchema"]["properties"],
+          "eventId": {"type": "string"}}}} if t["name"] == "delete_event" else t for t in good],
+         r"^tool delete_event, required argument 'eventId': expected a description"),
+        (..., r"^`trimmed` is still a placeholder"),
+    ]
+    for trimmed, pattern in cases:
+        with pytest.raises(CheckFailed) as info:
+            check_budget.check(trimmed, original=original)
+        assert re.search(pattern, str(info.value)), str(info.value)
+
+
+# --- the notebooks ----------------------------------------------------------------------------
+
+EXPECTED_FAILURE = {
+    NOTEBOOKS[0]: "request 1 (server/discover) is still a placeholder",
+    NOTEBOOKS[1]: 'accept (the person picks a room): expected a result with resultType "input_required"',
+    NOTEBOOKS[2]: "catalog costs 2,726 tokens; the budget is 1,100",
+}
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_template_notebook_runs_to_the_end_and_its_check_fails(name):
+    nb = execute(LABS / name)
+    errors = [(i, o) for i, c in enumerate(nb.cells) for o in c.get("outputs", []) if o.output_type == "error"]
+    checks = [i for i, c in enumerate(nb.cells) if "check" in c.metadata.get("tags", [])]
+    assert len(checks) == 1 and "raises-exception" in nb.cells[checks[0]].metadata.tags
+    assert [i for i, _ in errors] == checks, [(i, o.ename, o.evalue) for i, o in errors]
+    (_, error), = errors
+    assert error.ename == "CheckFailed" and error.evalue.startswith(EXPECTED_FAILURE[name])
+    # Every cell ran, the ones after the check included (nbclient went on past the tagged failure).
+    assert all(c.execution_count for c in nb.cells if c.cell_type == "code")
+
+
+def test_notebooks_are_saved_clean_and_paired():
+    for name in NOTEBOOKS:
+        template, solution = cells(LABS / name), cells(SOLUTIONS / name)
+        assert len(template) == len(solution), name
+        for t, s in zip(template, solution):
+            for c in (t, s):
+                if c["cell_type"] == "code":
+                    assert c["outputs"] == [] and c["execution_count"] is None, name
+            tags = t.get("metadata", {}).get("tags", [])
+            assert [x for x in tags if x != "raises-exception"] == s.get("metadata", {}).get("tags", []), name
+            if "your-work" not in tags:
+                # Only the learner's cells differ (and the solution's path to the lab's input).
+                assert source(t) == source(s).replace('"../03-token-budget/', '"03-token-budget/'), name
+        head = source(template[0])
+        for word in ("**Goals.**", "**Prerequisites.**", "**Time.**", "**Reset to the template.**",
+                     "git checkout -- labs/", "**How a workshop runs it.**"):
+            assert word in head, (name, word)
+
+
+# --- no solution in a template ----------------------------------------------------------------
+
+def _code(line: str) -> str:
+    return line.split("  # ")[0].strip()      # the code of a line, without its comment
+
+
+def _solution_only_lines(solution: str, template: str) -> list[str]:
+    """Code lines (20+ characters) of the solution that the template does not have."""
+    mine = {_code(line) for line in template.splitlines()}
+    return [_code(line) for line in solution.splitlines()
+            if len(_code(line)) >= 20 and _code(line) not in mine and not _code(line).startswith("#")]
+
+
+# Lines that ARE the answer; each must be in the solution and nowhere in the template.
+DISTINCTIVE = {
+    NOTEBOOKS[0]: ['"method": "server/discover"', '"method": "resources/read"', '"name": "create_event",'],
+    SERVER: ["raise Refusal(-32021", 'return {"resultType": "input_required"', "issued = unseal(state)",
+             'if action == "decline":'],
+    NOTEBOOKS[2]: ["def strip_noise(schema):", "TOOL_TEXT = {", "Create a calendar event (visible to the team)."],
+}
+
+
+def test_no_solution_code_leaked_into_a_template():
+    for name in NOTEBOOKS:
+        template_cells, solution_cells = cells(LABS / name), cells(SOLUTIONS / name)
+        template_text = "\n".join(source(c) for c in template_cells)
+        work = [(source(t), source(s)) for t, s in zip(template_cells, solution_cells)
+                if "your-work" in t.get("metadata", {}).get("tags", [])]
+        if name != NOTEBOOKS[1]:
+            assert work, name
+        for t, s in work:
+            assert "YOUR CODE HERE" in t and "YOUR CODE HERE" not in s and t != s, name
+            for line in _solution_only_lines(s, t):
+                assert line not in template_text, (name, line)
+        for snippet in DISTINCTIVE.get(name, []):
+            assert snippet in "\n".join(source(c) for c in solution_cells), snippet
+            assert snippet not in template_text, (name, snippet)
+    template, solution = (LABS / SERVER).read_text(), (SOLUTIONS / SERVER).read_text()
+    assert template.count("YOUR CODE HERE") == 3 and template.count("raise NotImplementedError") == 2
+    assert "YOUR CODE HERE" not in solution and "NotImplementedError" not in solution
+    notebook = "\n".join(source(c) for c in cells(LABS / NOTEBOOKS[1]))
+    for line in _solution_only_lines(solution, template):
+        assert line not in template and line not in notebook, line
+    for snippet in DISTINCTIVE[SERVER]:
+        assert snippet in solution and snippet not in template and snippet not in notebook, snippet
+
+
+def test_solution_notebooks_are_executed_by_test_notebooks():
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        import test_notebooks
+    finally:
+        sys.path.pop(0)
+    found = {p.resolve() for p in test_notebooks.find_notebooks()}
+    for name in NOTEBOOKS:
+        assert (SOLUTIONS / name).resolve() in found, name
+        assert (LABS / name).resolve() not in found, name   # templates fail on purpose
