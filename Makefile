@@ -54,6 +54,7 @@ lab: setup
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
 test: setup
+	@sh tools/ensure_chromium.sh
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
 bench: setup

@@ -127,6 +127,8 @@ class Interactive:
 
     def __init__(self, client, method: str, params: dict, *, max_rounds: int = MAX_ROUNDS,
                  timeout: float | None = None, server_name: str | None = None):
+        if method not in MRTR_METHODS:
+            raise ValueError(f"{method} cannot answer input_required; only {', '.join(sorted(MRTR_METHODS))} can")
         import ipywidgets as w
         from . import widgets
         self.client, self.method, self.params = client, method, dict(params)
