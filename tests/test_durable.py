@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 
-import pytest
 
 import mcp_lab
 from mcp_lab import jsonrpc

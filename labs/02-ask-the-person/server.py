@@ -40,8 +40,7 @@ from typing import Any
 
 # The chapter's calendar supplies the per-request envelope rules (the `_meta` check, the
 # JSON-RPC error shape); this file adds one tool on top of them.
-from mcp_lab.servers.calendar import Refusal, _check_meta as check_meta, _dump as dump, _error as error, \
-    _is_datetime as is_datetime
+from mcp_lab.servers.calendar import Refusal, check_meta, dump_line as dump, error, is_datetime
 
 SERVER_INFO = {"name": "lab02-rooms", "version": "0.1.0"}
 FREE_ROOMS = ["Aurora", "Borealis", "Cosmos"]

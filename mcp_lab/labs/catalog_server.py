@@ -16,13 +16,9 @@ import json
 import sys
 from typing import Any
 
-from ..servers.calendar import Refusal, _check_meta, _dump, _error
+from ..servers import calendar as core
 
 SERVER_INFO = {"name": "mcp_lab-catalog", "version": "0.1.0"}
-
-
-def _complete(body: dict) -> dict:
-    return {"resultType": "complete", **body, "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
 
 
 def load(path: str) -> list[dict]:
@@ -35,27 +31,21 @@ def load(path: str) -> list[dict]:
 
 
 def make_handler(tools: list[dict]):
-    def answer(method: str, params: dict) -> dict:
-        if method not in ("server/discover", "tools/list", "tools/call"):
-            raise Refusal(-32601, f"Method not found: {method}")
-        _check_meta(params)
-        if method == "server/discover":
-            return _complete({"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
-                              "ttlMs": 3600000, "cacheScope": "public"})
-        if method == "tools/list":
-            return _complete({"tools": tools, "ttlMs": 300000, "cacheScope": "public"})
-        return _complete({"content": [{"type": "text", "text": "This server only lists its catalog."}],
-                          "isError": True})
+    """`handle(msg)` for a server whose only content is `tools`."""
+    handlers = {
+        "server/discover": lambda p, caps: core.result({"supportedVersions": ["2026-07-28"],
+                                                        "capabilities": {"tools": {}},
+                                                        "ttlMs": 3600000, "cacheScope": "public"}, SERVER_INFO),
+        "tools/list": lambda p, caps: core.result({"tools": tools, "ttlMs": 300000, "cacheScope": "public"},
+                                                  SERVER_INFO),
+        "tools/call": lambda p, caps: core.result({"content": [{"type": "text", "text":
+                                                    "This server only lists its catalog."}], "isError": True},
+                                                  SERVER_INFO),
+    }
 
     def handle(msg: Any) -> dict | None:
-        if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0" or not isinstance(msg.get("method"), str):
-            return _error(None, -32600, "Invalid Request: not a JSON-RPC 2.0 request")
-        if "id" not in msg:
-            return None
-        try:
-            return {"jsonrpc": "2.0", "id": msg["id"], "result": answer(msg["method"], msg.get("params") or {})}
-        except Refusal as r:
-            return _error(msg["id"], r.code, r.message, r.data)
+        return core.handle(msg, lambda method, params: core.dispatch(method, params, handlers),
+                           name="catalog_server")
 
     return handle
 
@@ -71,15 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"catalog_server: cannot serve {args[0]}: {e}", file=sys.stderr)
         return 2
     handle = make_handler(tools)
-    print(f"catalog_server: serving {len(tools)} tools from {args[0]}", file=sys.stderr)
-    for line in sys.stdin.buffer:
-        try:
-            out = handle(json.loads(line))
-        except ValueError:
-            out = _error(None, -32700, "Parse error: the line is not valid JSON")
-        if out is not None:
-            sys.stdout.buffer.write(_dump(out))
-            sys.stdout.buffer.flush()
+    core.serve_stdio(handle_msg=handle, banner=f"catalog_server: serving {len(tools)} tools from {args[0]}")
     return 0
 
 

@@ -158,7 +158,7 @@ def _forgeries(state: str, title: str) -> list[tuple[str, str]]:
                 forged = forged.rstrip("=")
             parts = state.split(".")
             parts[i] = forged
-            out.append((".".join(parts), f'its content rewritten so the title reads "Mallory"'))
+            out.append((".".join(parts), 'its content rewritten so the title reads "Mallory"'))
             break
         if out:
             break

@@ -9,7 +9,7 @@ attaches a resource (`calendar://week`), the person runs a prompt (`prepare_week
 `handle(message)` is the whole server as a pure function of one decoded message (plus the
 module-level EVENTS list, see below); the stdio loop at the bottom only moves lines.  Every
 rule a modern server must apply to each request, with no handshake to lean on, is applied
-in `_check_meta`: version and capabilities travel in every request's `_meta`.
+in `check_meta`: version and capabilities travel in every request's `_meta`.
 """
 
 from __future__ import annotations
@@ -63,11 +63,13 @@ class Refusal(Exception):
         self.code, self.message, self.data = code, message, data
 
 
-def _result(body: dict) -> dict:
-    return {"resultType": "complete", **body, "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
+def result(body: dict, server_info: dict | None = None) -> dict:
+    """A complete result: resultType, the body, and who answered (serverInfo in _meta)."""
+    return {"resultType": "complete", **body,
+            "_meta": {"io.modelcontextprotocol/serverInfo": server_info or SERVER_INFO}}
 
 
-def _check_meta(params: Any) -> dict:
+def check_meta(params: Any) -> dict:
     """The per-request envelope of the stateless revision; returns the client's capabilities."""
     meta = params.get("_meta") if isinstance(params, dict) else None
     missing = [k for k in (META_VERSION, META_CAPS) if not isinstance(meta, dict) or k not in meta]
@@ -83,7 +85,7 @@ def _check_meta(params: Any) -> dict:
     return caps
 
 
-def _is_datetime(value: Any) -> bool:
+def is_datetime(value: Any) -> bool:
     if not isinstance(value, str) or "T" not in value:
         return False
     try:
@@ -96,7 +98,7 @@ def _is_datetime(value: Any) -> bool:
 def _tool_error(text: str) -> dict:
     # A business or validation failure is a result the model can read and correct, not a
     # protocol error (tools spec: "isError: true" inside a normal result).
-    return _result({"content": [{"type": "text", "text": text}], "isError": True})
+    return result({"content": [{"type": "text", "text": text}], "isError": True})
 
 
 def _create_event(args: dict, params: dict, caps: dict) -> dict:
@@ -140,15 +142,17 @@ def _create_event(args: dict, params: dict, caps: dict) -> dict:
                                         "properties": {"startsAt": {"type": "string", "format": "date-time"}},
                                         "required": ["startsAt"]}}}},
                 "requestState": base64.b64encode(partial.encode()).decode()}
-    if not _is_datetime(starts):
+    if not is_datetime(starts):
         return _tool_error(f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {starts!r}.")
     event = {"id": f"e{len(EVENTS) + 1}", "title": title, "startsAt": starts}
     EVENTS.append(event)
-    return _result({"content": [{"type": "text", "text": f"Created {event['id']}: {title} at {starts}"}],
+    return result({"content": [{"type": "text", "text": f"Created {event['id']}: {title} at {starts}"}],
                     "structuredContent": event, "isError": False})
 
 
-def _dispatch(method: str, params: dict) -> dict:
+def dispatch(method: str, params: dict, handlers: dict | None = None) -> dict:
+    """Route one request to its handler, after the checks every modern request must pass."""
+    handlers = HANDLERS if handlers is None else handlers
     if method == "initialize":
         # A legacy client's handshake.  A modern-only server SHOULD list its versions in the
         # error, since that may be the only diagnostic a legacy client shows.
@@ -156,14 +160,14 @@ def _dispatch(method: str, params: dict) -> dict:
         raise Refusal(-32022, "This server speaks only 2026-07-28, which has no initialize handshake: "
                       "send server/discover, with _meta on every request",
                       {"supported": SUPPORTED, "requested": requested})
-    if method not in HANDLERS:
+    if method not in handlers:
         raise Refusal(-32601, f"Method not found: {method}")
-    caps = _check_meta(params)
-    return HANDLERS[method](params, caps)
+    caps = check_meta(params)
+    return handlers[method](params, caps)
 
 
 def _discover(params, caps):
-    return _result({"supportedVersions": SUPPORTED,
+    return result({"supportedVersions": SUPPORTED,
                     "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
                     "instructions": INSTRUCTIONS, "ttlMs": 3600000, "cacheScope": "public"})
 
@@ -183,7 +187,7 @@ def _resources_read(params, caps):
     if uri != RESOURCE["uri"]:
         raise Refusal(-32602, f"Resource not found: {uri!r}", {"uri": uri})
     text = json.dumps(EVENTS, separators=(",", ":"))
-    return _result({"contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
+    return result({"contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
                     "ttlMs": 60000, "cacheScope": "private"})
 
 
@@ -192,33 +196,38 @@ def _prompts_get(params, caps):
         raise Refusal(-32602, f"Unknown prompt: {params.get('name')!r}")
     args = params.get("arguments") or {}
     focus = args.get("focus", "balance") if isinstance(args, dict) else "balance"
-    return _result({"description": PROMPT["description"], "messages": [{"role": "user", "content": {
+    return result({"description": PROMPT["description"], "messages": [{"role": "user", "content": {
         "type": "text", "text": f"Read calendar://week and draft a plan. Focus: {focus}."}}]})
 
 
 HANDLERS = {
     "server/discover": _discover,
-    "tools/list": lambda p, c: _result({"tools": [TOOL], "ttlMs": 300000, "cacheScope": "public"}),
+    "tools/list": lambda p, c: result({"tools": [TOOL], "ttlMs": 300000, "cacheScope": "public"}),
     "tools/call": _tools_call,
-    "resources/list": lambda p, c: _result({"resources": [RESOURCE], "ttlMs": 60000, "cacheScope": "private"}),
-    "resources/templates/list": lambda p, c: _result({"resourceTemplates": [], "ttlMs": 300000, "cacheScope": "public"}),
+    "resources/list": lambda p, c: result({"resources": [RESOURCE], "ttlMs": 60000, "cacheScope": "private"}),
+    "resources/templates/list": lambda p, c: result({"resourceTemplates": [], "ttlMs": 300000, "cacheScope": "public"}),
     "resources/read": _resources_read,
-    "prompts/list": lambda p, c: _result({"prompts": [PROMPT], "ttlMs": 300000, "cacheScope": "public"}),
+    "prompts/list": lambda p, c: result({"prompts": [PROMPT], "ttlMs": 300000, "cacheScope": "public"}),
     "prompts/get": _prompts_get,
 }
 
 
-def _error(id: Any, code: int, message: str, data: Any = None) -> dict:
+def error(id: Any, code: int, message: str, data: Any = None) -> dict:
     err = {"code": code, "message": message}
     if data is not None:
         err["data"] = data
     return {"jsonrpc": "2.0", "id": id, "error": err}
 
 
-def handle(msg: Any) -> dict | None:
-    """Answer one decoded message: a response dict, or None for a notification."""
+def handle(msg: Any, dispatch_to=None, *, name: str = "calendar") -> dict | None:
+    """Answer one decoded message: a response dict, or None for a notification.
+
+    The JSON-RPC envelope rules live here once; `dispatch_to(method, params) -> result`
+    (default: this calendar's `dispatch`) is all another bundled server supplies.
+    """
+    dispatch_to = dispatch if dispatch_to is None else dispatch_to
     if not isinstance(msg, dict):
-        return _error(None, -32600, "Invalid Request: batches are not part of MCP; send one object per line"
+        return error(None, -32600, "Invalid Request: batches are not part of MCP; send one object per line"
                       if isinstance(msg, list) else "Invalid Request: a message must be a JSON object")
     rid = msg.get("id")
     id_ok = isinstance(rid, (str, int)) and not isinstance(rid, bool)
@@ -227,44 +236,46 @@ def handle(msg: Any) -> dict | None:
             "params" in msg and not isinstance(msg["params"], dict)):
         if "method" not in msg and ("result" in msg or "error" in msg):
             return None  # a response: clients never send one; nothing to answer
-        return _error(rid if id_ok else None, -32600, "Invalid Request: not a JSON-RPC 2.0 request "
+        return error(rid if id_ok else None, -32600, "Invalid Request: not a JSON-RPC 2.0 request "
                       "(need jsonrpc \"2.0\", a string method, and params as an object)")
     if "id" not in msg:
         return None  # a notification is never answered
     if not id_ok:
-        return _error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
+        return error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
     try:
-        return {"jsonrpc": "2.0", "id": rid, "result": _dispatch(method, msg.get("params") or {})}
+        return {"jsonrpc": "2.0", "id": rid, "result": dispatch_to(method, msg.get("params") or {})}
     except Refusal as r:
-        return _error(rid, r.code, r.message, r.data)
+        return error(rid, r.code, r.message, r.data)
     except Exception as e:  # a bug here must cost one answer, never the process
-        print(f"calendar: internal error on {method}: {e!r}", file=sys.stderr)
-        return _error(rid, -32603, f"Internal error: {type(e).__name__}")
+        print(f"{name}: internal error on {method}: {e!r}", file=sys.stderr)
+        return error(rid, -32603, f"Internal error: {type(e).__name__}")
 
 
-def _dump(obj: dict) -> bytes:
+def dump_line(obj: dict) -> bytes:
+    """One compact JSON line, newline included, always valid UTF-8."""
     try:
         return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
     except UnicodeEncodeError:  # a lone surrogate echoed from the input: escape it instead
         return json.dumps(obj, separators=(",", ":")).encode("ascii") + b"\n"
 
 
-def handle_line(line: bytes | str) -> bytes | None:
+def handle_line(line: bytes | str, handle_msg=None) -> bytes | None:
     """Answer one framed line: the bytes to write (one line), or None."""
     try:
         msg = json.loads(line)
     except (ValueError, RecursionError):
-        return _dump(_error(None, -32700, "Parse error: the line is not valid JSON"))
-    answer = handle(msg)
-    return None if answer is None else _dump(answer)
+        return dump_line(error(None, -32700, "Parse error: the line is not valid JSON"))
+    answer = (handle if handle_msg is None else handle_msg)(msg)
+    return None if answer is None else dump_line(answer)
 
 
-def serve_stdio(stdin=None, stdout=None) -> None:
+def serve_stdio(stdin=None, stdout=None, *, handle_msg=None, banner: str | None = None) -> None:
+    """The stdio binding: one line in, at most one line out, until stdin closes."""
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
-    print(f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio", file=sys.stderr)
+    print(banner or f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio", file=sys.stderr)
     for line in stdin:
-        out = handle_line(line)
+        out = handle_line(line, handle_msg)
         if out is not None:
             stdout.write(out)
             stdout.flush()

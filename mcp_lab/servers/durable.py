@@ -47,16 +47,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from mcp_lab import jsonrpc
-from mcp_lab.servers.calendar import (
-    SUPPORTED,
-    Refusal,
-    _check_meta,
-    _dump,
-    _error,
-    _is_datetime,
-    _result,
-)
+from mcp_lab.servers import calendar as core
+from mcp_lab.servers.calendar import SUPPORTED, Refusal, is_datetime
 
 SERVER_INFO = {"name": "mcp_lab-durable-calendar", "version": "0.1.0"}
 KEY_ENV = "MCP_LAB_DURABLE_KEY"
@@ -89,19 +81,17 @@ CREATE TABLE IF NOT EXISTS used_states (
 """
 
 
+def _result(body: dict) -> dict:
+    return core.result(body, SERVER_INFO)
+
+
 def _tool_error(text: str) -> dict:
-    return _stamp(_result({"content": [{"type": "text", "text": text}], "isError": True}))
-
-
-def _stamp(result: dict) -> dict:
-    # The calendar's _result names the calendar in _meta; this is a different server.
-    result["_meta"] = {"io.modelcontextprotocol/serverInfo": SERVER_INFO}
-    return result
+    return _result({"content": [{"type": "text", "text": text}], "isError": True})
 
 
 def _ok(text: str, structured: Any) -> dict:
-    return _stamp(_result({"content": [{"type": "text", "text": text}],
-                           "structuredContent": structured, "isError": False}))
+    return _result({"content": [{"type": "text", "text": text}],
+                    "structuredContent": structured, "isError": False})
 
 
 def _b64(data: bytes) -> str:
@@ -194,14 +184,14 @@ class DurableCalendar:
                     db.execute(statement)
         self.handlers = {
             "server/discover": self._discover,
-            "tools/list": lambda p, c: _stamp(_result({"tools": self.tools(), "ttlMs": 300000, "cacheScope": "public"})),
+            "tools/list": lambda p, c: _result({"tools": self.tools(), "ttlMs": 300000, "cacheScope": "public"}),
             "tools/call": self._tools_call,
             # Handles are bearer secrets: listing them would hand every calendar to every caller.
-            "resources/list": lambda p, c: _stamp(_result({"resources": [], "ttlMs": 60000, "cacheScope": "public"})),
-            "resources/templates/list": lambda p, c: _stamp(_result({"resourceTemplates": [TEMPLATE], "ttlMs": 300000,
-                                                                     "cacheScope": "public"})),
+            "resources/list": lambda p, c: _result({"resources": [], "ttlMs": 60000, "cacheScope": "public"}),
+            "resources/templates/list": lambda p, c: _result({"resourceTemplates": [TEMPLATE], "ttlMs": 300000,
+                                                                     "cacheScope": "public"}),
             "resources/read": self._resources_read,
-            "prompts/list": lambda p, c: _stamp(_result({"prompts": [], "ttlMs": 300000, "cacheScope": "public"})),
+            "prompts/list": lambda p, c: _result({"prompts": [], "ttlMs": 300000, "cacheScope": "public"}),
         }
 
     # -- storage ---------------------------------------------------------------------------
@@ -342,7 +332,7 @@ class DurableCalendar:
                 starts = content.get("startsAt") if action == "accept" else None
             if starts is None:
                 return self._ask(title, args, caps)
-        if not _is_datetime(starts):
+        if not is_datetime(starts):
             return _tool_error(f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {starts!r}.")
         with self._write() as db:
             if nonce is not None:
@@ -376,9 +366,9 @@ class DurableCalendar:
 
     # -- methods ---------------------------------------------------------------------------------
     def _discover(self, params: dict, caps: dict) -> dict:
-        return _stamp(_result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}, "resources": {}},
+        return _result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}, "resources": {}},
                                "serverInfo": SERVER_INFO, "instructions": INSTRUCTIONS,
-                               "ttlMs": 3600000, "cacheScope": "public"}))
+                               "ttlMs": 3600000, "cacheScope": "public"})
 
     def _tools_call(self, params: dict, caps: dict) -> dict:
         tools = {"create_calendar": self._create_calendar, "create_event": self._create_event,
@@ -400,43 +390,22 @@ class DurableCalendar:
         if why:
             raise Refusal(-32602, f"Resource not found: {why}", {"uri": uri})
         text = json.dumps(self._events(handle), separators=(",", ":"), ensure_ascii=False)
-        return _stamp(_result({"contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
-                               "ttlMs": 60000, "cacheScope": "private"}))
+        return _result({"contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
+                               "ttlMs": 60000, "cacheScope": "private"})
 
-    def handle(self, msg: Any) -> dict | None:
-        """Answer one decoded message: a response dict, or None (notification, stray response)."""
+    def dispatch(self, method: str, params: dict) -> dict:
         try:
-            parsed = jsonrpc.parse_obj(msg)
-        except jsonrpc.ProtocolError as e:
-            return _error(e.id, e.code, e.message)
-        if not isinstance(parsed, jsonrpc.Request):
-            return None  # a notification is never answered; a response from a client is ignored
-        method, params = parsed.method, parsed.params or {}
-        try:
-            if method == "initialize":
-                raise Refusal(-32022, "This server speaks only 2026-07-28, which has no initialize handshake: "
-                              "send server/discover, with _meta on every request",
-                              {"supported": SUPPORTED, "requested": params.get("protocolVersion")})
-            if method not in self.handlers:
-                raise Refusal(-32601, f"Method not found: {method}")
-            caps = _check_meta(params)
-            return {"jsonrpc": "2.0", "id": parsed.id, "result": self.handlers[method](params, caps)}
-        except Refusal as r:
-            return _error(parsed.id, r.code, r.message, r.data)
+            return core.dispatch(method, params, self.handlers)
         except sqlite3.OperationalError as e:  # e.g. the busy timeout ran out: retryable, say so
             print(f"durable: database error on {method}: {e}", file=sys.stderr)
-            return _error(parsed.id, -32603, f"Internal error: the database is unavailable ({e}); retry the request")
-        except Exception as e:  # a bug must cost one answer, never the process, and never a trace on stdout
-            print(f"durable: internal error on {method}: {e!r}", file=sys.stderr)
-            return _error(parsed.id, -32603, f"Internal error: {type(e).__name__}")
+            raise Refusal(-32603, f"Internal error: the database is unavailable ({e}); retry the request") from None
+
+    def handle(self, msg: Any) -> dict | None:
+        """Answer one decoded message: the calendar's envelope rules, this server's methods."""
+        return core.handle(msg, self.dispatch, name="durable")
 
     def handle_line(self, line: bytes | str) -> bytes | None:
-        try:
-            msg = json.loads(line)
-        except (ValueError, RecursionError):
-            return _dump(_error(None, -32700, "Parse error: the line is not valid JSON"))
-        answer = self.handle(msg)
-        return None if answer is None else _dump(answer)
+        return core.handle_line(line, self.handle)
 
 
 TEMPLATE = {"uriTemplate": "calendar://{calendar}/week", "name": "week", "title": "A calendar's week",
@@ -456,13 +425,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     server = DurableCalendar(args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl,
                              calendar_ttl=args.calendar_ttl)
-    print(f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio, db {args.db}", file=sys.stderr)
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    for line in stdin:
-        out = server.handle_line(line)
-        if out is not None:
-            stdout.write(out)
-            stdout.flush()
+    core.serve_stdio(handle_msg=server.handle,
+                     banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio, db {args.db}")
 
 
 if __name__ == "__main__":

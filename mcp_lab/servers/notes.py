@@ -21,7 +21,8 @@ import json
 import sys
 from typing import Any
 
-from .calendar import SUPPORTED, Refusal, _check_meta, _dump, _error
+from . import calendar as core
+from .calendar import SUPPORTED, Refusal
 from .logged import MessageLog
 
 SERVER_INFO = {"name": "mcp_lab-notes", "version": "0.1.0"}
@@ -44,7 +45,7 @@ TOOLS = [
 
 
 def _result(body: dict) -> dict:
-    return {"resultType": "complete", **body, "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
+    return core.result(body, SERVER_INFO)
 
 
 def _text(text: str, structured: Any, is_error: bool = False) -> dict:
@@ -73,48 +74,21 @@ def _call(params: dict) -> dict:
 
 
 HANDLERS = {
-    "server/discover": lambda p: _result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}},
+    "server/discover": lambda p, caps: _result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}},
                                           "instructions": INSTRUCTIONS, "ttlMs": 3600000,
                                           "cacheScope": "public"}),
-    "tools/list": lambda p: _result({"tools": TOOLS, "ttlMs": 300000, "cacheScope": "public"}),
-    "tools/call": _call,
+    "tools/list": lambda p, caps: _result({"tools": TOOLS, "ttlMs": 300000, "cacheScope": "public"}),
+    "tools/call": lambda p, caps: _call(p),
 }
 
 
 def handle(msg: Any) -> dict | None:
-    """Answer one decoded message (the calendar's envelope rules, this server's methods)."""
-    if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0" or not isinstance(msg.get("method"), str) \
-            or ("params" in msg and not isinstance(msg["params"], dict)):
-        if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
-            return None
-        rid = msg.get("id") if isinstance(msg, dict) else None
-        ok_id = isinstance(rid, (str, int)) and not isinstance(rid, bool)
-        return _error(rid if ok_id else None, -32600, "Invalid Request: not a JSON-RPC 2.0 request")
-    if "id" not in msg:
-        return None
-    rid = msg["id"]
-    if not isinstance(rid, (str, int)) or isinstance(rid, bool):
-        return _error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
-    method, params = msg["method"], msg.get("params") or {}
-    try:
-        if method not in HANDLERS:
-            raise Refusal(-32601, f"Method not found: {method}")
-        _check_meta(params)
-        return {"jsonrpc": "2.0", "id": rid, "result": HANDLERS[method](params)}
-    except Refusal as r:
-        return _error(rid, r.code, r.message, r.data)
-    except Exception as e:  # a bug costs one answer, never the process
-        print(f"notes: internal error on {method}: {e!r}", file=sys.stderr)
-        return _error(rid, -32603, f"Internal error: {type(e).__name__}")
+    """Answer one decoded message: the calendar's envelope rules, this server's methods."""
+    return core.handle(msg, lambda method, params: core.dispatch(method, params, HANDLERS), name="notes")
 
 
 def handle_line(line: bytes | str) -> bytes | None:
-    try:
-        msg = json.loads(line)
-    except (ValueError, RecursionError):
-        return _dump(_error(None, -32700, "Parse error: the line is not valid JSON"))
-    answer = handle(msg)
-    return None if answer is None else _dump(answer)
+    return core.handle_line(line, handle)
 
 
 def main(argv: list[str] | None = None) -> None:
