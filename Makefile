@@ -49,8 +49,11 @@ $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
 	cd $(REF) && npm ci --no-audit --no-fund
 	@touch $@
 
+# The server's root is the repository, so labs/ is reachable from the file browser; the page
+# opens on notebooks/00-start-here.ipynb, with the file browser in notebooks/.
 lab: setup
-	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --notebook-dir=notebooks \
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. \
+		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
 test: setup

@@ -32,7 +32,7 @@ import json
 import string
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from . import jsonrpc
 from .jsonrpc import ProtocolError

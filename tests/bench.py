@@ -169,102 +169,107 @@ def measure_cold_start() -> Row:
 ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
 
 
-def _echo_round_trips(line: bytes, rounds: int) -> list[float]:
-    """Per-round seconds through a raw pipe to a Python echo process: the floor of any
-    line-per-message stdio transport written in Python."""
-    proc = subprocess.Popen([PY, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
-    # Plain blocking readline keeps the baseline raw; the deadline is a watchdog that kills
-    # the echo process, which turns a stuck readline into EOF.
-    watchdog = threading.Timer(DEADLINE + rounds * 0.05, proc.kill)
-    watchdog.start()
-    times = []
-    try:
-        w, r = proc.stdin, proc.stdout
-        for _ in range(rounds):
+class _RawPipe:
+    """A child process driven with plain blocking write/readline: the floor of any
+    line-per-message stdio transport written in Python.  A watchdog kills the child after the
+    deadline, which turns a stuck readline into EOF (an error), never a hang."""
+
+    def __init__(self, argv: list[str], rounds: int):
+        self.proc = subprocess.Popen(argv, cwd=ROOT, env=_env(), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.watchdog = threading.Timer(DEADLINE + rounds * 0.05, self.proc.kill)
+        self.watchdog.start()
+
+    def round_trip(self, line: bytes) -> float:
+        t0 = time.perf_counter()
+        self.proc.stdin.write(line)
+        self.proc.stdin.flush()
+        got = self.proc.stdout.readline()
+        if not got:
+            raise TimeoutError("raw pipe: no line back (watchdog fired or the process died)")
+        return time.perf_counter() - t0
+
+    def close(self) -> None:
+        self.watchdog.cancel()
+        _reap(self.proc)
+
+
+def _interleaved(client_call: Callable[[], None], raw: _RawPipe, line: bytes, rounds: int,
+                 block: int = 20) -> tuple[list[float], list[float]]:
+    """Alternate short blocks of client and raw round trips, so both meet the same machine
+    state (CPU frequency, the other core's load, the scheduler's mood): measured in two
+    separate phases, the same code was seen to move by 3x between runs on these machines."""
+    ours, base = [], []
+    for _ in range(3):                       # warm both paths
+        client_call()
+        raw.round_trip(line)
+    while len(ours) < rounds:
+        for _ in range(block):
             t0 = time.perf_counter()
-            w.write(line)
-            w.flush()
-            got = r.readline()
-            times.append(time.perf_counter() - t0)
-            if not got:
-                raise TimeoutError("echo baseline: no line back (watchdog fired or the process died)")
-    finally:
-        watchdog.cancel()
-        _reap(proc)
-    return times
+            client_call()
+            ours.append(time.perf_counter() - t0)
+        for _ in range(block):
+            base.append(raw.round_trip(line))
+    return ours, base
 
 
-def measure_warm_round_trip() -> Row:
+def _measure_against(row: Row, raw_argv: list[str], raw_line_for) -> Row:
     import mcp_lab
     from mcp_lab import jsonrpc
 
-    row = Row(f"warm round trip, tools/list x{WARM_ROUNDS}", target="ratio < 1.2x")
-    times = []
     with mcp_lab.connect("calendar") as client:
         first = client.request("tools/list")
         if not first.ok:
             raise RuntimeError(f"tools/list failed: {first}")
-        size = len(jsonrpc.encode(first))
-        for _ in range(WARM_ROUNDS):
-            t0 = time.perf_counter()
-            reply = client.request("tools/list")
-            times.append(time.perf_counter() - t0)
-            if not reply.ok:
-                raise RuntimeError(f"tools/list failed: {reply}")
-    # The echo baseline moves an answer-sized line, so both sides pay the same pipe bytes.
-    line = (json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"pad": "x" * max(0, size - 40)}},
-                       separators=(",", ":")) + "\n").encode()
-    base = _echo_round_trips(line, WARM_ROUNDS)
-    row.value, row.baseline = _ms(statistics.median(times)), _ms(statistics.median(base))
+
+        def call() -> None:
+            if not client.request("tools/list").ok:
+                raise RuntimeError("tools/list failed")
+
+        raw = _RawPipe(raw_argv, WARM_ROUNDS)
+        try:
+            ours, base = _interleaved(call, raw, raw_line_for(client, len(jsonrpc.encode(first))), WARM_ROUNDS)
+        finally:
+            raw.close()
+    row.value, row.baseline = _ms(statistics.median(ours)), _ms(statistics.median(base))
     row.ratio = row.value / row.baseline
-    row.ok = row.ratio < 1.2
-    row.note = f"per round trip, medians; answer {size} B; baseline: raw pipe echo"
+    return row
+
+
+def measure_warm_round_trip() -> Row:
+    """The whole round trip (client + server) beside a raw pipe echo: how far above the floor."""
+    row = Row(f"warm round trip, tools/list x{WARM_ROUNDS}", target="(reported: includes server work)")
+
+    def echo_line(client, size: int) -> bytes:
+        # The echo moves an answer-sized line, so both sides pay the same pipe bytes.
+        return (json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"pad": "x" * max(0, size - 40)}},
+                           separators=(",", ":")) + "\n").encode()
+
+    _measure_against(row, [PY, "-c", ECHO], echo_line)
+    row.ok = True
+    row.note = ("per round trip, medians, interleaved; baseline: raw pipe echo. The echo does no MCP "
+                "work at all, so this ratio is the server's cost plus the client's; the next row isolates the client's")
     return row
 
 
 def measure_client_overhead() -> Row:
-    """Client.request against a raw write/readline loop to the *same* calendar process kind:
-    the server's own work cancels out, what is left is mcp_lab's client + transport cost."""
-    import mcp_lab
+    """Client.request against a raw write/readline loop to the *same* server kind: the server's
+    own work cancels out, what is left is mcp_lab's client + transport cost."""
     from mcp_lab import revisions
 
     row = Row(f"Client overhead, tools/list x{WARM_ROUNDS}", target="ratio < 1.2x")
-    times = []
-    with mcp_lab.connect("calendar") as client:
-        client.request("tools/list")
-        for _ in range(WARM_ROUNDS):
-            t0 = time.perf_counter()
-            client.request("tools/list")
-            times.append(time.perf_counter() - t0)
-    line = (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
-                        "params": {"_meta": revisions.meta()}}, separators=(",", ":")) + "\n").encode()
-    proc = subprocess.Popen([PY, "-m", "mcp_lab.servers.calendar"], cwd=ROOT, env=_env(),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    watchdog = threading.Timer(DEADLINE + WARM_ROUNDS * 0.05, proc.kill)
-    watchdog.start()
-    base = []
-    try:
-        for n in range(WARM_ROUNDS + 1):
-            t0 = time.perf_counter()
-            proc.stdin.write(line)
-            proc.stdin.flush()
-            got = proc.stdout.readline()
-            if not got:
-                raise TimeoutError("raw calendar: no line back (watchdog fired or the server died)")
-            if n:                                   # the first round is the warm-up
-                base.append(time.perf_counter() - t0)
-    finally:
-        watchdog.cancel()
-        _reap(proc)
-    row.value, row.baseline = _ms(statistics.median(times)), _ms(statistics.median(base))
-    row.ratio = row.value / row.baseline
+
+    def request_line(client, size: int) -> bytes:
+        return (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                            "params": {"_meta": revisions.meta()}}, separators=(",", ":")) + "\n").encode()
+
+    _measure_against(row, [PY, "-m", "mcp_lab.servers.calendar"], request_line)
     row.ok = row.ratio < 1.2
-    row.note = "baseline: raw write/readline to the calendar server (server work included)"
+    row.note = "per round trip, medians, interleaved; baseline: raw write/readline to a calendar server process"
     return row
 
 
-MEASUREMENTS: list[Callable[[], Row]] = [
+MEASUREMENTS: list[Callable[[], "Row | list[Row]"]] = [
     measure_import,
     measure_cold_start,
     measure_warm_round_trip,
@@ -274,7 +279,8 @@ MEASUREMENTS: list[Callable[[], Row]] = [
 # Token rows (issue 6) live beside the rows above, in the same Row format.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
-MEASUREMENTS += TOKEN_MEASUREMENTS
+from bench_notebooks import MEASUREMENTS as NOTEBOOK_MEASUREMENTS  # noqa: E402
+MEASUREMENTS += TOKEN_MEASUREMENTS + NOTEBOOK_MEASUREMENTS   # a function may return several rows
 
 
 # -- report ---------------------------------------------------------------------------------
@@ -314,7 +320,7 @@ def main(argv: list[str]) -> int:
             if "-v" in argv:
                 traceback.print_exc()
         print(f"  measured {fn.__name__} in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
-        rows.append(row)
+        rows.extend(row if isinstance(row, list) else [row])
     print(render(rows))
     if any(r.ok is None for r in rows):
         return 1
