@@ -275,7 +275,21 @@ def test_validation_comes_from_mcp_types_not_a_copy():
 
 # -- the spec's own example messages --------------------------------------------------------------
 EXAMPLES_DIR = SPEC_2026 / "examples"
-REQUEST_EXAMPLES = sorted(EXAMPLES_DIR.glob("*Request/*.json")) if EXAMPLES_DIR.is_dir() else []
+ALL_REQUEST_EXAMPLES = sorted(EXAMPLES_DIR.glob("*Request/*.json")) if EXAMPLES_DIR.is_dir() else []
+# In 2026-07-28, sampling/createMessage, elicitation/create and roots/list are not JSON-RPC
+# messages a client sends: they ride inside an input_required result, as bare {method, params}.
+INPUT_REQUEST_KINDS = {"CreateMessageRequest", "ElicitRequest", "ListRootsRequest"}
+REQUEST_EXAMPLES = [p for p in ALL_REQUEST_EXAMPLES if p.parent.name not in INPUT_REQUEST_KINDS]
+
+
+def test_the_examples_left_out_are_exactly_the_input_requests():
+    if not ALL_REQUEST_EXAMPLES:
+        pytest.skip(f"spec examples not found at {EXAMPLES_DIR} (the course's shared/ folder is not beside the repo)")
+    left_out = {p.parent.name for p in ALL_REQUEST_EXAMPLES} - {p.parent.name for p in REQUEST_EXAMPLES}
+    assert left_out == INPUT_REQUEST_KINDS
+    for p in ALL_REQUEST_EXAMPLES:
+        if p.parent.name in INPUT_REQUEST_KINDS:
+            assert "jsonrpc" not in json.loads(p.read_text()), p   # bare {method, params}, no envelope
 
 
 @pytest.mark.parametrize("path", REQUEST_EXAMPLES or [None],
@@ -284,11 +298,6 @@ def test_spec_request_examples_pass(path):
     if path is None:
         pytest.skip(f"spec examples not found at {EXAMPLES_DIR} (the course's shared/ folder is not beside the repo)")
     text = path.read_text()
-    obj = json.loads(text)
-    if "jsonrpc" not in obj:
-        # sampling/createMessage, elicitation/create, roots/list: in 2026-07-28 these are not
-        # JSON-RPC messages a client sends; they ride inside an input_required result.
-        pytest.skip(f"{path.parent.name} is a server-to-client input request (inputRequests), not a client message")
     findings = lint(text, era="modern")
     assert _bad(findings) == [], findings
     # The examples are pretty-printed; sent byte-exact they would break the framing.
