@@ -57,8 +57,7 @@ def port_open(port: int, host: str = HOST, timeout: float = 0.2) -> bool:
 
 def _reference_bin() -> Path:
     from .servers import known
-    override = os.environ.get("MCP_LAB_REFERENCE_BIN")
-    path = Path(override) if override else known._REFERENCE_BIN
+    path = known.REFERENCE_BIN
     if shutil.which("node") is None:
         raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
     if not path.exists():

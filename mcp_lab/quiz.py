@@ -17,6 +17,11 @@ guess still shows why.  `choose()` sets the real widget's value and calls the re
 `click()`, so code (tests, nbclient) runs exactly the handler a person's click runs; `correct`
 and `feedback` read what that handler produced.  A learner may answer again; each press regrades.
 
+Options are *shown* in a shuffled order, fixed per question (seeded by the prompt's text), so
+the right answer does not sit in the same place question after question, while every index in
+the API (`answer`, `choose()`, `check_all()`) keeps meaning the option's place in the list the
+author wrote.
+
 Widgets are built on first display or first `choose()`, and `import mcp_lab.quiz` does not import
 ipywidgets, so the questions of a notebook can be declared (and checked for consistency) cheaply.
 """
@@ -24,6 +29,8 @@ ipywidgets, so the questions of a notebook can be declared (and checked for cons
 from __future__ import annotations
 
 import html
+import random
+import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -69,6 +76,10 @@ class Question:
         self.options = options
         self.explanations = explanations
         self.answer: frozenset[int] = right
+        # The order options are shown in: a permutation of the author's indexes, the same on
+        # every run (a learner's second visit sees the question as it was).
+        self.order: list[int] = list(range(len(options)))
+        random.Random(zlib.crc32(prompt.encode("utf-8"))).shuffle(self.order)
         self.chosen: frozenset[int] | None = None   # what was graded last
         self.attempts = 0
         self._feedback = ""
@@ -95,7 +106,8 @@ class Question:
         verdict = "Right." if chosen == self.answer else (
             "Not quite." + (" The right answer is: " + "; ".join(self.options[i] for i in sorted(self.answer)) + "."))
         lines = []
-        for i, (opt, why) in enumerate(zip(self.options, self.explanations)):
+        for i in self.order:
+            opt, why = self.options[i], self.explanations[i]
             mark = "right" if i in self.answer else "wrong"
             picked = " (your answer)" if i in chosen else ""
             lines.append((i, f"[{mark}] {opt}{picked}: {why}"))
@@ -115,13 +127,14 @@ class Question:
         title = w.HTML(f"<b>{html.escape(self.prompt)}</b>"
                        + (" <i>(tick every right option)</i>" if self.multi else ""))
         if self.multi:
+            # boxes[i] is option i (author's order); the VBox shows them in display order.
             boxes = [w.Checkbox(value=False, description=o, indent=False,
                                 layout=w.Layout(width="auto")) for o in self.options]
-            picker = w.VBox(boxes)
+            picker = w.VBox([boxes[i] for i in self.order])
             read = lambda: frozenset(i for i, b in enumerate(boxes) if b.value)  # noqa: E731
         else:
             boxes = []
-            picker = w.RadioButtons(options=[(o, i) for i, o in enumerate(self.options)], value=None,
+            picker = w.RadioButtons(options=[(self.options[i], i) for i in self.order], value=None,
                                     layout=w.Layout(width="auto"))
             read = lambda: frozenset() if picker.value is None else frozenset([picker.value])  # noqa: E731
         button = w.Button(description="Check", button_style="primary")

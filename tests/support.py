@@ -35,3 +35,16 @@ def spec_examples_dir() -> Path:
     if not d.is_dir():
         pytest.skip(f"spec examples not found at {d} (the course's shared/ folder is not beside the repo)")
     return d
+
+
+def reference_argv() -> list[str]:
+    """The pinned reference server's argv, or a one-line FAILURE naming the fix.
+
+    `make test` installs it (npm ci from the committed lock), so its absence is a broken
+    set-up, never a reason to skip.
+    """
+    from mcp_lab.servers import known
+    try:
+        return known.argv_for("everything")
+    except FileNotFoundError as e:
+        pytest.fail(str(e), pytrace=False)

@@ -51,11 +51,12 @@ def fake():
         f.close()
 
 
-def reference_or_skip():
+def require_reference():
+    """A missing reference server FAILS (make test installs it), never skips."""
     try:
         http_servers.argv_for("everything", 1)
     except FileNotFoundError as e:
-        pytest.skip(str(e))
+        pytest.fail(str(e), pytrace=False)
 
 
 M = mcp_lab.meta()
@@ -290,7 +291,7 @@ def test_sdk_calendar_over_http():
 
 
 def test_reference_server_over_http_is_legacy():
-    reference_or_skip()
+    require_reference()
     with mcp_lab.serve_http("everything") as srv:
         PORTS.append(srv.port)
         with mcp_lab.probe_http(srv.url) as v:

@@ -117,11 +117,8 @@ def test_flip_one_character_changes_exactly_one():
 
 
 def test_reference_server_answers_without_initialize():
-    from mcp_lab.servers import known
-    try:
-        known.argv_for("everything")
-    except FileNotFoundError as e:
-        pytest.skip(str(e))
+    from support import reference_argv
+    reference_argv()   # fails with the fix named when the pinned server is missing
     iso = isolated("everything", [("tools/call", {"name": "echo", "arguments": {"message": "hi"}}),
                                   ("server/discover", {})], timeout=20)
     echo, discover = iso.rows

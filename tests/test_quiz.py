@@ -97,3 +97,34 @@ def test_importing_the_module_does_not_import_ipywidgets():
     code = "import sys, mcp_lab.quiz; q = mcp_lab.quiz.Question('?', ['a','b'], 0, ['x','y']); " \
            "assert 'ipywidgets' not in sys.modules, 'imported'"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_options_are_shown_shuffled_but_graded_by_the_authors_index():
+    q = Question("Shuffled question?", ["a", "b", "c", "d"], 1, ["no a", "yes b", "no c", "no d"])
+    assert sorted(q.order) == [0, 1, 2, 3]
+    again = Question("Shuffled question?", ["a", "b", "c", "d"], 1, ["no a", "yes b", "no c", "no d"])
+    assert again.order == q.order                     # the same on every run
+    shown = [label for label, _ in q.widget.children[1].options]
+    assert shown == [q.options[i] for i in q.order]   # the widget shows the display order
+    assert q.choose(1) is True and q.choose(q.order[0] if q.order[0] != 1 else q.order[1]) is False
+
+
+def test_across_the_course_the_right_answer_is_not_always_in_the_same_place():
+    import json
+    from collections import Counter
+    from support import ROOT
+
+    slots = Counter()
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            src = "".join(cell["source"])
+            if "from mcp_lab.quiz import" not in src:
+                continue
+            ns: dict = {}
+            exec(src, ns)   # builds the Question objects; no widget is displayed outside a kernel
+            for q in ns["quiz"]:
+                if not q.multi:
+                    slots[q.order.index(next(iter(q.answer)))] += 1
+    total = sum(slots.values())
+    assert total >= 20, f"only {total} single-choice questions found in the course"
+    assert max(slots.values()) <= 0.5 * total, f"right answers shown in the same slot too often: {dict(slots)}"

@@ -254,11 +254,8 @@ def test_renderings_mark_cheapest_and_costliest():
 # --- the chapter's figures, against the real reference server -------------------------------
 
 def _reference_argv():
-    for root in (REPO / "mcp_lab" / "servers" / "reference", Path("/tmp/ref")):
-        exe = root / "node_modules" / ".bin" / "mcp-server-everything"
-        if exe.exists() and shutil.which("node"):
-            return [str(exe), "stdio"]
-    pytest.skip("reference server @modelcontextprotocol/server-everything not installed")
+    from support import reference_argv
+    return reference_argv()
 
 
 def _discover(argv, capabilities, deadline_s=20.0):
@@ -354,8 +351,7 @@ def test_cost_of_the_reference_server_is_the_chapters(reference_cost):
 
 
 def test_cost_by_short_name_closes_what_it_opened():
-    if not (REPO / "mcp_lab" / "servers" / "reference" / "node_modules" / ".bin" / "mcp-server-everything").exists():
-        pytest.skip("the repo's pinned reference server is not installed (make setup)")
+    _reference_argv()   # fails with the fix named when the pinned server is missing
     before = _children()
     c = cost("everything")
     assert (len(c.tools), c.total) == (CHAPTER["tools"], CHAPTER["total"])

@@ -12,11 +12,11 @@ import shutil
 import sys
 from pathlib import Path
 
-__all__ = ["KNOWN", "REFERENCE_DIR", "REFERENCE_PACKAGE", "argv_for", "names"]
+__all__ = ["KNOWN", "REFERENCE_BIN", "REFERENCE_DIR", "REFERENCE_PACKAGE", "argv_for", "names"]
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 REFERENCE_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31"
-_REFERENCE_BIN = REFERENCE_DIR / "node_modules" / ".bin" / "mcp-server-everything"
+REFERENCE_BIN = REFERENCE_DIR / "node_modules" / ".bin" / "mcp-server-everything"
 
 
 def _python(module: str) -> list[str]:
@@ -28,10 +28,10 @@ def _reference() -> list[str]:
     # Never `npx`: a run-time download would make the course depend on the network.
     if shutil.which("node") is None:
         raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
-    if not _REFERENCE_BIN.exists():
+    if not REFERENCE_BIN.exists():
         raise FileNotFoundError(f"the reference server {REFERENCE_PACKAGE} is not installed: "
                                 f"run `make setup` (or `npm ci` in {REFERENCE_DIR})")
-    return [str(_REFERENCE_BIN), "stdio"]
+    return [str(REFERENCE_BIN), "stdio"]
 
 
 def _durable_db() -> Path:
