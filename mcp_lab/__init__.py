@@ -12,6 +12,7 @@ imported only by the modules that need them, and those modules are loaded on fir
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Any
 
 from . import jsonrpc, revisions
@@ -85,8 +86,10 @@ def connect(server, *, timeout: float = 5.0, capabilities: dict | None = None,
             raise TransportClosed(str(e)) from None
         label = name or server
     else:
-        argv = list(server)
-        label = name or (argv[-1].rsplit("/", 1)[-1] if argv else "server")
+        if isinstance(server, os.PathLike):
+            server = [server]
+        argv = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in server]
+        label = name or (os.path.basename(argv[-1]) if argv and isinstance(argv[-1], str) else "server")
     transport = StdioTransport(argv, env=env, cwd=cwd).start()
     return Client(transport, name=label, capabilities=capabilities, client_info=client_info,
                   timeout=timeout)

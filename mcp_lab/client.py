@@ -14,7 +14,6 @@ modern server refuse it with -32602) and `send_raw` writes text byte-exact.
 from __future__ import annotations
 
 import itertools
-import json
 import time
 from typing import Any
 
@@ -45,6 +44,7 @@ class Client:
         self.era: str | None = None
         self.trace = Trace(title=f"mcp_lab <-> {name}")
         self.pending = jsonrpc.PendingIds()
+        self.abandoned: set = set()   # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         if hasattr(transport, "on_http"):
@@ -61,12 +61,21 @@ class Client:
             given = params.get("_meta") or {}
             params["_meta"] = {**self.meta(), **given}
         msg = Request(id=rid, method=method, params=params)
+        deadline = self.timeout if timeout is None else timeout
         self.pending.add(rid)
         try:
-            self._send(jsonrpc.encode(msg), msg)
-            return self._await(rid, self.timeout if timeout is None else timeout, method)
-        finally:
+            self._send(jsonrpc.encode(msg), msg, deadline)
+            answer = self._await(rid, deadline, method)
+        except DeadlineExceeded:
+            # The request is still out there: its id stays pending (reusing it is refused),
+            # and an answer that arrives later is recorded as late, never matched to another.
+            self.abandoned.add(rid)
+            raise
+        except BaseException:
             self.pending.resolve(rid)
+            raise
+        self.pending.resolve(rid)
+        return answer
 
     def notify(self, method: str, params: dict | None = None) -> None:
         """Send a notification: no id, and the server must never answer it."""
@@ -102,7 +111,7 @@ class Client:
             parsed = None
         self.trace.add("send", wire[:-1], parsed, peer=self.name,
                        note=None if wire.count("\n") == 1 else f"raw text holding {wire.count(chr(10))} lines")
-        self.transport.write(wire)
+        self.transport.write(wire, self.timeout if timeout is None else timeout)
         got: list = []
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         if not expected:
@@ -146,19 +155,39 @@ class Client:
         return f"<mcp_lab.Client {self.name!r} pid={self.transport.pid} era={self.era}>"
 
     # -- internals ------------------------------------------------------------------------
-    def _send(self, line: str, msg: Any) -> None:
+    def _send(self, line: str, msg: Any, timeout: float | None = None) -> None:
         self.trace.add("send", line, msg, peer=self.name)
-        self.transport.send_line(line)
+        self.transport.send_line(line, self.timeout if timeout is None else timeout)
 
     def _read_one(self, timeout: float):
         """Read one stdout line and record it: a message (`recv`) or `noise`."""
         at, line = self.transport.read_line(timeout)
         try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            # The transport kept undecodable bytes as surrogates; show them replaced, and say so.
+            shown = line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            return self.trace.add("noise", shown, None, peer=self.name, at=at,
+                                  note="framing violation: the line is not valid UTF-8 (MCP messages are UTF-8)")
+        try:
             msg = jsonrpc.parse(line)
         except ProtocolError as e:
             return self.trace.add("noise", line, None, peer=self.name, at=at,
                                   note=f"framing violation: stdout must carry only MCP messages ({e.message})")
-        return self.trace.add("recv", line, msg, peer=self.name, at=at)
+        note = None
+        mid = getattr(msg, "id", None)
+        if isinstance(msg, (jsonrpc.Result, jsonrpc.Error)) and mid in self.abandoned:
+            self.abandoned.discard(mid)
+            self.pending.resolve(mid)
+            note = "a late answer to a request this client gave up on after its deadline"
+        elif isinstance(msg, jsonrpc.Result) and self.era != "legacy":
+            rt = msg.result.get("resultType")
+            if rt is None:
+                note = ("no resultType: a 2026-07-28 result must carry one "
+                        "(only a legacy-era result may omit it, meaning complete)")
+            elif rt not in ("complete", "input_required"):
+                note = f"unknown resultType {rt!r}: a client must treat it as invalid"
+        return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note)
 
     def _await(self, rid, timeout: float, method: str):
         deadline = time.monotonic() + timeout
@@ -177,6 +206,3 @@ class Client:
             if isinstance(m, (jsonrpc.Result, jsonrpc.Error)) and m.id == rid:
                 return m
 
-
-def pretty_json(obj: Any) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)

@@ -65,15 +65,23 @@ class ResponseTooLarge(HttpError):
 
 
 def encode_header_value(value: str) -> str:
-    """A header value as 2026-07-28 sends it: plain visible ASCII as is, else `=?base64?...?=`."""
-    if all(0x20 < ord(ch) < 0x7F for ch in value):
+    """A header value as 2026-07-28 sends it: printable ASCII without edge spaces as is, else
+    `=?base64?...?=` (also for a value that already looks like that wrapper), the same rule as
+    the official SDK's, so both ends agree byte for byte."""
+    if (all(0x20 <= ord(ch) < 0x7F for ch in value) and value == value.strip()
+            and not (value.startswith("=?base64?") and value.endswith("?="))):
         return value
     return "=?base64?" + base64.b64encode(value.encode("utf-8")).decode("ascii") + "?="
 
 
 def decode_header_value(value: str) -> str:
+    """The inverse of `encode_header_value`; a malformed wrapper raises ValueError."""
     if value.startswith("=?base64?") and value.endswith("?="):
-        return base64.b64decode(value[9:-2], validate=True).decode("utf-8")
+        payload = value[9:-2]
+        raw = base64.b64decode(payload, validate=True)          # binascii.Error is a ValueError
+        if base64.b64encode(raw).decode("ascii") != payload:
+            raise ValueError("non-canonical base64 in a header value")
+        return raw.decode("utf-8")
     return value
 
 
@@ -248,6 +256,10 @@ class HttpTransport:
         self.last_exchange: Exchange | None = None
         self.on_http: Callable[[Exchange, str], None] | None = None
         self.session_id: str | None = None       # only a legacy server mints one
+        # tool name -> {property path: header token}, learnt from tools/list answers, so a
+        # tools/call can mirror `x-mcp-header` arguments as Mcp-Param-{Name} headers.
+        self.param_headers: dict[str, dict] = {}
+        self.invalid_tools: dict[str, str] = {}  # tool name -> why a client must drop it
         self.legacy_version: str | None = None   # negotiated by a legacy initialize
         self._stderr_lines: list[str] = []
         self._on_stderr: Callable[[str], None] | None = None
@@ -310,13 +322,13 @@ class HttpTransport:
         return self.stderr_lines[-n:]
 
     # -- the line interface -------------------------------------------------------------
-    def send_line(self, line: str) -> None:
-        """POST one message (the client's encoded line)."""
-        self._post(line, raw=False)
+    def send_line(self, line: str, timeout: float | None = None) -> None:
+        """POST one message (the client's encoded line); `timeout` is that request's deadline."""
+        self._post(line, raw=False, timeout=timeout)
 
-    def write(self, text: str) -> None:
+    def write(self, text: str, timeout: float | None = None) -> None:
         """POST the learner's exact text as the body (one trailing newline, the stdio delimiter, dropped)."""
-        self._post(text[:-1] if text.endswith("\n") else text, raw=True)
+        self._post(text[:-1] if text.endswith("\n") else text, raw=True, timeout=timeout)
 
     def read_line(self, timeout: float) -> tuple[float, str]:
         deadline = time.monotonic() + max(0.0, timeout)
@@ -348,7 +360,7 @@ class HttpTransport:
         return self._exchange(method, text, headers or {}, derive=False)
 
     # -- internals ----------------------------------------------------------------------
-    def _post(self, text: str, *, raw: bool) -> None:
+    def _post(self, text: str, *, raw: bool, timeout: float | None = None) -> None:
         if self._closed:
             raise TransportClosed("the HTTP transport is closed")
         self.start()
@@ -362,9 +374,9 @@ class HttpTransport:
         if not is_request and not raw:
             # A notification: its answer is a bare 202; wait for it so `notify` returning
             # means the status is known.
-            self._run(seq, text, obj, queue_answers=False, raw=False)
+            self._run(seq, text, obj, queue_answers=False, raw=False, timeout=timeout)
             return
-        t = threading.Thread(target=self._run, args=(seq, text, obj), kwargs={"raw": raw},
+        t = threading.Thread(target=self._run, args=(seq, text, obj), kwargs={"raw": raw, "timeout": timeout},
                              name=f"mcp-http-{seq}", daemon=True)
         self._threads = [x for x in self._threads if x.is_alive()] + [t]
         t.start()
@@ -373,13 +385,15 @@ class HttpTransport:
         hdrs: dict[str, str | None] = {"Accept": ACCEPT, "Content-Type": "application/json"}
         if derive:
             hdrs.update(headers_for(obj, legacy_version=self.legacy_version))
+            hdrs.update(self._mcp_param_headers(obj))
             if self.session_id:
                 hdrs["Mcp-Session-Id"] = self.session_id
         hdrs.update(self.headers)
         hdrs.update(extra)
         return {k: v for k, v in hdrs.items() if v is not None}
 
-    def _run(self, seq: int, text: str, obj: Any, *, queue_answers: bool = True, raw: bool = False) -> None:
+    def _run(self, seq: int, text: str, obj: Any, *, queue_answers: bool = True, raw: bool = False,
+             timeout: float | None = None) -> None:
         rid = obj.get("id") if isinstance(obj, dict) and "method" in obj else None
         answered = False
 
@@ -395,11 +409,13 @@ class HttpTransport:
             if isinstance(m, (jsonrpc.Result, jsonrpc.Error)) and rid is not None and m.id == rid:
                 answered = True
                 self._learn_legacy(obj, m)
+                self._learn_tools(obj, m)
             self._queue.put(("line", seq, time.monotonic(), line))
 
         err = None
         try:
-            ex = self._exchange("POST", text, {}, derive=True, obj=obj, seq=seq, deliver=deliver)
+            ex = self._exchange("POST", text, {}, derive=True, obj=obj, seq=seq, deliver=deliver,
+                                timeout=timeout)
         except HttpError as e:
             ex, err = e.exchange, e
         if queue_answers:
@@ -408,7 +424,7 @@ class HttpTransport:
             raise err
 
     def _exchange(self, method: str, text: str | None, extra: dict, *, derive: bool,
-                  obj: Any = None, seq: int = 0, deliver=None) -> Exchange:
+                  obj: Any = None, seq: int = 0, deliver=None, timeout: float | None = None) -> Exchange:
         import httpx
         from httpx_sse import EventSource, SSEError
 
@@ -433,8 +449,12 @@ class HttpTransport:
                     pass
 
         try:
+            # This request's own deadline (plus a margin) bounds the read; the client's
+            # default applies when the caller gave none.
+            limit = httpx.Timeout((self.timeout if timeout is None else timeout) + 1.0,
+                                  connect=self.connect_timeout)
             with self._client.stream(method, self.url, content=None if text is None else text.encode("utf-8"),
-                                     headers=hdrs) as r:
+                                     headers=hdrs, timeout=limit) as r:
                 ex.status, ex.reason = r.status_code, r.reason_phrase
                 ex.http_version = r.http_version
                 ex.headers = list(r.headers.items())
@@ -501,6 +521,41 @@ class HttpTransport:
         except ValueError:
             return False
         return isinstance(m, dict) and m.get("id") == obj["id"] and ("result" in m or "error" in m)
+
+    def _learn_tools(self, sent: Any, answer: Any) -> None:
+        """Remember which tool arguments a tools/call must mirror into Mcp-Param-* headers.
+
+        The rules for a valid `x-mcp-header` annotation (pure `properties` chain, an RFC 9110
+        token, integer/string/boolean, unique ignoring case) are the official SDK's, used here
+        rather than rewritten; an invalid tool is recorded, since a client MUST drop it.
+        """
+        if not (isinstance(sent, dict) and sent.get("method") == "tools/list" and isinstance(answer, jsonrpc.Result)):
+            return
+        tools = answer.result.get("tools")
+        if not isinstance(tools, list) or not any("x-mcp-header" in json.dumps(t) for t in tools):
+            return
+        from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+        for tool in tools:
+            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+                continue
+            why = find_invalid_x_mcp_header(tool.get("inputSchema"))
+            if why:
+                self.invalid_tools[tool["name"]] = why
+                self.param_headers.pop(tool["name"], None)
+            else:
+                mapping = x_mcp_header_map(tool.get("inputSchema"))
+                if mapping:
+                    self.param_headers[tool["name"]] = mapping
+
+    def _mcp_param_headers(self, obj: Any) -> dict[str, str]:
+        if not (isinstance(obj, dict) and obj.get("method") == "tools/call" and isinstance(obj.get("params"), dict)):
+            return {}
+        mapping = self.param_headers.get(obj["params"].get("name"))
+        args = obj["params"].get("arguments")
+        if not mapping or not isinstance(args, dict):
+            return {}
+        from mcp.shared.inbound import mcp_param_headers
+        return mcp_param_headers(mapping, args)
 
     def _learn_legacy(self, sent: Any, answer: Any) -> None:
         if isinstance(sent, dict) and sent.get("method") == "initialize" and isinstance(answer, jsonrpc.Result):

@@ -28,7 +28,6 @@ crash is an outcome worth showing.
 from __future__ import annotations
 
 import html
-import json
 import string
 import time
 from dataclasses import dataclass, field
@@ -237,8 +236,8 @@ def isolated(server: str | Sequence[str], messages: Iterable[Any], *, timeout: f
              cwd: str | None = None) -> Isolation:
     """Send each message to a fresh server process and return one row per process.
 
-    `server` is a known short name ("calendar", "sdk_calendar", "everything", "durable" needs
-    its --db, so pass an argv) or an argv list such as [sys.executable, "path/to/server.py"].
+    `server` is a known short name ("calendar", "sdk_calendar", "everything", "durable" with
+    its per-user database) or an argv list such as [sys.executable, "path/to/server.py"].
     `messages` holds (method, params) pairs, {"method", "params", "meta"} dicts (meta=False
     sends params without the revision's _meta), or callables that take the rows so far and
     return one of those.  `timeout` is the deadline of each process, spawn to answer, so for
@@ -299,6 +298,3 @@ def flip_one_character(state: str) -> str:
     replacement = next(c for c in alphabet if c != state[i])
     return state[:i] + replacement + state[i + 1:]
 
-
-def pretty(obj: Any) -> str:
-    return json.dumps(obj, indent=2, ensure_ascii=False)

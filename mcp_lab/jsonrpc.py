@@ -162,8 +162,10 @@ class Error:
         err: dict[str, Any] = {"code": self.code, "message": self.message}
         if self.data is not None:
             err["data"] = self.data
-        d: dict[str, Any] = {"jsonrpc": "2.0", "id": self.id, "error": err}
-        return d
+        # An unreadable request's id is omitted (the schema forbids null ids).
+        if self.id is None:
+            return {"jsonrpc": "2.0", "error": err}
+        return {"jsonrpc": "2.0", "id": self.id, "error": err}
 
 
 Message = Union[Request, Notification, Result, Error]
@@ -220,7 +222,7 @@ def parse_obj(obj: Any) -> Message:
     has_id = "id" in obj
     if has_id and not is_valid_id(raw_id):
         if raw_id is None and ("result" in obj or "error" in obj):
-            pass  # an error response to an unreadable request legitimately has id null
+            pass  # plain JSON-RPC answers an unreadable request with id null; accept it from peers
         else:
             raise bad("id must be a string or an integer, never null")
 

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Collection, Iterable
 
-from . import revisions
+from . import jsonrpc, revisions
 from .revisions import (CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LATEST, LEGACY, LEGACY_ONLY_METHODS,
                         LOG_LEVEL_KEY, MODERN_ONLY_METHODS, MODERN_REQUEST_METHODS, PROTOCOL_VERSION_KEY,
                         SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY)
@@ -171,7 +171,7 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
         obj = json.loads(body)
     except (ValueError, RecursionError) as e:
         add("error", "not-json", "basic/index#messages",
-            f"not JSON ({e}); the server can only answer -32700 Parse error, with id null")
+            f"not JSON ({e}); the server can only answer -32700 Parse error, with no id")
         return out
     if isinstance(obj, list):
         add("error", "batch", "basic/index#messages",
@@ -197,7 +197,7 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
             add("error", "id-null", "basic/index#requests",
                 "id must not be null in MCP (stricter than JSON-RPC): use a string or an integer",
                 path="id")
-        elif not revisions_is_valid_id(rid):
+        elif not jsonrpc.is_valid_id(rid):
             add("error", "id-type", "basic/index#requests",
                 f"id must be a string or an integer, not {type(rid).__name__} {json.dumps(rid)}", path="id")
         elif _contains(pending, rid):
@@ -251,9 +251,10 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
                 f"{method} is new in {LATEST}; this legacy server answers -32601 (the very answer the "
                 "probe uses to tell the eras apart)")
         if isinstance(meta, dict) and any(k in meta for k in revisions.REQUIRED_META_KEYS + (CLIENT_INFO_KEY,)):
-            add("info", "meta-on-legacy", "basic/index#_meta",
-                "the 2026-07-28 _meta keys are harmless on a legacy connection (it ignores them); "
-                "version and capabilities were negotiated by initialize", path="params._meta")
+            add("warning", "meta-on-legacy", "basic/versioning",
+                "2026-07-28 _meta keys on a legacy connection: a legacy-only server ignores them, but a "
+                "dual-era server (the official SDK's) fixes the era per connection and answers -32600; "
+                "on this connection version and capabilities were negotiated by initialize", path="params._meta")
         if has_id and method in LEGACY_REQUEST_METHODS:
             _schema(out, method, LEGACY, params, notification=False)
         elif not has_id and method.startswith("notifications/"):
@@ -307,11 +308,6 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
                 f"{method} is not a {LATEST} client notification (only notifications/cancelled is); "
                 "the server ignores it silently")
     return out
-
-
-def revisions_is_valid_id(value: Any) -> bool:
-    from .jsonrpc import is_valid_id
-    return is_valid_id(value)
 
 
 def _contains(pending: Collection, rid: Any) -> bool:

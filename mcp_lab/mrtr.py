@@ -36,9 +36,12 @@ Answer = Callable[[str, dict], dict]
 
 
 class RoundsExceeded(ProtocolError):
-    def __init__(self, rounds: int):
+    """The round bound ran out; `.exchange` holds every round, so nothing is lost."""
+
+    def __init__(self, rounds: int, exchange: "Exchange | None" = None):
         super().__init__(ROUNDS_EXCEEDED, f"the server still asked for input after {rounds} rounds; "
                          "giving up (a server may re-ask, but not forever)", {"rounds": rounds})
+        self.exchange = exchange
 
 
 @dataclass
@@ -100,10 +103,13 @@ def call(client, method: str, params: dict, answer: Answer, *, capabilities: dic
     while True:
         r = client.request(method, request_params, timeout=timeout)
         ex.answers.append(r)
+        if isinstance(r, jsonrpc.Result) and r.result.get("resultType", "complete") not in ("complete", "input_required"):
+            raise ProtocolError(jsonrpc.INVALID_PARAMS, f"unknown resultType {r.result['resultType']!r}: "
+                                "a client must treat it as invalid", {"exchange": ex})
         if not isinstance(r, jsonrpc.Result) or r.result_type != "input_required":
             return ex
         if ex.rounds >= max_rounds:
-            raise RoundsExceeded(ex.rounds)
+            raise RoundsExceeded(ex.rounds, ex)
         asks = r.result.get("inputRequests") or {}
         if not asks and "requestState" not in r.result:
             raise ProtocolError(jsonrpc.INVALID_PARAMS, "input_required result with neither inputRequests "
@@ -137,6 +143,7 @@ class Interactive:
         self.capabilities = {"elicitation": widgets.capabilities()}
         self.exchange = Exchange(method, dict(params))
         self.round = None
+        self.error: Exception | None = None
         self.widget = w.VBox()
         self._status = w.HTML()
         self.on_done: Callable[["Interactive"], None] | None = None
@@ -166,7 +173,11 @@ class Interactive:
 
     def _answered(self, interim: dict, responses: dict) -> None:
         self.exchange.responses.append(responses)
-        self._send(_declared(_retry_params(dict(self.params), interim, responses), self.capabilities))
+        try:
+            self._send(_declared(_retry_params(dict(self.params), interim, responses), self.capabilities))
+        except Exception as e:  # a dead server, a deadline: say so under the form, keep the rounds
+            self.error = e
+            self._finish(f"The retry failed: {type(e).__name__}: {e}")
 
     def _finish(self, problem: str | None) -> None:
         import html

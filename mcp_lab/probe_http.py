@@ -74,6 +74,11 @@ class _HttpRun:
             answer = self.c.request(method, params, meta=meta, timeout=self.timeout)
         except HttpError as e:
             ex = e.exchange
+            if ex is None or (ex.status is None and ex.error):
+                # Nothing answered at all (refused, unreachable): that says nothing about the
+                # era, and calling it "legacy" would hide a typo in the port or a stopped server.
+                raise HttpError(f"cannot reach {self.c.transport.url}: {ex.error if ex else e.message}; "
+                                "is the server running, and is the URL right?", ex) from None
             body = ex.json() if ex is not None else None
             answer = None
             if isinstance(body, dict) and "method" not in body:
@@ -138,8 +143,10 @@ class _HttpRun:
     def fallback(self) -> Verdict:
         c = self.c
         c.era = "legacy"
-        params = {"protocolVersion": revisions.LEGACY, "capabilities": {}, "clientInfo": c.client_info}
-        self.step(f"fall back to initialize, asking for {revisions.LEGACY}")
+        # Ask for the newest revision, as the stdio probe does, and accept what the server picks:
+        # the answer is itself the measurement (the reference server says 2025-11-25).
+        params = {"protocolVersion": revisions.LATEST, "capabilities": {}, "clientInfo": c.client_info}
+        self.step(f"fall back to initialize, asking for {revisions.LATEST}")
         status, answer, ex = self.send("initialize", params, meta=False)
         if not isinstance(answer, jsonrpc.Result) or not isinstance(answer.result.get("protocolVersion"), str):
             self.step(f"initialize failed too (HTTP {status}); the next fallback is the deprecated HTTP+SSE "

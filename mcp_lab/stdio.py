@@ -24,6 +24,7 @@ children go down together, and a `weakref.finalize` reaps it if the owner forget
 
 from __future__ import annotations
 
+import errno
 import os
 import select
 import shutil
@@ -42,15 +43,31 @@ _STDERR_TAIL = 5
 _CHUNK = 1 << 16
 
 
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def reap(proc: subprocess.Popen, grace: float) -> None:
     """Stop a child the polite way, then the sure way.  Safe to call more than once.
 
     With a stdin pipe, closing it comes first (a stdio server SHOULD exit on EOF); then
-    SIGTERM and SIGKILL to the child's process group, `grace` seconds apart.
+    SIGTERM and SIGKILL, `grace` seconds apart.  Signals go to the child's whole process
+    group (it was started in a session of its own), and still go there after the leader has
+    exited, so that a wrapper's children (a shell script's, npx's) do not outlive it.
     """
-    if proc.poll() is not None:
-        return
-    if proc.stdin is not None:
+    pgid = proc.pid
+    if proc.poll() is None and proc.stdin is not None:
         try:
             if not proc.stdin.closed:
                 proc.stdin.close()
@@ -58,19 +75,43 @@ def reap(proc: subprocess.Popen, grace: float) -> None:
             pass
         try:
             proc.wait(grace)
-            return
         except subprocess.TimeoutExpired:
             pass
     for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
+        if proc.poll() is not None and not _group_alive(pgid):
+            return
+        _signal_group(pgid, sig)
+        deadline = time.monotonic() + grace
         try:
             proc.wait(grace)
-            return
         except subprocess.TimeoutExpired:
             continue
+        # The leader is gone; give the rest of its group the same grace before the next signal.
+        while _group_alive(pgid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+
+def _pump_stderr(stream, lines: list, owner: "weakref.ref") -> None:
+    """Drain a child's stderr into `lines`, calling the owner's `on_stderr` for each line.
+
+    A module-level function holding only a weak reference to its transport: a thread whose
+    target were a bound method would keep the transport alive as long as the child lives,
+    so a Client the learner simply dropped would never be reaped.
+    """
+    try:
+        for raw in iter(stream.readline, b""):
+            line = raw.decode("utf-8", errors="replace").rstrip("\n")
+            lines.append(line)
+            transport = owner()
+            callback = getattr(transport, "on_stderr", None)
+            del transport
+            if callback is not None:
+                try:
+                    callback(line)
+                except Exception:  # a broken observer must not kill the pump
+                    pass
+    except (OSError, ValueError):
+        pass
 
 
 class StdioTransport:
@@ -78,11 +119,14 @@ class StdioTransport:
 
     def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None,
                  grace: float = 2.0):
+        if isinstance(argv, os.PathLike):
+            argv = [os.fspath(argv)]
         if isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence) or not argv:
             raise TypeError("argv must be a non-empty list such as [sys.executable, 'server.py'], "
                             "not a shell string")
+        argv = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in argv]
         if not all(isinstance(a, str) for a in argv):
-            raise TypeError("every argv item must be a string")
+            raise TypeError("every argv item must be a string (or a path)")
         self.argv = list(argv)
         self.env = env
         self.cwd = cwd
@@ -103,16 +147,24 @@ class StdioTransport:
         if os.sep not in exe and shutil.which(exe, path=(self.env or os.environ).get("PATH")) is None:
             raise TransportClosed(f"cannot start the server: {exe!r} is not on PATH; "
                                   "install it or give the full path")
+        if self.cwd is not None and not os.path.isdir(self.cwd):
+            raise TransportClosed(f"cannot start the server: the working folder {self.cwd!r} does not exist")
         env = None if self.env is None else {**os.environ, **self.env}
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 env=env, cwd=self.cwd, bufsize=0, start_new_session=True)
-        except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
-            raise TransportClosed(f"cannot start the server {self.argv[0]!r}: {e.strerror or e}") from None
+        except OSError as e:
+            hint = ""
+            if e.errno == errno.ENOEXEC or isinstance(e, PermissionError):
+                hint = (f"; if it is a script, run it through its interpreter, "
+                        f"e.g. [sys.executable, {exe!r}]")
+            raise TransportClosed(f"cannot start the server {exe!r}: {e.strerror or e}{hint}") from None
+        os.set_blocking(self.proc.stdin.fileno(), False)   # writes wait in select, with a deadline
         self._finalizer = weakref.finalize(self, reap, self.proc, self.grace)
         self._threads = [
-            threading.Thread(target=self._pump_stderr, name=f"mcp-stderr-{self.proc.pid}", daemon=True),
+            threading.Thread(target=_pump_stderr, args=(self.proc.stderr, self.stderr_lines, weakref.ref(self)),
+                             name=f"mcp-stderr-{self.proc.pid}", daemon=True),
         ]
         for t in self._threads:
             t.start()
@@ -150,19 +202,36 @@ class StdioTransport:
         return self.proc.poll() if self.proc else None
 
     # -- lines --------------------------------------------------------------------------
-    def write(self, text: str) -> None:
-        """Write `text` exactly as given (the learner's raw bytes, UTF-8 encoded)."""
+    def write(self, text: str, timeout: float = 10.0) -> None:
+        """Write `text` exactly as given (the learner's raw bytes, UTF-8 encoded).
+
+        stdin is non-blocking: a server that stops reading cannot stall the caller past the
+        deadline (the pipe holds 64 KiB; a larger message waits for the server to drain it).
+        """
         if self.proc is None:
             raise TransportClosed("the transport was not started")
+        data = memoryview(text.encode("utf-8"))
+        fd = self.proc.stdin.fileno()
+        deadline = time.monotonic() + max(0.0, timeout)
         try:
-            self.proc.stdin.write(text.encode("utf-8"))
-            self.proc.stdin.flush()
+            while data:
+                try:
+                    n = os.write(fd, data)
+                    data = data[n:]
+                    continue
+                except BlockingIOError:
+                    pass
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise DeadlineExceeded(f"the server did not read its stdin within {timeout:g} s "
+                                           f"({len(data)} bytes still unsent)")
+                select.select([], [fd], [], remaining)
         except (BrokenPipeError, ValueError, OSError):
             raise TransportClosed(self._gone("the server closed its stdin")) from None
 
-    def send_line(self, line: str) -> None:
+    def send_line(self, line: str, timeout: float = 10.0) -> None:
         """Write one message line and its newline delimiter."""
-        self.write(line + "\n")
+        self.write(line + "\n", timeout)
 
     def read_line(self, timeout: float) -> tuple[float, str]:
         """Wait at most `timeout` seconds for the next stdout line: (monotonic time, text without newline)."""
@@ -175,12 +244,12 @@ class StdioTransport:
             if cut >= 0:
                 raw = bytes(self._buf[:cut])
                 del self._buf[: cut + 1]
-                return time.monotonic(), raw.decode("utf-8", errors="replace")
+                return time.monotonic(), raw.decode("utf-8", errors="surrogateescape")
             if self._eof:
                 if self._buf:  # a last line without its delimiter is still a line
                     raw = bytes(self._buf)
                     self._buf.clear()
-                    return time.monotonic(), raw.decode("utf-8", errors="replace")
+                    return time.monotonic(), raw.decode("utf-8", errors="surrogateescape")
                 self._wait_exit(self.grace)
                 raise TransportClosed(self._gone("the server closed its stdout"))
             remaining = deadline - time.monotonic()
@@ -202,21 +271,6 @@ class StdioTransport:
         return self.stderr_lines[-n:]
 
     # -- internals ----------------------------------------------------------------------
-    def _pump_stderr(self) -> None:
-        stream = self.proc.stderr
-        try:
-            for raw in iter(stream.readline, b""):
-                line = raw.decode("utf-8", errors="replace").rstrip("\n")
-                self.stderr_lines.append(line)
-                callback = self.on_stderr
-                if callback is not None:
-                    try:
-                        callback(line)
-                    except Exception:  # a broken observer must not kill the pump
-                        pass
-        except (OSError, ValueError):
-            pass
-
     def _wait_exit(self, timeout: float) -> None:
         try:
             self.proc.wait(timeout)

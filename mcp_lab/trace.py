@@ -21,7 +21,6 @@ draws natively from the `text/vnd.mermaid` MIME type.
 from __future__ import annotations
 
 import html
-import json
 import threading
 import time
 from dataclasses import dataclass
@@ -97,12 +96,6 @@ class Trace:
             ev = Event(kind, line, message, now - self._t0, elapsed, note, peer)
             self._events.append(ev)
         return ev
-
-    def extend(self, other: "Trace", *, peer: str | None = None) -> None:
-        """Append another trace's events (relabelled to `peer`), keeping their order."""
-        for ev in other:
-            self._events.append(Event(ev.kind, ev.line, ev.message, ev.t, ev.elapsed_ms, ev.note,
-                                      peer or ev.peer))
 
     # -- reading --------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Event]:
@@ -235,8 +228,3 @@ class Diagram(str):
     def _repr_mimebundle_(self, include=None, exclude=None):
         return {"text/vnd.mermaid": str(self), "text/plain": str(self)}
 
-
-def pretty(message: Any) -> str:
-    """Indented JSON of a message or dict, for showing an answer under a cell."""
-    return json.dumps(jsonrpc.to_dict(message) if not isinstance(message, (str, list)) else message,
-                      indent=2, ensure_ascii=False)

@@ -113,6 +113,25 @@ def test_request_state_tamper_replay_expiry_and_binding(tmp_path):
     iso = isolated(short, [call("create_event", calendar=handle, title="Late"),
                            lambda rows: retry(handle, rows[0].request_state, title="Late")])
     assert iso[1].error_code == -32602 and iso[1].text.startswith("Expired requestState: it expired at")
+    # A forged signature in any characters at all is a clear refusal, never an internal error.
+    iso = isolated(argv, [call("create_event", calendar=handle, title="Dentist"),
+                          lambda rows: retry(handle, rows[0].request_state.split(".")[0] + ".signé-ça")])
+    assert iso[1].error_code == -32602 and "signature does not match" in iso[1].text
+
+
+def test_expired_calendars_are_deleted_as_the_retention_policy_says(tmp_path):
+    db = tmp_path / "cal.db"
+    handle = new_calendar(durable(db))
+    made = isolated(durable(db), [call("create_event", calendar=handle, title="x", startsAt=START)])
+    assert not made[0].is_error
+    with sqlite3.connect(db) as con:   # time passes: the calendar's retention ends
+        con.execute("UPDATE calendars SET expires_at = 0 WHERE handle = ?", (handle,))
+        assert con.execute("SELECT count(*) FROM events WHERE calendar = ?", (handle,)).fetchone() == (1,)
+    new_calendar(durable(db))          # the next create purges what has expired
+    with sqlite3.connect(db) as con:
+        left = {h for (h,) in con.execute("SELECT handle FROM calendars")}
+        assert handle not in left
+        assert con.execute("SELECT count(*) FROM events WHERE calendar = ?", (handle,)).fetchone() == (0,)
 
 
 def test_key_must_be_shared(tmp_path):

@@ -8,6 +8,7 @@ Every test checks afterwards that nothing it started is still listening.
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -16,6 +17,7 @@ from fakes.http_fake import FakeServer
 from mcp_lab import http_servers, jsonrpc
 from mcp_lab.http import HttpError, HttpTransport, ResponseTooLarge, headers_for
 from mcp_lab.jsonrpc import DeadlineExceeded
+from support import ROOT
 
 PORTS: list[int] = []
 
@@ -302,3 +304,19 @@ def test_reference_server_over_http_is_legacy():
             tools = v.client.request("tools/list").unwrap()["tools"]
             assert tools and t.last_exchange.is_sse
             assert dict(t.last_exchange.request_headers)["Mcp-Session-Id"] == t.session_id
+
+
+def test_x_mcp_header_arguments_travel_as_mcp_param_headers_checked_by_the_real_sdk():
+    """A tool argument marked `x-mcp-header` is mirrored into Mcp-Param-{Name} (DIGEST §6);
+    the official SDK server checks it, so leaving it out is refused with -32020."""
+    argv = [sys.executable, str(ROOT / "tests" / "fakes" / "sdk_header_server.py"), "{port}"]
+    with http_servers.serve_http(argv) as srv, mcp_lab.connect(srv.url, timeout=15) as c:
+        assert c.request("tools/list").ok
+        assert c.transport.param_headers == {"forecast": {("region",): "Region"}}
+        ok = c.request("tools/call", {"name": "forecast", "arguments": {"region": "Açores"}})
+        assert ok.unwrap()["content"][0]["text"] == "Sunny in Açores"
+        sent = dict(c.transport.last_exchange.request_headers)
+        assert sent["Mcp-Param-Region"] == "=?base64?QcOnb3Jlcw==?="   # not plain ASCII: base64-wrapped
+        c.transport.param_headers.clear()                               # a client that forgets it...
+        refused = c.request("tools/call", {"name": "forecast", "arguments": {"region": "Açores"}})
+        assert refused.code == -32020 and c.transport.last_exchange.status == 400

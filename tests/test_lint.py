@@ -175,7 +175,7 @@ CASES = [
      "meta-key-unprefixed", "warning", "basic/index#_meta"),
     (_req(1, "tools/list", {"_meta": {**META, "1bad.example/x": 1}}), {},
      "meta-key-prefix", "warning", "basic/index#_meta"),
-    (_req(1, "tools/list", {"_meta": META}), {"era": "legacy"}, "meta-on-legacy", "info", "basic/index#_meta"),
+    (_req(1, "tools/list", {"_meta": META}), {"era": "legacy"}, "meta-on-legacy", "warning", "basic/versioning"),
     (_req(1, "server/discover", {"_meta": META}), {"era": "legacy"}, "modern-only-method", "warning", "changelog"),
     (_req(1, "subscriptions/listen", {"_meta": META, "notifications": {}}), {"era": "legacy"},
      "modern-only-method", "warning", "changelog"),

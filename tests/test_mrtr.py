@@ -182,6 +182,7 @@ def test_a_server_that_never_stops_asking_is_cut_off_after_10_rounds(fake):
     with pytest.raises(mrtr.RoundsExceeded, match=r"still asked for input after 10 rounds; giving up") as info:
         mrtr.call(client, "tools/call", {"name": "x", "arguments": {}}, answer)
     assert info.value.data == {"rounds": 10} and mrtr.MAX_ROUNDS == 10
+    assert info.value.exchange.rounds == 10 and not info.value.exchange.complete   # nothing lost
     sent = sent_requests(client)
     assert len(sent) == 10 and len({obj["id"] for _, obj in sent}) == 10
     assert asked == [f"ask-{n}" for n in range(1, 10)]    # the 10th interim result is not answered
@@ -299,3 +300,17 @@ def test_only_the_three_mrtr_methods_are_accepted(calendar):
     with pytest.raises(ValueError, match="tools/list cannot answer input_required"):
         mrtr.call(calendar, "tools/list", {}, never_called)
     assert calendar.trace.sent == []
+
+
+def test_interactive_shows_a_retry_that_fails_instead_of_swallowing_it():
+    client = mcp_lab.connect("calendar")
+    try:
+        run = mrtr.interactive(client, "tools/call", {"name": "create_event", "arguments": {"title": "Dentist"}})
+        form = run.form("when")
+        form.set(startsAt=WHEN)
+        client.close()                      # the server is gone before the person presses Accept
+        form.accept()
+        assert run.done and run.error is not None
+        assert "The retry failed" in run.widget.children[0].value
+    finally:
+        client.close()

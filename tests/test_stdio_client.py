@@ -131,7 +131,33 @@ def test_silence_hits_the_deadline_not_a_hang(tmp_path):
         with pytest.raises(DeadlineExceeded) as e:
             c.request("server/discover", timeout=0.3)
         assert e.value.code == jsonrpc.REQUEST_TIMEOUT and "within 0.3 s" in str(e.value)
-        assert len(c.pending) == 0  # the id is free again
+        # The request is still out there: its id stays pending, so reusing it is refused.
+        assert 1 in c.pending and 1 in c.abandoned
+        with pytest.raises(jsonrpc.ProtocolError, match="still pending"):
+            c.request("tools/list", id=1, timeout=0.1)
+
+
+def test_a_late_answer_is_recorded_as_late_not_matched_to_the_next_request(tmp_path):
+    argv = script(tmp_path, """
+        import json, sys
+        held = None
+        for line in sys.stdin:
+            msg = json.loads(line)
+            if held is None:
+                held = msg          # answer the first request only when the second arrives
+                continue
+            for m in (held, msg):
+                print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {"resultType": "complete",
+                                  "for": m["method"]}}), flush=True)
+    """)
+    with mcp_lab.connect(argv) as c:
+        with pytest.raises(DeadlineExceeded):
+            c.request("first", timeout=0.3)
+        second = c.request("second")
+        assert second.result["for"] == "second"
+        late = [e for e in c.trace.of("recv") if e.message.id == 1]
+        assert late and "late answer" in late[0].note
+        assert 1 not in c.pending and not c.abandoned     # resolved once its answer came
 
 
 def test_a_server_that_dies_says_so_with_its_stderr(tmp_path):
@@ -210,3 +236,68 @@ def test_answers_to_other_ids_are_kept_not_dropped(tmp_path):
         assert c.request("tools/list").ok
         kinds = [e.summary for e in c.trace.of("recv")]
         assert kinds == ["notifications/progress", "result (id stale) [no resultType]", "result (id 1) complete"]
+
+
+def test_a_client_dropped_without_close_is_still_reaped(tmp_path):
+    import gc
+    c = mcp_lab.connect(script(tmp_path, ECHO_ID))
+    pid = c.transport.pid
+    assert c.request("x").ok
+    del c
+    gc.collect()                      # the finalizer runs once nothing refers to the transport
+    assert wait_for(lambda: not alive(pid))
+
+
+def test_close_also_ends_the_servers_own_children(tmp_path):
+    pidfile = tmp_path / "grandchild.pid"
+    # A wrapper that leaves a background child behind, then becomes `cat` (exits on EOF).
+    t = StdioTransport(["sh", "-c", f"sleep 300 & echo $! > {pidfile}; exec cat"], grace=0.5).start()
+    assert wait_for(lambda: pidfile.exists() and pidfile.read_text().strip())
+    grandchild = int(pidfile.read_text())
+    assert alive(grandchild)
+    t.close()
+    assert wait_for(lambda: not alive(grandchild))
+
+
+def test_a_write_to_a_server_that_never_reads_has_a_deadline(tmp_path):
+    argv = script(tmp_path, """
+        import sys, signal
+        signal.pause()      # never reads stdin
+    """)
+    with mcp_lab.connect(argv) as c:
+        with pytest.raises(DeadlineExceeded, match="did not read its stdin"):
+            c.request("tools/call", {"blob": "x" * 1_000_000}, timeout=0.5)
+
+
+def test_foreseeable_start_mistakes_are_one_line_errors(tmp_path):
+    plain = tmp_path / "server.py"
+    plain.write_text("print('no shebang')\n")
+    plain.chmod(0o755)
+    with pytest.raises(TransportClosed, match=r"run it through its interpreter, e\.g\. \[sys\.executable"):
+        mcp_lab.connect([str(plain)])
+    with pytest.raises(TransportClosed, match="working folder .* does not exist"):
+        mcp_lab.connect([sys.executable, "-c", "pass"], cwd=str(tmp_path / "nope"))
+    echo = tmp_path / "echo.py"
+    echo.write_text(textwrap.dedent(ECHO_ID))
+    with mcp_lab.connect([sys.executable, echo]) as c:    # a pathlib.Path in argv is fine
+        assert c.request("x").ok and c.name == "echo.py"
+
+
+def test_invalid_utf8_and_missing_result_type_are_flagged_in_the_trace(tmp_path):
+    argv = script(tmp_path, """
+        import json, sys
+        for line in sys.stdin:
+            msg = json.loads(line)
+            sys.stdout.buffer.write(b'{"jsonrpc":"2.0","method":"x","params":{"t":"\\xff"}}\\n')
+            body = {} if msg["method"] == "bare" else {"resultType": "partial"}
+            print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": body}), flush=True)
+    """)
+    with mcp_lab.connect(argv) as c:
+        assert c.request("bare").ok
+        assert "not valid UTF-8" in c.trace.of("noise")[0].note
+        assert "no resultType" in c.trace.of("recv")[-1].note
+        c.request("odd")
+        assert "unknown resultType 'partial'" in c.trace.of("recv")[-1].note
+        c.era = "legacy"                  # a legacy result may omit it: no remark then
+        c.request("bare")
+        assert c.trace.of("recv")[-1].note is None

@@ -119,6 +119,18 @@ def test_notebook_06b(kernelspec):
     assert len(reply["result"]["tools"]) == 13
     assert "era legacy" in "".join(o.text for o in by_id["connect-everything"].outputs if o.output_type == "stream")
 
+    # The closing "predict, then run" self-check: the answers its markdown gives are the real ones.
+    assert "era modern" in "".join(o.text for o in by_id["self-check-connect"].outputs if o.output_type == "stream")
+    reply, _ = _reply(by_id["predict-ping"])
+    assert reply["id"] == 30 and reply["error"]["code"] == -32601
+    assert "legacy-only-method" in _lint(by_id["predict-ping"])
+    reply, _ = _reply(by_id["predict-ask"])
+    assert reply["result"]["resultType"] == "input_required"
+    assert set(reply["result"]["inputRequests"]) == {"when"} and reply["result"]["requestState"]
+    reply, _ = _reply(by_id["predict-unknown-resource"])
+    assert reply["error"]["code"] == -32602 and reply["error"]["data"] == {"uri": "calendar://year"}
+    assert "closed 'calendar'" in "".join(o.text for o in by_id["close"].outputs if o.output_type == "stream")
+
 
 def test_mistakes_are_one_line_errors(kernelspec):
     nb = new_notebook()

@@ -25,8 +25,6 @@ URL carries `?sse=1`, or when the client's Accept lists only text/event-stream.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import sys
 import threading
@@ -34,20 +32,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
+from mcp_lab.http import NAMED_METHODS, decode_header_value   # the client's codec: both ends agree
+from mcp_lab.revisions import PROTOCOL_VERSION_KEY
+from mcp_lab.servers.calendar import error
+
 HOST = "127.0.0.1"
 PATH = "/mcp"
 MAX_REQUEST = 4 * 1024 * 1024
-META_VERSION = "io.modelcontextprotocol/protocolVersion"
-NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 STATUS_OF = {-32601: 404, -32603: 500}
-
-
-def _rpc_error(id: Any, code: int, message: str, data: Any = None) -> dict:
-    err: dict[str, Any] = {"code": code, "message": message}
-    if data is not None:
-        err["data"] = data
-    return {"jsonrpc": "2.0", "id": id, "error": err}
 
 
 def origin_allowed(origin: str | None) -> bool:
@@ -58,17 +51,11 @@ def origin_allowed(origin: str | None) -> bool:
     return u.scheme in ("http", "https") and (u.hostname or "") in {h.strip("[]") for h in LOCAL_HOSTS}
 
 
-def _decode(value: str) -> str:
-    if value.startswith("=?base64?") and value.endswith("?="):
-        return base64.b64decode(value[9:-2], validate=True).decode("utf-8")
-    return value
-
-
 def header_mismatch(msg: dict, headers) -> str | None:
     """Why the MCP headers disagree with the body, or None when they agree."""
     method = msg["method"]
     params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
-    body_version = params.get("_meta", {}).get(META_VERSION) if isinstance(params.get("_meta"), dict) else None
+    body_version = params.get("_meta", {}).get(PROTOCOL_VERSION_KEY) if isinstance(params.get("_meta"), dict) else None
     got = headers.get("MCP-Protocol-Version")
     if got is None:
         return "the MCP-Protocol-Version header is missing"
@@ -79,14 +66,14 @@ def header_mismatch(msg: dict, headers) -> str | None:
         return "the Mcp-Method header is missing"
     if got != method:
         return f"Mcp-Method header {got!r} does not match the body's method {method!r}"
-    key = NAMED.get(method)
+    key = NAMED_METHODS.get(method)
     if key is not None and isinstance(params.get(key), str):
         raw = headers.get("Mcp-Name")
         if raw is None:
             return f"the Mcp-Name header is missing ({method} needs params.{key} mirrored)"
         try:
-            got = _decode(raw)
-        except (binascii.Error, ValueError):
+            got = decode_header_value(raw)
+        except (ValueError, UnicodeDecodeError):
             return f"the Mcp-Name header {raw!r} is not valid =?base64?...?= encoding"
         if got != params[key]:
             return f"Mcp-Name header {got!r} does not match the body's params.{key} {params[key]!r}"
@@ -98,6 +85,7 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        timeout = 30   # seconds a connection may sit idle mid-request before the thread gives up
         server_version = name
         sys_version = ""
 
@@ -139,7 +127,7 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
             self._body_read = False  # one handler object serves every request of a keep-alive connection
             if not self._origin_ok():
                 return
-            self._send(405, _rpc_error(None, -32600, f"Method Not Allowed: {self.command} is not part of "
+            self._send(405, error(None, -32600, f"Method Not Allowed: {self.command} is not part of "
                                        "Streamable HTTP 2026-07-28; POST each message to " + PATH),
                        {"Allow": "POST"})
 
@@ -155,7 +143,7 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
             origin = self.headers.get("Origin")
             if origin_allowed(origin):
                 return True
-            self._send(403, _rpc_error(None, -32600, f"Forbidden: Origin {origin!r} is not allowed "
+            self._send(403, error(None, -32600, f"Forbidden: Origin {origin!r} is not allowed "
                                        "(this server accepts only loopback origins)"))
             return False
 
@@ -171,34 +159,37 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
             try:
                 length = int(self.headers.get("Content-Length", ""))
             except ValueError:
-                self._send(411, _rpc_error(None, -32600, "Length Required: send a Content-Length"))
+                self._send(411, error(None, -32600, "Length Required: send a Content-Length"))
+                return
+            if length < 0:
+                self._send(400, error(None, -32600, "Bad Request: a negative Content-Length"))
                 return
             if length > MAX_REQUEST:
                 self.close_connection = True
-                self._send(413, _rpc_error(None, -32600, f"Payload Too Large: over {MAX_REQUEST} bytes"))
+                self._send(413, error(None, -32600, f"Payload Too Large: over {MAX_REQUEST} bytes"))
                 return
             raw = self.rfile.read(length)
             self._body_read = True
             try:
                 msg = json.loads(raw)
             except (ValueError, RecursionError):
-                self._send(400, _rpc_error(None, -32700, "Parse error: the body is not valid JSON"))
+                self._send(400, error(None, -32700, "Parse error: the body is not valid JSON"))
                 return
             if isinstance(msg, dict) and "method" in msg and "id" not in msg:
                 self._send(202)  # a notification is never answered
                 return
             if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
-                self._send(400, _rpc_error(None, -32600, "Invalid Request: a client POSTs requests and "
+                self._send(400, error(None, -32600, "Invalid Request: a client POSTs requests and "
                                            "notifications, never responses"))
                 return
             params = msg.get("params") if isinstance(msg, dict) else None
             has_version = (isinstance(params, dict) and isinstance(params.get("_meta"), dict)
-                           and META_VERSION in params["_meta"])
+                           and PROTOCOL_VERSION_KEY in params["_meta"])
             if has_version and isinstance(msg.get("method"), str):
                 why = header_mismatch(msg, self.headers)
                 if why is not None:
                     rid = msg.get("id") if isinstance(msg.get("id"), (str, int)) else None
-                    self._send(400, _rpc_error(rid, -32020, f"Header mismatch: {why}"))
+                    self._send(400, error(rid, -32020, f"Header mismatch: {why}"))
                     return
             with lock:
                 answer = handle(msg)

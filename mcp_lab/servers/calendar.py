@@ -95,6 +95,18 @@ def is_datetime(value: Any) -> bool:
         return False
 
 
+def require_form_elicitation(caps: dict, why: str) -> None:
+    """Refuse with -32021 unless THIS request declared form elicitation (`{}` means form).
+
+    A server may only ask for what the client declared, and only in the request at hand:
+    nothing a previous request declared counts.
+    """
+    elicitation = caps.get("elicitation")
+    if not isinstance(elicitation, dict) or (elicitation and "form" not in elicitation):
+        raise Refusal(-32021, f"{why}, and this request did not declare the form elicitation capability",
+                      {"requiredCapabilities": {"elicitation": {"form": {}}}})
+
+
 def _tool_error(text: str) -> dict:
     # A business or validation failure is a result the model can read and correct, not a
     # protocol error (tools spec: "isError: true" inside a normal result).
@@ -128,11 +140,7 @@ def _create_event(args: dict, params: dict, caps: dict) -> dict:
             content = answer.get("content") if isinstance(answer.get("content"), dict) else {}
             if action == "accept" and content.get("startsAt") is not None:
                 return _create_event({**args, "startsAt": content["startsAt"]}, {}, caps)
-        if "elicitation" not in caps or not isinstance(caps["elicitation"], dict) or (
-                caps["elicitation"] and "form" not in caps["elicitation"]):
-            raise Refusal(-32021, "create_event without startsAt must ask the person, and this "
-                          "request did not declare the form elicitation capability",
-                          {"requiredCapabilities": {"elicitation": {"form": {}}}})
+        require_form_elicitation(caps, "create_event without startsAt must ask the person")
         partial = json.dumps({"title": title}, separators=(",", ":"))
         return {"resultType": "input_required",
                 "inputRequests": {"when": {"method": "elicitation/create", "params": {
@@ -213,10 +221,12 @@ HANDLERS = {
 
 
 def error(id: Any, code: int, message: str, data: Any = None) -> dict:
+    """An error answer.  When the request's id could not be read, the id is left out: the
+    schema allows omitting it, and forbids null (an id is a string or an integer)."""
     err = {"code": code, "message": message}
     if data is not None:
         err["data"] = data
-    return {"jsonrpc": "2.0", "id": id, "error": err}
+    return {"jsonrpc": "2.0", "error": err} if id is None else {"jsonrpc": "2.0", "id": id, "error": err}
 
 
 def handle(msg: Any, dispatch_to=None, *, name: str = "calendar") -> dict | None:

@@ -20,7 +20,7 @@ named by an explicit identifier that the client passes on every request.  So her
   answered" mean "the event is on disk".
 * the multi-round-trip continuation (`requestState`) is attacker-controlled input, so it is
   signed: base64url(payload) "." base64url(HMAC-SHA256(key, payload)), with the payload
-  binding the tool, a digest of the original arguments, the partial arguments, a nonce and an
+  binding the tool, a digest of the original arguments, a nonce and an
   expiry (`--state-ttl`, 600 s).  The key is shared by every process of this server (the
   MCP_LAB_DURABLE_KEY environment variable, `--key-file`, or a key file created once beside
   the database), which is what lets process B finish what process A began.  HMAC does not
@@ -191,7 +191,6 @@ class DurableCalendar:
             "resources/templates/list": lambda p, c: _result({"resourceTemplates": [TEMPLATE], "ttlMs": 300000,
                                                                      "cacheScope": "public"}),
             "resources/read": self._resources_read,
-            "prompts/list": lambda p, c: _result({"prompts": [], "ttlMs": 300000, "cacheScope": "public"}),
         }
 
     # -- storage ---------------------------------------------------------------------------
@@ -221,8 +220,8 @@ class DurableCalendar:
     def _calendar(self, handle: Any) -> tuple[str | None, str | None]:
         """(handle, None) when it names a live calendar, else (None, why) for an isError result."""
         if not isinstance(handle, str) or not handle:
-            return None, ("This tool needs `calendar`, the handle create_calendar returned "
-                          "(a string starting with 'cal_'). Call create_calendar if you have none.")
+            return None, ("A calendar handle is needed: the string create_calendar returned "
+                          "(it starts with 'cal_'). Call create_calendar if you have none.")
         row = self.db.execute("SELECT expires_at FROM calendars WHERE handle = ?", (handle,)).fetchone()
         if row is None:
             shown = handle if len(handle) <= 40 else handle[:39] + "…"
@@ -238,8 +237,10 @@ class DurableCalendar:
             "SELECT id, title, starts_at FROM events WHERE calendar = ? ORDER BY seq", (handle,))]
 
     # -- requestState ------------------------------------------------------------------------
-    def seal(self, tool: str, arguments: dict, partial: dict) -> str:
-        payload = {"tool": tool, "args": _digest(arguments), "partial": partial,
+    def seal(self, tool: str, arguments: dict) -> str:
+        # The retry repeats the original arguments (the spec's rule), so the state carries
+        # only what binds it to them: the tool, their digest, a one-time nonce, an expiry.
+        payload = {"tool": tool, "args": _digest(arguments),
                    "nonce": secrets.token_urlsafe(12), "exp": round(self.clock() + self.state_ttl, 3)}
         body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
         mac = _b64(hmac.new(self.key, body.encode("ascii"), hashlib.sha256).digest())
@@ -250,8 +251,9 @@ class DurableCalendar:
         if not isinstance(state, str) or state.count(".") != 1:
             raise Refusal(-32602, "Invalid requestState: not a state this server issued (expected payload.signature)")
         body, mac = state.split(".")
-        expected = _b64(hmac.new(self.key, body.encode("ascii", "replace"), hashlib.sha256).digest())
-        if not hmac.compare_digest(expected, mac):
+        expected = _b64(hmac.new(self.key, body.encode("utf-8", "surrogatepass"), hashlib.sha256).digest())
+        # Bytes, not str: compare_digest refuses non-ASCII str, and a forged state may hold any text.
+        if not hmac.compare_digest(expected.encode("ascii"), mac.encode("utf-8", "surrogatepass")):
             raise Refusal(-32602, "Invalid requestState: the signature does not match; it was modified, "
                           "or it was not issued by this server. Call the tool again without requestState.")
         try:
@@ -295,6 +297,9 @@ class DurableCalendar:
             db.execute("INSERT INTO calendars (handle, created_at, expires_at) VALUES (?, ?, ?)",
                        (handle, now, now + self.calendar_ttl))
             db.execute("DELETE FROM used_states WHERE expires_at < ?", (now,))
+            # Retention as the tool description promises it: expired calendars go, events first.
+            db.execute("DELETE FROM events WHERE calendar IN (SELECT handle FROM calendars WHERE expires_at < ?)", (now,))
+            db.execute("DELETE FROM calendars WHERE expires_at < ?", (now,))
         return _ok(f"Created calendar {handle}. Pass it as `calendar` to create_event and list_events; "
                    f"it is kept until {_iso(now + self.calendar_ttl)}.",
                    {"calendar": handle, "expiresAt": _iso(now + self.calendar_ttl)})
@@ -349,12 +354,7 @@ class DurableCalendar:
         return _ok(f"Created e{n}: {title} at {starts}", {"calendar": handle, **event})
 
     def _ask(self, title: str, args: dict, caps: dict) -> dict:
-        elicitation = caps.get("elicitation")
-        if not isinstance(elicitation, dict) or (elicitation and "form" not in elicitation):
-            raise Refusal(-32021, "create_event without startsAt must ask the person, and this request did "
-                          "not declare the form elicitation capability",
-                          {"requiredCapabilities": {"elicitation": {"form": {}}}})
-        partial = {"calendar": args["calendar"], "title": title}
+        core.require_form_elicitation(caps, "create_event without startsAt must ask the person")
         return {"resultType": "input_required",
                 "inputRequests": {"when": {"method": "elicitation/create", "params": {
                     "mode": "form",
@@ -362,13 +362,14 @@ class DurableCalendar:
                     "requestedSchema": {"type": "object",
                                         "properties": {"startsAt": {"type": "string", "format": "date-time"}},
                                         "required": ["startsAt"]}}}},
-                "requestState": self.seal("create_event", {k: v for k, v in args.items()}, partial)}
+                "requestState": self.seal("create_event", dict(args))}
 
     # -- methods ---------------------------------------------------------------------------------
     def _discover(self, params: dict, caps: dict) -> dict:
+        # serverInfo travels in _meta (core.result puts it there), not as a field: that was
+        # the legacy InitializeResult's shape.
         return _result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}, "resources": {}},
-                               "serverInfo": SERVER_INFO, "instructions": INSTRUCTIONS,
-                               "ttlMs": 3600000, "cacheScope": "public"})
+                        "instructions": INSTRUCTIONS, "ttlMs": 3600000, "cacheScope": "public"})
 
     def _tools_call(self, params: dict, caps: dict) -> dict:
         tools = {"create_calendar": self._create_calendar, "create_event": self._create_event,

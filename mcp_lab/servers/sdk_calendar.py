@@ -181,7 +181,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
         return json.dumps(EVENTS)
 
     @mcp.prompt()
-    def prepare_week(focus: str) -> str:
+    def prepare_week(focus: str = "balance") -> str:   # optional, as in the bundled calendar
         """Draft a plan for the week around one focus."""
         return f"Read calendar://week and draft a plan. Focus: {focus}."
 
