@@ -173,6 +173,11 @@ class Interactive:
 
     def _answered(self, interim: dict, responses: dict) -> None:
         self.exchange.responses.append(responses)
+        if not responses:
+            # A requestState-only round ("try again later"): the same short, growing, bounded
+            # pause as `call()`, before the automatic retry.
+            quiet = sum(1 for r in self.exchange.responses if not r)
+            time.sleep(min(0.05 * 2 ** (quiet - 1), 0.25))
         try:
             self._send(_declared(_retry_params(dict(self.params), interim, responses), self.capabilities))
         except Exception as e:  # a dead server, a deadline: say so under the form, keep the rounds

@@ -49,6 +49,14 @@ def test_unsupported_version_is_32022_with_supported_and_requested(calendar):
     assert r.data == {"supported": ["2026-07-28"], "requested": "1900-01-01"}
 
 
+def test_log_level_is_optional_but_checked(calendar):
+    """logLevel is deprecated (SEP-2577) yet valid; an invalid level is -32602 (DIGEST §2)."""
+    ok = calendar.request("tools/list", {"_meta": {"io.modelcontextprotocol/logLevel": "warning"}})
+    assert ok.ok
+    bad = calendar.request("tools/list", {"_meta": {"io.modelcontextprotocol/logLevel": "loud"}})
+    assert bad.code == jsonrpc.INVALID_PARAMS and "loud" in bad.message
+
+
 def test_legacy_initialize_is_refused_listing_supported_versions(calendar):
     r = calendar.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                         "clientInfo": {"name": "legacy", "version": "1"}}, meta=False)

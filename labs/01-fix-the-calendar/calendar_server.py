@@ -2,7 +2,7 @@
 
     python calendar_server.py          # stdio: one JSON-RPC message per line
 
-As shipped this is the chapter's toy calendar, and it has the chapter's bug: every request is
+As shipped this is the toy calendar of notebook 03, and it has the same bug: every request is
 answered correctly on its own, but the events live in a module-level list, so a write lives
 exactly as long as the process that made it.  The check in 01-fix-the-calendar.ipynb runs
 every message in a brand-new process, and the event created in one process is gone in the next.

@@ -38,7 +38,7 @@ import os
 import sys
 from typing import Any
 
-# The chapter's calendar supplies the per-request envelope rules (the `_meta` check, the
+# The bundled calendar supplies the per-request envelope rules (the `_meta` check, the
 # JSON-RPC error shape); this file adds one tool on top of them.
 from mcp_lab.servers.calendar import Refusal, check_meta, dump_line as dump, error, is_datetime
 

@@ -25,6 +25,8 @@ SUPPORTED = ["2026-07-28"]
 SERVER_INFO = {"name": "mcp_lab-calendar", "version": "0.1.0"}
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CAPS = "io.modelcontextprotocol/clientCapabilities"
+META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"   # optional, deprecated (SEP-2577), still checked
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 INSTRUCTIONS = ("A one-week team calendar. Read calendar://week before proposing a time; "
                 "create_event writes to the calendar.")
 
@@ -82,6 +84,8 @@ def check_meta(params: Any) -> dict:
     caps = meta[META_CAPS]
     if not isinstance(caps, dict):
         raise Refusal(-32602, f"{META_CAPS} must be an object ({{}} declares no optional capability)")
+    if META_LOG_LEVEL in meta and meta[META_LOG_LEVEL] not in LOG_LEVELS:
+        raise Refusal(-32602, f"Invalid {META_LOG_LEVEL} {meta[META_LOG_LEVEL]!r}: use one of {', '.join(LOG_LEVELS)}")
     return caps
 
 
