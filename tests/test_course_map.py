@@ -41,11 +41,31 @@ def _notebooks():
                   for p in (ROOT / folder).glob("*.ipynb"))
 
 
-def test_every_notebook_opens_with_goals_prerequisites_and_time():
+TIME = re.compile(r"\*\*Time\.\*\* About (\d+) minutes\.")
+
+
+def _readme_minutes() -> dict[str, int]:
+    section = (ROOT / "README.md").read_text().split("## Course map", 1)[1]
+    return {p: int(m) for p, m in re.findall(r"^\| \d+ \| `([^`]+\.ipynb)` \|.*\| (\d+) \|$", section, flags=re.M)}
+
+
+def test_every_notebook_opens_with_goals_prerequisites_and_the_time_the_map_gives():
+    minutes = _readme_minutes()
+    assert minutes, "no minutes column found in the README course map"
     for path in _notebooks():
-        first = "".join(json.loads((ROOT / path).read_text())["cells"][0]["source"]).lower()
-        missing = [w for w in ("goal", "prerequisite", "time") if w not in first]
-        assert not missing, f"{path}: the first cell does not state its {', '.join(missing)}"
+        first = "".join(json.loads((ROOT / path).read_text())["cells"][0]["source"])
+        assert "**Goal" in first and "**Prerequisite" in first, f"{path}: no goals or prerequisites in the first cell"
+        m = TIME.search(first)
+        assert m, f"{path}: the first cell has no '**Time.** About N minutes.' line"
+        mapped = path.replace("labs/solutions/", "labs/")   # a solution takes its lab's time
+        assert int(m.group(1)) == minutes[mapped], \
+            f"{path} says {m.group(1)} minutes, the course map {minutes[mapped]}"
+
+
+def test_the_readme_total_is_the_sum_of_the_map():
+    total = sum(_readme_minutes().values())
+    section = (ROOT / "README.md").read_text().split("## Course map", 1)[1]
+    assert f"({total} minutes)" in section, f"the README's total should say {total} minutes"
 
 
 def test_every_lesson_ends_with_self_check_questions_answered_from_code():
@@ -58,3 +78,11 @@ def test_every_lesson_ends_with_self_check_questions_answered_from_code():
         assert any("check_all(" in src for src in cells[quiz_at[-1]:]), \
             f"{path}: the quiz is not answered from code, so the tests cannot prove it grades right"
         assert len(cells) - quiz_at[-1] <= 6, f"{path}: the self-check should come at the end"
+
+
+def test_start_here_gives_the_same_minutes_as_the_readme():
+    nb = json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text())
+    src = next("".join(c["source"]) for c in nb["cells"] if "COURSE = [" in "".join(c["source"]))
+    in_00 = {p: int(m) for p, m in re.findall(r'^\s*\("((?:notebooks|labs)/[^"]+\.ipynb)",\s*"[^"]*",\s*(\d+)\)',
+                                              src, flags=re.M)}
+    assert in_00 == _readme_minutes()
