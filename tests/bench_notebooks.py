@@ -23,14 +23,11 @@ BUDGET_S = 240.0
 
 
 def _bench():
-    main = sys.modules.get("__main__")
-    if getattr(main, "__file__", None) and Path(main.__file__).name == "bench.py" and hasattr(main, "Row"):
-        return main
     if str(HERE) not in sys.path:
         sys.path.insert(0, str(HERE))
-    import bench
+    from bench_tokens import _bench as bench_module   # the one place that finds bench.py's Row
 
-    return bench
+    return bench_module()
 
 
 def _course() -> list[Path]:

@@ -111,6 +111,18 @@ def require_form_elicitation(caps: dict, why: str) -> None:
                       {"requiredCapabilities": {"elicitation": {"form": {}}}})
 
 
+def ask_start_time(title: str, request_state: str) -> dict:
+    """The interim answer that asks the person when an event starts (key "when", form mode)."""
+    return {"resultType": "input_required",
+            "inputRequests": {"when": {"method": "elicitation/create", "params": {
+                "mode": "form",
+                "message": f'When should "{title}" start?',
+                "requestedSchema": {"type": "object",
+                                    "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+                                    "required": ["startsAt"]}}}},
+            "requestState": request_state}
+
+
 def _tool_error(text: str) -> dict:
     # A business or validation failure is a result the model can read and correct, not a
     # protocol error (tools spec: "isError: true" inside a normal result).
@@ -146,14 +158,7 @@ def _create_event(args: dict, params: dict, caps: dict) -> dict:
                 return _create_event({**args, "startsAt": content["startsAt"]}, {}, caps)
         require_form_elicitation(caps, "create_event without startsAt must ask the person")
         partial = json.dumps({"title": title}, separators=(",", ":"))
-        return {"resultType": "input_required",
-                "inputRequests": {"when": {"method": "elicitation/create", "params": {
-                    "mode": "form",
-                    "message": f'When should "{title}" start?',
-                    "requestedSchema": {"type": "object",
-                                        "properties": {"startsAt": {"type": "string", "format": "date-time"}},
-                                        "required": ["startsAt"]}}}},
-                "requestState": base64.b64encode(partial.encode()).decode()}
+        return ask_start_time(title, base64.b64encode(partial.encode()).decode())
     if not is_datetime(starts):
         return _tool_error(f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {starts!r}.")
     event = {"id": f"e{len(EVENTS) + 1}", "title": title, "startsAt": starts}

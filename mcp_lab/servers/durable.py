@@ -355,14 +355,7 @@ class DurableCalendar:
 
     def _ask(self, title: str, args: dict, caps: dict) -> dict:
         core.require_form_elicitation(caps, "create_event without startsAt must ask the person")
-        return {"resultType": "input_required",
-                "inputRequests": {"when": {"method": "elicitation/create", "params": {
-                    "mode": "form",
-                    "message": f'When should "{title}" start?',
-                    "requestedSchema": {"type": "object",
-                                        "properties": {"startsAt": {"type": "string", "format": "date-time"}},
-                                        "required": ["startsAt"]}}}},
-                "requestState": self.seal("create_event", dict(args))}
+        return core.ask_start_time(title, self.seal("create_event", dict(args)))
 
     # -- methods ---------------------------------------------------------------------------------
     def _discover(self, params: dict, caps: dict) -> dict:
