@@ -227,16 +227,15 @@ def probe(server, *, timeout: float = DEFAULT_TIMEOUT, refresh: bool = False, **
     return verdict
 
 
-class _Run:
-    """One probe on one connection: the steps so far and the waits, each with its deadline."""
+class _Reasoning:
+    """What every probe keeps, whatever the transport: its steps (also notes in the Trace)
+    and the verdict built from them.  The stdio and HTTP probes differ only in how they ask."""
 
-    def __init__(self, client: Client, timeout: float, legacy_caps: dict):
+    def __init__(self, client: Client, timeout: float):
         self.c = client
         self.timeout = timeout
-        self.legacy_caps = legacy_caps
         self.steps: list[str] = []
         self.t0 = time.monotonic()
-        self.late: list = []   # answers to an earlier id that arrived while waiting for a later one
 
     def step(self, text: str) -> None:
         self.steps.append(text)
@@ -250,6 +249,15 @@ class _Run:
                        server_info=info, instructions=instructions, supported_versions=tuple(supported),
                        steps=tuple(self.steps), elapsed_ms=(time.monotonic() - self.t0) * 1000.0,
                        cached=cached, trace=self.c.trace, client=self.c)
+
+
+class _Run(_Reasoning):
+    """One stdio probe on one connection: the waits, each with its deadline."""
+
+    def __init__(self, client: Client, timeout: float, legacy_caps: dict):
+        super().__init__(client, timeout)
+        self.legacy_caps = legacy_caps
+        self.late: list = []   # answers to an earlier id that arrived while waiting for a later one
 
     # -- one request, one answer, a deadline ---------------------------------------------
     def exchange(self, method: str, params: dict | None, timeout: float | None = None):

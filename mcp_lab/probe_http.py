@@ -20,12 +20,11 @@ legacy fallback the transport carries the `Mcp-Session-Id` the server minted.
 
 from __future__ import annotations
 
-import time
 
 from . import jsonrpc, revisions
 from .client import Client
 from .http import HttpError, HttpTransport
-from .probe import Verdict, _supported
+from .probe import Verdict, _Reasoning, _supported
 
 __all__ = ["probe_http"]
 
@@ -49,24 +48,8 @@ def probe_http(server: str | Client, *, timeout: float = DEFAULT_TIMEOUT, name: 
     return _HttpRun(client, timeout).run()
 
 
-class _HttpRun:
-    def __init__(self, client: Client, timeout: float):
-        self.c, self.timeout = client, timeout
-        self.steps: list[str] = []
-        self.t0 = time.monotonic()
-
-    def step(self, text: str) -> None:
-        self.steps.append(text)
-        self.c.trace.add("note", text, peer=self.c.name)
-
-    def verdict(self, era, version, caps=None, info=None, instructions=None, supported=()) -> Verdict:
-        self.c.era = era
-        if version is not None:
-            self.c.protocol_version = version
-        return Verdict(server=self.c.name, era=era, version=version, capabilities=dict(caps or {}),
-                       server_info=info, instructions=instructions, supported_versions=tuple(supported),
-                       steps=tuple(self.steps), elapsed_ms=(time.monotonic() - self.t0) * 1000.0,
-                       trace=self.c.trace, client=self.c)
+class _HttpRun(_Reasoning):
+    """One HTTP probe: the spec's HTTP rule, asked through the shared steps-and-verdict."""
 
     def send(self, method: str, params: dict | None, *, meta: bool):
         """(HTTP status, the JSON-RPC answer or None, the Exchange)."""
