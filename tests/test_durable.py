@@ -276,3 +276,85 @@ def test_eight_processes_one_database(tmp_path):
     assert len(ids) == 800 and len(titles) == 800
     assert sorted(ids, key=lambda s: int(s[1:])) == [f"e{n}" for n in range(1, 801)]
     print(f"\n8 processes x 100 creates: 800 events in {elapsed:.2f} s")
+
+
+# -- a handle is a name, not a permission -------------------------------------------------------
+
+NOT_YOURS = "Not your calendar"
+
+
+def test_a_handle_held_by_another_stdio_caller_is_refused_on_every_call(tmp_path):
+    """The host names the caller in MCP_LAB_CALLER; bob holds alice's valid handle and is refused."""
+    argv = durable(tmp_path / "cal.db")
+    alice, bob = {"MCP_LAB_CALLER": "alice"}, {"MCP_LAB_CALLER": "bob"}
+    handle = new_calendar(argv, env=alice)
+    refused = isolated(argv, [
+        call("list_events", calendar=handle),
+        call("create_event", calendar=handle, title="Bob's meeting", startsAt=START),
+        call("create_event", calendar=handle, title="no start"),        # would ask: refused first
+        ("resources/read", {"uri": f"calendar://{handle}/week"}),
+    ], env=bob)
+    for row in refused.rows[:3]:
+        assert row.result_type == "complete" and row.is_error, row.summary
+        assert row.text.startswith(NOT_YOURS) and "a name, not a permission" in row.text, row.text
+    assert refused[3].error_code == -32602 and NOT_YOURS in refused[3].text, refused[3].summary
+    # The owner, in other processes, still reads and writes it; bob wrote nothing.
+    mine = isolated(argv, [call("create_event", calendar=handle, title="Dentist", startsAt=START),
+                           call("list_events", calendar=handle)], env=alice)
+    assert not mine[0].is_error, mine[0].summary
+    assert [e["title"] for e in mine[1].structured["events"]] == ["Dentist"], mine[1].summary
+
+
+def test_without_a_named_caller_the_os_account_owns_the_calendar(tmp_path):
+    from mcp_lab.servers.durable import stdio_caller
+    assert stdio_caller({}) == f"uid:{os.getuid()}"
+    assert stdio_caller({"MCP_LAB_CALLER": " alice "}) == "host:alice"
+    argv = durable(tmp_path / "cal.db")
+    handle = new_calendar(argv)                       # no MCP_LAB_CALLER: the account
+    row = isolated(argv, [call("list_events", calendar=handle)], env={"MCP_LAB_CALLER": "eve"})[0]
+    assert row.is_error and row.text.startswith(NOT_YOURS), row.summary
+
+
+def test_ownership_in_process_and_the_owner_column_is_a_digest(tmp_path):
+    from mcp_lab.servers.durable import DurableCalendar, owner_digest
+    server = DurableCalendar(tmp_path / "cal.db", b"k" * 32, caller="host:alice")
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}
+
+    def tool(name, caller=None, **arguments):
+        msg = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": name, "arguments": arguments, "_meta": meta}}
+        return server.handle(msg, caller)["result"]
+
+    handle = tool("create_calendar")["structuredContent"]["calendar"]
+    assert tool("list_events", calendar=handle)["isError"] is False
+    assert tool("list_events", "bearer:bob", calendar=handle)["isError"] is True
+    stored = server.db.execute("SELECT owner FROM calendars").fetchone()[0]
+    assert stored == owner_digest("host:alice") and "alice" not in stored
+
+
+def test_http_callers_are_their_bearer_tokens(tmp_path):
+    import httpx
+    from mcp_lab.http_servers import serve_http
+    tokens = {"alice": "a" * 24, "bob": "b" * 24}
+    env = {"MCP_LAB_DURABLE_TOKENS": ",".join(f"{k}={v}" for k, v in tokens.items())}
+    argv = durable(tmp_path / "cal.db", "--http", "{port}")
+    with serve_http(argv, env=env) as srv:
+        with srv.connect(headers={"Authorization": f"Bearer {tokens['alice']}"}) as alice:
+            made = alice.request("tools/call", {"name": "create_calendar", "arguments": {}})
+            handle = made.result["structuredContent"]["calendar"]
+            own = alice.request("tools/call", {"name": "list_events", "arguments": {"calendar": handle}})
+            assert own.result["isError"] is False, own
+        with srv.connect(headers={"Authorization": f"Bearer {tokens['bob']}"}) as bob:
+            other = bob.request("tools/call", {"name": "list_events", "arguments": {"calendar": handle}})
+            assert other.result["isError"] is True and other.result["content"][0]["text"].startswith(NOT_YOURS), other
+        for auth in (None, "Bearer " + "c" * 24, "Basic " + tokens["alice"]):
+            r = httpx.post(srv.url, json={"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}},
+                           headers={} if auth is None else {"Authorization": auth}, timeout=5)
+            assert r.status_code == 401 and r.headers["WWW-Authenticate"].startswith("Bearer"), (auth, r.status_code)
+
+
+def test_http_without_tokens_is_one_clear_line(tmp_path):
+    proc = subprocess.run(durable(tmp_path / "cal.db", "--http", "0"), capture_output=True, text=True, timeout=30,
+                          env={k: v for k, v in os.environ.items() if k != "MCP_LAB_DURABLE_TOKENS"})
+    assert proc.returncode != 0 and "MCP_LAB_DURABLE_TOKENS" in proc.stderr and "Traceback" not in proc.stderr

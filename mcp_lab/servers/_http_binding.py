@@ -10,7 +10,10 @@ module adds is an HTTP-only rule of 2026-07-28, checked before the body reaches 
     headers that disagree with the body    -> 400 with -32020 HeaderMismatch
     a notification                         -> 202, no body
 
-and then maps the JSON-RPC answer onto a status: -32601 -> 404 (the JSON-RPC body is what
+A server that passes `authenticate` (the durable calendar) also gets 401 with
+`WWW-Authenticate: Bearer` for a POST without credentials it accepts, before the body is read.
+
+It then maps the JSON-RPC answer onto a status: -32601 -> 404 (the JSON-RPC body is what
 tells a modern 404 from a legacy one), the other request errors (-32602, -32020, -32021,
 -32022, -32600, -32700) -> 400, -32603 -> 500, a result -> 200.
 
@@ -80,7 +83,11 @@ def header_mismatch(msg: dict, headers) -> str | None:
     return None
 
 
-def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, name: str):
+def make_handler(handle: Callable[..., dict | None], *, sse_default: bool, name: str,
+                 authenticate: Callable[[Any], str | None] | None = None):
+    """The request handler class.  With `authenticate(headers) -> caller | None`, every POST must
+    carry credentials it accepts (else 401 with `WWW-Authenticate: Bearer`), and `handle` is
+    called as `handle(msg, caller)`."""
     lock = threading.Lock()  # handle() mutates module state (the calendar's EVENTS)
 
     class Handler(BaseHTTPRequestHandler):
@@ -156,6 +163,14 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
             if url.path != PATH:
                 self._send(404, None)  # not the MCP endpoint: a plain 404, no JSON-RPC body
                 return
+            caller = None
+            if authenticate is not None:
+                caller = authenticate(self.headers)
+                if caller is None:
+                    self._send(401, error(None, -32600, "Unauthorized: send Authorization: Bearer <token> "
+                                               "with a token this server accepts"),
+                               {"WWW-Authenticate": 'Bearer realm="mcp"'})
+                    return
             try:
                 length = int(self.headers.get("Content-Length", ""))
             except ValueError:
@@ -192,7 +207,7 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
                     self._send(400, error(rid, -32020, f"Header mismatch: {why}"))
                     return
             with lock:
-                answer = handle(msg)
+                answer = handle(msg) if authenticate is None else handle(msg, caller)
             if answer is None:
                 self._send(202)
                 return
@@ -211,10 +226,12 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
     return Handler
 
 
-def serve(handle: Callable[[Any], dict | None], port: int, *, sse: bool = False,
-          name: str = "mcp-server", banner: str | None = None) -> None:
+def serve(handle: Callable[..., dict | None], port: int, *, sse: bool = False,
+          name: str = "mcp-server", banner: str | None = None,
+          authenticate: Callable[[Any], str | None] | None = None) -> None:
     """Serve `handle` over Streamable HTTP on 127.0.0.1:port (0 = any free port) until killed."""
-    httpd = ThreadingHTTPServer((HOST, port), make_handler(handle, sse_default=sse, name=name))
+    httpd = ThreadingHTTPServer((HOST, port), make_handler(handle, sse_default=sse, name=name,
+                                                           authenticate=authenticate))
     httpd.daemon_threads = True
     url = f"http://{HOST}:{httpd.server_address[1]}{PATH}"
     # The readiness line: the socket is already listening when it is printed.

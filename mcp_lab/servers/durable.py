@@ -1,6 +1,7 @@
 """The fix: the chapter's calendar with a handle, a SQLite file and a signed requestState.
 
     python -m mcp_lab.servers.durable --db PATH [--key-file PATH] [--state-ttl S] [--calendar-ttl S]
+                                      [--http PORT]   (callers then present a bearer token)
 
 Theory of operation.  The toy calendar (`mcp_lab.servers.calendar`) keeps its events in a
 module-level list, so a write lives exactly as long as the process that made it.  The
@@ -8,12 +9,31 @@ module-level list, so a write lives exactly as long as the process that made it.
 named by an explicit identifier that the client passes on every request.  So here:
 
 * `create_calendar` makes a calendar and returns its **handle**, an opaque string of 128
-  random bits ("cal_" + 22 url-safe characters).  The handle is the calendar's only name and,
-  with no authentication in front of this server, a bearer secret: it is never listed
-  anywhere (resources/list is empty on purpose) and it expires (`--calendar-ttl`, 30 days).
-* every calendar tool takes the handle as an ordinary argument and validates it on every
-  call; an unknown, forged or expired handle is a tool execution error (`isError`), which a
-  model can read and act on by creating a new calendar.
+  random bits ("cal_" + 22 url-safe characters).  The handle is the calendar's only name:
+  it is never listed anywhere (resources/list is empty on purpose) and it expires
+  (`--calendar-ttl`, 30 days).
+* a handle is a name, not a permission.  Each calendar is bound to the **caller** that created
+  it, and every call that presents a handle (the three tools and resources/read) checks that
+  the caller presenting it is that owner; an unknown, forged, expired or someone else's handle
+  is a tool execution error (`isError`), which a model can read and act on.
+
+Who the caller is.  The identity must come from something the caller cannot simply claim in
+the message, so it never comes from `arguments` or `_meta` (a client writes those, per request,
+and a prompt-injected model could write them too):
+
+* over stdio, the person is whoever the host launched this process for.  The spec's
+  authorization page says a stdio server should not run the HTTP authorization flow and
+  should take its credentials from the environment instead, so the host names the caller in
+  the MCP_LAB_CALLER environment variable when it starts the process; without it the caller
+  is the operating-system account running the process ("uid:1000").  One process, one caller,
+  fixed for its whole life.
+* over Streamable HTTP (`--http PORT`), every request carries `Authorization: Bearer <token>`.
+  The server validates the token and the caller is the principal the token was issued to.
+  There is no authorization server here, so validation is a static table (MCP_LAB_DURABLE_TOKENS
+  = "alice=<token>,bob=<token>", tokens of at least 16 characters) standing in for one: a token
+  that is missing or not in the table gets HTTP 401 with `WWW-Authenticate: Bearer`, as the
+  authorization page requires for an invalid token.  Only a digest of the principal's name is
+  stored, never a token.
 * events live in SQLite, in WAL mode, one short `BEGIN IMMEDIATE` transaction per write with
   a busy timeout, so any number of processes can share one file and a process killed at any
   moment leaves either the whole event or none of it.  `synchronous=FULL` makes "the server
@@ -43,6 +63,7 @@ import secrets
 import sqlite3
 import sys
 import time
+from contextvars import ContextVar
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -52,6 +73,9 @@ from mcp_lab.servers.calendar import SUPPORTED, Refusal, is_datetime
 
 SERVER_INFO = {"name": "mcp_lab-durable-calendar", "version": "0.1.0"}
 KEY_ENV = "MCP_LAB_DURABLE_KEY"
+CALLER_ENV = "MCP_LAB_CALLER"            # stdio: the identity the host gives this process
+TOKENS_ENV = "MCP_LAB_DURABLE_TOKENS"    # HTTP: "name=token,name=token", the accepted bearer tokens
+MIN_TOKEN = 16
 HANDLE_PREFIX = "cal_"
 DEFAULT_STATE_TTL = 600.0                 # seconds a requestState stays valid
 DEFAULT_CALENDAR_TTL = 30 * 24 * 3600.0   # seconds a calendar is kept after its creation
@@ -62,6 +86,7 @@ INSTRUCTIONS = ("Team calendars that outlive any connection. Call create_calenda
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS calendars (
     handle     TEXT PRIMARY KEY,
+    owner      TEXT NOT NULL DEFAULT '',
     created_at REAL NOT NULL,
     expires_at REAL NOT NULL
 );
@@ -79,6 +104,50 @@ CREATE TABLE IF NOT EXISTS used_states (
     expires_at REAL NOT NULL
 );
 """
+
+
+# The caller of the request being answered; set by DurableCalendar.handle for its duration.
+_CALLER: ContextVar[str] = ContextVar("durable_caller")
+
+
+def stdio_caller(environ: Any = None) -> str:
+    """Who a stdio process serves: the name the host put in $MCP_LAB_CALLER, else this OS account."""
+    named = (os.environ if environ is None else environ).get(CALLER_ENV, "").strip()
+    return f"host:{named}" if named else f"uid:{os.getuid()}"
+
+
+def load_tokens(environ: Any = None) -> dict[str, str]:
+    """The bearer tokens an HTTP server accepts, token -> principal, from $MCP_LAB_DURABLE_TOKENS."""
+    raw = (os.environ if environ is None else environ).get(TOKENS_ENV, "")
+    tokens: dict[str, str] = {}
+    for entry in filter(None, (e.strip() for e in raw.split(","))):
+        name, sep, token = entry.partition("=")
+        if not sep or not name.strip() or len(token.strip()) < MIN_TOKEN:
+            raise SystemExit(f"durable: {TOKENS_ENV} entry {name.strip() or entry!r} must be name=token "
+                             f"with a token of at least {MIN_TOKEN} characters")
+        tokens[token.strip()] = name.strip()
+    if not tokens:
+        raise SystemExit(f"durable: --http needs the accepted bearer tokens in {TOKENS_ENV}, e.g. "
+                         f"{TOKENS_ENV}=alice=$(python -c 'import secrets; print(secrets.token_urlsafe(24))')")
+    return tokens
+
+
+def bearer_caller(tokens: dict[str, str], authorization: str | None) -> str | None:
+    """The principal a valid `Authorization: Bearer <token>` header names, else None (-> HTTP 401)."""
+    scheme, _, token = (authorization or "").strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    presented = token.strip().encode("utf-8", "surrogatepass")
+    found = None
+    for known, name in tokens.items():   # compare every entry in constant time, then decide
+        if hmac.compare_digest(known.encode("utf-8"), presented):
+            found = name
+    return None if found is None else f"bearer:{found}"
+
+
+def owner_digest(caller: str) -> str:
+    """What the calendars table stores for an owner: a digest, so the file names nobody."""
+    return hashlib.sha256(caller.encode("utf-8")).hexdigest()[:32]
 
 
 def _result(body: dict) -> dict:
@@ -162,8 +231,10 @@ class DurableCalendar:
     """The whole server as `handle(message) -> answer`, over one SQLite connection."""
 
     def __init__(self, db_path: str | os.PathLike, key: bytes, *, state_ttl: float = DEFAULT_STATE_TTL,
-                 calendar_ttl: float = DEFAULT_CALENDAR_TTL, clock: Callable[[], float] = time.time):
+                 calendar_ttl: float = DEFAULT_CALENDAR_TTL, clock: Callable[[], float] = time.time,
+                 caller: str | None = None):
         self.key = key
+        self.default_caller = caller or stdio_caller()
         self.state_ttl = state_ttl
         self.calendar_ttl = calendar_ttl
         self.clock = clock
@@ -182,6 +253,9 @@ class DurableCalendar:
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(calendars)")}
+            if "owner" not in columns:  # a file made before handles carried an owner
+                db.execute("ALTER TABLE calendars ADD COLUMN owner TEXT NOT NULL DEFAULT ''")
         self.handlers = {
             "server/discover": self._discover,
             "tools/list": lambda p, c: _result({"tools": self.tools(), "ttlMs": 300000, "cacheScope": "public"}),
@@ -222,11 +296,16 @@ class DurableCalendar:
         if not isinstance(handle, str) or not handle:
             return None, ("A calendar handle is needed: the string create_calendar returned "
                           "(it starts with 'cal_'). Call create_calendar if you have none.")
-        row = self.db.execute("SELECT expires_at FROM calendars WHERE handle = ?", (handle,)).fetchone()
+        row = self.db.execute("SELECT expires_at, owner FROM calendars WHERE handle = ?", (handle,)).fetchone()
+        shown = handle if len(handle) <= 40 else handle[:39] + "…"
         if row is None:
-            shown = handle if len(handle) <= 40 else handle[:39] + "…"
             return None, (f"Unknown calendar handle {shown!r}: this server never issued it, or it was "
                           "deleted. Handles cannot be guessed or made up; call create_calendar for a new one.")
+        # The permission check, on every call: holding the name is not enough.
+        if not hmac.compare_digest(row[1], owner_digest(_CALLER.get(self.default_caller))):
+            return None, (f"Not your calendar: {shown!r} was created by another caller, and a handle is a "
+                          "name, not a permission. Use a calendar you created (call create_calendar), or ask "
+                          "its owner to add the event.")
         if row[0] <= self.clock():
             return None, (f"Calendar handle expired at {_iso(row[0])} (calendars are kept "
                           f"{_duration(self.calendar_ttl)}). Call create_calendar for a new one.")
@@ -275,8 +354,8 @@ class DurableCalendar:
             {"name": "create_calendar",
              "description": ("Create an empty calendar and return its handle, an opaque string that names it in "
                              "every later call. Retention: a calendar and its events are kept for "
-                             f"{_duration(self.calendar_ttl)} after creation, then the handle expires. Anyone "
-                             "holding the handle can read and write the calendar, so keep it private."),
+                             f"{_duration(self.calendar_ttl)} after creation, then the handle expires. Only the "
+                             "caller who created a calendar can use its handle."),
              "inputSchema": {"type": "object", "properties": {}}},
             {"name": "create_event",
              "description": "Create an event in a calendar. Writes to the calendar. Without startsAt, asks the person.",
@@ -294,8 +373,8 @@ class DurableCalendar:
         handle = HANDLE_PREFIX + secrets.token_urlsafe(16)   # 128 random bits
         now = self.clock()
         with self._write() as db:
-            db.execute("INSERT INTO calendars (handle, created_at, expires_at) VALUES (?, ?, ?)",
-                       (handle, now, now + self.calendar_ttl))
+            db.execute("INSERT INTO calendars (handle, owner, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                       (handle, owner_digest(_CALLER.get(self.default_caller)), now, now + self.calendar_ttl))
             db.execute("DELETE FROM used_states WHERE expires_at < ?", (now,))
             # Retention as the tool description promises it: expired calendars go, events first.
             db.execute("DELETE FROM events WHERE calendar IN (SELECT handle FROM calendars WHERE expires_at < ?)", (now,))
@@ -394,9 +473,13 @@ class DurableCalendar:
             print(f"durable: database error on {method}: {e}", file=sys.stderr)
             raise Refusal(-32603, f"Internal error: the database is unavailable ({e}); retry the request") from None
 
-    def handle(self, msg: Any) -> dict | None:
-        """Answer one decoded message: the calendar's envelope rules, this server's methods."""
-        return core.handle(msg, self.dispatch, name="durable")
+    def handle(self, msg: Any, caller: str | None = None) -> dict | None:
+        """Answer one decoded message for `caller` (default: the process's stdio caller)."""
+        token = _CALLER.set(caller or self.default_caller)
+        try:
+            return core.handle(msg, self.dispatch, name="durable")
+        finally:
+            _CALLER.reset(token)
 
     def handle_line(self, line: bytes | str) -> bytes | None:
         return core.handle_line(line, self.handle)
@@ -416,9 +499,18 @@ def main(argv: list[str] | None = None) -> None:
                         help="how long a requestState stays valid (default 600)")
     parser.add_argument("--calendar-ttl", type=float, default=DEFAULT_CALENDAR_TTL, metavar="SECONDS",
                         help="how long a calendar is kept after creation (default 30 days)")
+    parser.add_argument("--http", type=int, metavar="PORT",
+                        help=f"serve Streamable HTTP on 127.0.0.1:PORT/mcp; callers present a bearer token from ${TOKENS_ENV}")
     args = parser.parse_args(argv)
+    tokens = load_tokens() if args.http is not None else None
     server = DurableCalendar(args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl,
                              calendar_ttl=args.calendar_ttl)
+    if tokens is not None:
+        from mcp_lab.servers._http_binding import serve
+        serve(server.handle, args.http, name=SERVER_INFO["name"],
+              authenticate=lambda headers: bearer_caller(tokens, headers.get("Authorization")),
+              banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: {len(tokens)} bearer token(s), db {args.db}")
+        return
     core.serve_stdio(handle_msg=server.handle,
                      banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio, db {args.db}")
 
