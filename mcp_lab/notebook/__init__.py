@@ -1,0 +1,1 @@
+"""What a person sees: widgets and renderers (the consent prompt lives here)."""

@@ -1,0 +1,164 @@
+"""Consent in the host: the person says yes or no before each tool call leaves.
+
+Theory of operation.  A tool's description and its annotations are text the *server* wrote.
+The model reads them as part of its context, so a hostile or careless server can use them to
+talk the model into a call the person never wanted; and an annotation such as `readOnlyHint`
+is a claim, not a guarantee (the spec calls annotations untrusted unless the server is).  The
+only party that can stop a call is the host, and the only one who can decide is the person.
+
+`ConsentPrompt` is what the person sees for one proposed call: which server, which tool, the
+exact arguments that would be sent, the description and the annotations shown *as the
+server's unverified words*, and two buttons, Allow and Deny.  Code drives the same objects a
+person clicks (`allow()` / `deny()` press the real buttons), so a test exercises the very
+handlers a click runs.
+
+`ConsentGate` is the host's rule in one place: `gate.call(...)` builds the prompt and hands it
+to `ask` (display it, or decide it from code); nothing is sent until a decision arrives; on
+Allow it sends the `tools/call` and passes the result on; on Deny it sends nothing and passes
+on a tool error that says the person declined, so the model can read why.  In a notebook the
+kernel cannot block waiting for a click, so the continuation is a callback (`then`).
+
+Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools#security-considerations
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Callable
+
+__all__ = ["ConsentPrompt", "ConsentGate", "annotation_hints", "declined_result"]
+
+SPEC_TOOLS_SECURITY = "https://modelcontextprotocol.io/specification/2026-07-28/server/tools#security-considerations"
+
+# What each ToolAnnotations hint claims, in a person's words (see schema.ts ToolAnnotations).
+_HINTS = {
+    "readOnlyHint": ("claims it only reads", "claims it may change things"),
+    "destructiveHint": ("claims it may delete or overwrite", "claims it never deletes or overwrites"),
+    "idempotentHint": ("claims repeating it changes nothing more", "claims repeating it has further effects"),
+    "openWorldHint": ("claims it reaches the outside world", "claims it stays within its own data"),
+}
+
+
+def annotation_hints(tool: dict) -> list[str]:
+    """The tool's annotations as plain sentences, each marked as the server's unverified claim."""
+    notes = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
+    lines = []
+    for key, (if_true, if_false) in _HINTS.items():
+        if isinstance(notes.get(key), bool):
+            lines.append(f"{key}={str(notes[key]).lower()}: the server {if_true if notes[key] else if_false} (unverified)")
+    if not lines:
+        lines.append("no annotations: the server claims nothing about this tool's effects")
+    return lines
+
+
+def declined_result(tool_name: str) -> dict:
+    """What the model reads instead of a result when the person said no (nothing was sent)."""
+    return {"resultType": "complete", "isError": True,
+            "content": [{"type": "text", "text": f"The person declined the call to {tool_name}; it was not sent. "
+                         "Do not retry it without asking them."}]}
+
+
+class ConsentPrompt:
+    """One proposed tool call, shown to the person with Allow and Deny; decided once."""
+
+    def __init__(self, tool: dict, arguments: dict, *, server: str):
+        self.tool, self.arguments, self.server = tool, dict(arguments), server
+        self.decision: str | None = None          # "allow" | "deny" once decided
+        self._callbacks: list[Callable[[str], None]] = []
+        self._box = None
+        self._buttons: dict[str, Any] = {}
+
+    @property
+    def name(self) -> str:
+        return str(self.tool.get("name"))
+
+    def text(self) -> str:
+        """The prompt as plain text: what a person is asked to decide (also the widget's content)."""
+        lines = [f"{self.server} wants to run {self.name} with:",
+                 json.dumps(self.arguments, indent=2, ensure_ascii=False),
+                 "The server describes the tool as (its words, unverified):",
+                 f"  {self.tool.get('description', '(no description)')}",
+                 "Annotations (hints from the server, not guarantees):"]
+        lines += [f"  - {h}" for h in annotation_hints(self.tool)]
+        return "\n".join(lines)
+
+    def _html(self) -> str:
+        esc = html.escape
+        hints = "".join(f"<li>{esc(h)}</li>" for h in annotation_hints(self.tool))
+        return (f"<div><b>{esc(self.server)}</b> wants to run <code>{esc(self.name)}</code> with:"
+                f"<pre style='white-space:pre-wrap'>{esc(json.dumps(self.arguments, indent=2, ensure_ascii=False))}</pre>"
+                "<div style='border-left:3px solid #c90;padding-left:6px'>"
+                "<i>The server's description (its words, unverified):</i><br>"
+                f"<span style='white-space:pre-wrap'>{esc(str(self.tool.get('description', '')))}</span>"
+                f"<br><i>Annotations, hints from the server, not guarantees:</i><ul>{hints}</ul></div></div>")
+
+    def _widget(self):
+        if self._box is None:
+            import ipywidgets as w
+            allow = w.Button(description="Allow", button_style="success")
+            deny = w.Button(description="Deny", button_style="danger")
+            allow.on_click(lambda _b: self._decide("allow"))
+            deny.on_click(lambda _b: self._decide("deny"))
+            self._buttons = {"allow": allow, "deny": deny}
+            self._status = w.HTML("<i>Waiting for your decision: nothing has been sent.</i>")
+            self._box = w.VBox([w.HTML(self._html()), w.HBox([allow, deny]), self._status])
+        return self._box
+
+    def on_decision(self, callback: Callable[[str], None]) -> None:
+        self._callbacks.append(callback)
+
+    def allow(self) -> "ConsentPrompt":
+        """Press Allow, exactly as a person would."""
+        self._widget()
+        self._buttons["allow"].click()
+        return self
+
+    def deny(self) -> "ConsentPrompt":
+        """Press Deny, exactly as a person would."""
+        self._widget()
+        self._buttons["deny"].click()
+        return self
+
+    def _decide(self, decision: str) -> None:
+        if self.decision is not None:
+            return                                   # decided once; a second click does nothing
+        self.decision = decision
+        for button in self._buttons.values():
+            button.disabled = True
+        self._status.value = ("<b>Allowed</b>: the call was sent." if decision == "allow"
+                              else "<b>Denied</b>: nothing was sent to the server.")
+        for callback in self._callbacks:
+            callback(decision)
+
+    def _ipython_display_(self):
+        from IPython.display import display
+        display(self._widget())
+
+    def __repr__(self) -> str:
+        return f"<ConsentPrompt {self.server}.{self.name} decision={self.decision}>"
+
+
+class ConsentGate:
+    """The host's rule: no tools/call is sent before the person allowed that very call."""
+
+    def __init__(self, ask: Callable[[ConsentPrompt], None]):
+        self.ask = ask                               # shows the prompt, or decides it from code
+        self.prompts: list[ConsentPrompt] = []
+
+    def call(self, client, tool: dict, arguments: dict, *, server: str,
+             then: Callable[[dict], Any]) -> ConsentPrompt:
+        """Ask, then (on Allow) send `tools/call` and pass its result to `then`; on Deny pass a
+        declined result without sending anything."""
+        prompt = ConsentPrompt(tool, arguments, server=server)
+        self.prompts.append(prompt)
+
+        def decided(decision: str) -> None:
+            if decision == "allow":
+                then(client.request("tools/call", {"name": prompt.name, "arguments": prompt.arguments}).unwrap())
+            else:
+                then(declined_result(prompt.name))
+
+        prompt.on_decision(decided)
+        self.ask(prompt)
+        return prompt
