@@ -93,7 +93,8 @@ class ConsentPrompt:
                 f"<span style='white-space:pre-wrap'>{esc(str(self.tool.get('description', '')))}</span>"
                 f"<br><i>Annotations, hints from the server, not guarantees:</i><ul>{hints}</ul></div></div>")
 
-    def _widget(self):
+    def widget(self):
+        """The ipywidgets view: the prompt and its Allow / Deny buttons (built once)."""
         if self._box is None:
             import ipywidgets as w
             allow = w.Button(description="Allow", button_style="success")
@@ -110,13 +111,13 @@ class ConsentPrompt:
 
     def allow(self) -> "ConsentPrompt":
         """Press Allow, exactly as a person would."""
-        self._widget()
+        self.widget()
         self._buttons["allow"].click()
         return self
 
     def deny(self) -> "ConsentPrompt":
         """Press Deny, exactly as a person would."""
-        self._widget()
+        self.widget()
         self._buttons["deny"].click()
         return self
 
@@ -133,7 +134,7 @@ class ConsentPrompt:
 
     def _ipython_display_(self):
         from IPython.display import display
-        display(self._widget())
+        display(self.widget())
 
     def __repr__(self) -> str:
         return f"<ConsentPrompt {self.server}.{self.name} decision={self.decision}>"
