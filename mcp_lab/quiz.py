@@ -22,6 +22,16 @@ the right answer does not sit in the same place question after question, while e
 the API (`answer`, `choose()`, `check_all()`) keeps meaning the option's place in the list the
 author wrote.
 
+Prompts, situations and explanations are written in a small Markdown subset (`code`, **bold**,
+*emphasis*) and shown rendered; option labels are plain text in a RadioButtons widget, so their
+code spans are shown without the backticks.  A question may carry a `situation`: a short trace or
+scene (shown as preformatted text above the prompt) that the learner reads to find what went
+wrong or what comes next.
+
+Running a notebook never answers a learner's quiz: a notebook's "answer from code" cell calls
+`answer_from_code()` first, which is true only where the test harness set
+`MCP_LAB_ANSWER_FROM_CODE=1` in the kernel's environment.
+
 Widgets are built on first display or first `choose()`, and `import mcp_lab.quiz` does not import
 ipywidgets, so the questions of a notebook can be declared (and checked for consistency) cheaply.
 """
@@ -29,14 +39,45 @@ ipywidgets, so the questions of a notebook can be declared (and checked for cons
 from __future__ import annotations
 
 import html
+import os
 import random
+import re
 import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["Question", "Quiz"]
+__all__ = ["Question", "Quiz", "answer_from_code", "markdown_html", "plain_text"]
 
 _RIGHT, _WRONG = "#e6f4ea", "#fce8e6"
+HARNESS_VARIABLE = "MCP_LAB_ANSWER_FROM_CODE"
+_CODE = re.compile(r"`([^`]+)`")
+_BOLD = re.compile(r"\*\*([^*]+)\*\*")
+_EMPH = re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])")
+
+
+def answer_from_code() -> bool:
+    """True only under the test harness (MCP_LAB_ANSWER_FROM_CODE=1): a learner's Run All never
+    answers a quiz or fills a form for them."""
+    return os.environ.get(HARNESS_VARIABLE) == "1"
+
+
+def markdown_html(text: str) -> str:
+    """The quiz's Markdown subset as HTML: `code`, **bold**, *emphasis*; everything else escaped."""
+    parts = _CODE.split(text)   # even indexes: prose; odd: code spans
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(f"<code>{html.escape(part)}</code>")
+        else:
+            prose = html.escape(part)
+            prose = _BOLD.sub(r"<b>\1</b>", prose)
+            out.append(_EMPH.sub(r"<i>\1</i>", prose))
+    return "".join(out)
+
+
+def plain_text(text: str) -> str:
+    """The same subset as plain text (for option labels, which a RadioButtons shows verbatim)."""
+    return _EMPH.sub(r"\1", _BOLD.sub(r"\1", _CODE.sub(r"\1", text)))
 
 
 def _ipywidgets():
@@ -56,7 +97,7 @@ class Question:
     """
 
     def __init__(self, prompt: str, options: Sequence[str], answer: int | Iterable[int],
-                 explanations: Sequence[str]):
+                 explanations: Sequence[str], situation: str | None = None):
         options = list(options)
         explanations = list(explanations)
         if len(options) < 2:
@@ -73,6 +114,7 @@ class Question:
             raise ValueError(f"answer must be an option index (0..{len(options) - 1}) "
                              f"or a set of them, got {answer!r}")
         self.prompt = prompt
+        self.situation = situation
         self.options = options
         self.explanations = explanations
         self.answer: frozenset[int] = right
@@ -104,13 +146,14 @@ class Question:
         self.chosen = chosen
         self.attempts += 1
         verdict = "Right." if chosen == self.answer else (
-            "Not quite." + (" The right answer is: " + "; ".join(self.options[i] for i in sorted(self.answer)) + "."))
+            "Not quite." + (" The right answer is: "
+                            + "; ".join(plain_text(self.options[i]) for i in sorted(self.answer)) + "."))
         lines = []
         for i in self.order:
             opt, why = self.options[i], self.explanations[i]
             mark = "right" if i in self.answer else "wrong"
             picked = " (your answer)" if i in chosen else ""
-            lines.append((i, f"[{mark}] {opt}{picked}: {why}"))
+            lines.append((i, f"[{mark}] {plain_text(opt)}{picked}: {plain_text(why)}"))
         self._feedback = "\n".join([verdict] + [t for _, t in lines])
         self._show(verdict, lines)
 
@@ -124,17 +167,19 @@ class Question:
 
     def _build(self) -> None:
         w = _ipywidgets()
-        title = w.HTML(f"<b>{html.escape(self.prompt)}</b>"
+        scene = (f"<pre style='margin:2px 0;white-space:pre-wrap'>{html.escape(self.situation)}</pre>"
+                 if self.situation else "")
+        title = w.HTML(scene + f"<b>{markdown_html(self.prompt)}</b>"
                        + (" <i>(tick every right option)</i>" if self.multi else ""))
         if self.multi:
             # boxes[i] is option i (author's order); the VBox shows them in display order.
-            boxes = [w.Checkbox(value=False, description=o, indent=False,
+            boxes = [w.Checkbox(value=False, description=plain_text(o), indent=False,
                                 layout=w.Layout(width="auto")) for o in self.options]
             picker = w.VBox([boxes[i] for i in self.order])
             read = lambda: frozenset(i for i, b in enumerate(boxes) if b.value)  # noqa: E731
         else:
             boxes = []
-            picker = w.RadioButtons(options=[(self.options[i], i) for i in self.order], value=None,
+            picker = w.RadioButtons(options=[(plain_text(self.options[i]), i) for i in self.order], value=None,
                                     layout=w.Layout(width="auto"))
             read = lambda: frozenset() if picker.value is None else frozenset([picker.value])  # noqa: E731
         button = w.Button(description="Check", button_style="primary")
@@ -148,10 +193,16 @@ class Question:
             return
         colour = _RIGHT if self.correct else _WRONG
         items = "".join(
-            f"<li style='background:{_RIGHT if i in self.answer else '#fff'}'>{html.escape(t)}</li>"
-            for i, t in lines)
+            f"<li style='margin:0;padding:1px 2px;line-height:1.35;"
+            f"background:{_RIGHT if i in self.answer else '#fff'}'>{self._explained(i)}</li>"
+            for i, _ in lines)
         self._ui["out"].value = (f"<div style='background:{colour};padding:4px'><b>{html.escape(verdict)}</b>"
-                                 f"<ul style='margin:2px 0'>{items}</ul></div>")
+                                 f"<ul style='margin:2px 0;padding-left:1.2em'>{items}</ul></div>")
+
+    def _explained(self, i: int) -> str:
+        mark = "right" if i in self.answer else "wrong"
+        picked = " <i>(your answer)</i>" if self.chosen and i in self.chosen else ""
+        return f"[{mark}] {markdown_html(self.options[i])}{picked}: {markdown_html(self.explanations[i])}"
 
     def choose(self, choice: int | Iterable[int]) -> bool | None:
         """Select option(s) on the real widget and press its real Check button; returns `correct`."""
@@ -193,7 +244,7 @@ class Question:
 class Quiz:
     """A few Questions rendered together; `check_all` answers them from code."""
 
-    def __init__(self, questions: Sequence[Question], title: str = "Check yourself"):
+    def __init__(self, questions: Sequence[Question], title: str = ""):
         self.questions = list(questions)
         if not self.questions or not all(isinstance(q, Question) for q in self.questions):
             raise TypeError("Quiz takes a non-empty list of mcp_lab.quiz.Question")
@@ -210,7 +261,9 @@ class Quiz:
     def widget(self):
         if self._box is None:
             w = _ipywidgets()
-            parts: list[Any] = [w.HTML(f"<h3>{html.escape(self.title)}</h3>")]
+            # The notebook's own heading says "Check yourself"; a title here is only for a quiz
+            # shown without one.
+            parts: list[Any] = [w.HTML(f"<h3>{html.escape(self.title)}</h3>")] if self.title else []
             for n, q in enumerate(self.questions, 1):
                 parts += [w.HTML(f"<b>Q{n}.</b>"), q.widget]
             self._box = w.VBox(parts)
