@@ -248,8 +248,9 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
     if era == "legacy":
         if method in MODERN_ONLY_METHODS:
             add("warning", "modern-only-method", "changelog",
-                f"{method} is new in {LATEST}; this legacy server answers -32601 (the very answer the "
-                "probe uses to tell the eras apart)")
+                f"{method} is new in {LATEST}; a legacy server answers it with an error of its own choosing "
+                "(often -32601, sometimes -32602) or not at all, so a probe treats any answer that is not a "
+                "DiscoverResult or a recognised modern error as 'legacy', never one code")
         if isinstance(meta, dict) and any(k in meta for k in revisions.REQUIRED_META_KEYS + (CLIENT_INFO_KEY,)):
             add("warning", "meta-on-legacy", "basic/versioning",
                 "2026-07-28 _meta keys on a legacy connection: a legacy-only server ignores them, but a "

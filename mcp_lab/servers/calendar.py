@@ -260,7 +260,8 @@ def handle(msg: Any, dispatch_to=None, *, name: str = "calendar") -> dict | None
     if "id" not in msg:
         return None  # a notification is never answered
     if not id_ok:
-        return error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
+        return error(None, -32600, "Invalid Request: id must be a string or an integer (never null, "
+                      "a fraction such as 1.5, or a boolean)")
     try:
         return {"jsonrpc": "2.0", "id": rid, "result": dispatch_to(method, msg.get("params") or {})}
     except Refusal as r:
