@@ -76,7 +76,10 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
         script = _reference_bin().resolve()   # .bin/ holds a symlink to dist/index.js
         return ([shutil.which("node"), "--import", _LOOPBACK.as_uri(), str(script), "streamableHttp"],
                 {"PORT": str(port)})
-    raise ValueError(f"no HTTP form known for {name!r}: use calendar, sdk_calendar or everything, "
+    if name == "everything-sse":   # the deprecated HTTP+SSE transport (GET /sse, POST /message)
+        script = _reference_bin().resolve()
+        return ([shutil.which("node"), "--import", _LOOPBACK.as_uri(), str(script), "sse"], {"PORT": str(port)})
+    raise ValueError(f"no HTTP form known for {name!r}: use calendar, sdk_calendar, everything or everything-sse, "
                      "or pass an argv list with a '{port}' placeholder")
 
 
