@@ -5,6 +5,7 @@
     python -m mcp_lab probe calendar --json         # the verdict and its trace as JSON
     python -m mcp_lab cost everything               # what the server's catalog costs a prompt
     python -m mcp_lab cost --json -- node server.js # the same as JSON, for any stdio server
+    python -m mcp_lab host-config calendar          # the mcpServers JSON a desktop host or editor reads
 
 Exit status: 0 when the probe reached a verdict, 1 when the server could not be started,
 died, or answered nothing usable (one line on stderr, never a traceback), 2 for a usage error.
@@ -45,6 +46,13 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--timeout", type=float, default=5.0,
                    help="deadline in seconds of each wait, the probe's included (default 5)")
     c.add_argument("--json", action="store_true", help="print the counts as JSON")
+    h = sub.add_parser("host-config", help="the mcpServers JSON that launches bundled servers from a host",
+                       description="Print the configuration a desktop host or an editor reads to launch "
+                                   "bundled stdio servers ({mcpServers: {NAME: {command, args, env}}}).")
+    h.add_argument("names", nargs="+", metavar="NAME",
+                   help="calendar, sdk_calendar, durable, notes or everything")
+    h.add_argument("--check", action="store_true",
+                   help="first launch each entry as a host would (minimal environment, fresh folder) and probe it")
     return parser
 
 
@@ -121,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         return _probe(args, server_argv, parser)
     if args.command == "cost":
         return _cost(args, server_argv, parser)
+    if args.command == "host-config":
+        from .course.host_config import main as host_config
+        return host_config(args.names, check_entries=args.check)
     parser.error(f"unknown command {args.command!r}")
     return 2
 
