@@ -6,6 +6,8 @@
 #   .venv/.stamp-pip                      `pip install -e '.[dev]'`, redone when pyproject.toml changes
 #   .venv/.stamp-kernel                   `ipykernel install --sys-prefix`, redone after a reinstall
 #   <reference>/node_modules/.stamp-npm   `npm ci`, redone when package(-lock).json changes
+#   tools/inspector/node_modules/.stamp-npm  the MCP Inspector + Node 22 (`npm ci`): not part of
+#                                         `setup`; `make inspector` and `make test` need it
 # setuptools' editable install records the package folders that exist when pip runs; the pip
 # stamp's name therefore says whether mcp_lab/__init__.py existed, so the install is redone
 # once when the package first appears.
@@ -18,12 +20,14 @@ REF := mcp_lab/servers/reference
 PIP_STAMP := $(VENV)/.stamp-pip$(if $(wildcard mcp_lab/__init__.py),,-nopkg)
 KERNEL_STAMP := $(VENV)/.stamp-kernel
 NPM_STAMP := $(REF)/node_modules/.stamp-npm
+INSPECTOR := tools/inspector
+INSPECTOR_STAMP := $(INSPECTOR)/node_modules/.stamp-npm
 # Jupyter refuses to run as root unless told to (CI and these machines run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 PYTEST_ARGS ?=
 LAB_ARGS ?=
 
-.PHONY: setup prereqs lab test bench clean
+.PHONY: setup prereqs lab test bench clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP)
 
@@ -49,6 +53,16 @@ $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
 	cd $(REF) && npm ci --no-audit --no-fund
 	@touch $@
 
+$(INSPECTOR_STAMP): $(INSPECTOR)/package.json $(INSPECTOR)/package-lock.json | prereqs
+	cd $(INSPECTOR) && npm ci --no-audit --no-fund
+	@touch $@
+
+inspector-install: $(INSPECTOR_STAMP)
+
+# The MCP Inspector's web UI on the bundled calendar (protocolEra auto), on 127.0.0.1 only.
+inspector: setup $(INSPECTOR_STAMP)
+	$(VPY) -m mcp_lab.course.inspector calendar
+
 # The server's root is the repository, so labs/ is reachable from the file browser; the page
 # opens on notebooks/00-start-here.ipynb, with the file browser in notebooks/.
 lab: setup
@@ -56,7 +70,8 @@ lab: setup
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
-test: setup
+# The Inspector is a test prerequisite (the browser test drives it), installed once by its stamp.
+test: setup $(INSPECTOR_STAMP)
 	@sh tools/ensure_chromium.sh
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
@@ -64,6 +79,6 @@ bench: setup
 	$(VPY) tests/bench.py
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results
+	rm -rf $(VENV) $(REF)/node_modules $(INSPECTOR)/node_modules build dist .pytest_cache .hypothesis test-output test-results
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
