@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from . import jsonrpc, revisions
-from .jsonrpc import DeadlineExceeded, ProtocolError, Request
+from .jsonrpc import DeadlineExceeded, ProtocolError, Request, TransportClosed
 from .stdio import StdioTransport
 from .trace import Trace
 
@@ -46,6 +46,7 @@ class Client:
         self.pending = jsonrpc.PendingIds()
         self.abandoned: set = set()   # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
+        self._closed = False
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         if hasattr(transport, "on_http"):
             # The HTTP transport reports each raw exchange (status, headers, SSE events).
@@ -55,6 +56,7 @@ class Client:
     def request(self, method: str, params: dict | None = None, *, meta: bool = True,
                 id: str | int | None = None, timeout: float | None = None) -> jsonrpc.Result | jsonrpc.Error:
         """Send one request and return its answer (a Result or an Error message)."""
+        self._check_open()
         rid = self.new_id() if id is None else id
         if meta and self.era != "legacy":
             params = dict(params or {})
@@ -79,6 +81,7 @@ class Client:
 
     def notify(self, method: str, params: dict | None = None) -> None:
         """Send a notification: no id, and the server must never answer it."""
+        self._check_open()
         msg = jsonrpc.Notification(method=method, params=params)
         self._send(jsonrpc.encode(msg), msg)
 
@@ -91,6 +94,7 @@ class Client:
         answer can be expected (a notification, or text the server cannot parse) the client
         listens for `quiet` seconds and returns whatever arrived, possibly nothing.
         """
+        self._check_open()
         wire = text if text.endswith("\n") else text + "\n"
         expected: set = set()
         unknown = 0
@@ -143,7 +147,14 @@ class Client:
         return self.transport.stderr_lines
 
     def close(self) -> int | None:
+        """Stop the server (reaped, never left behind); its exit code. Closing twice is harmless."""
+        self._closed = True
         return self.transport.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise TransportClosed(f"the connection to {self.name!r} is closed (close() was called): "
+                                  "run the cell that connects again, then this one")
 
     def __enter__(self) -> "Client":
         return self
