@@ -1,0 +1,1 @@
+"""Checks for the course labs (one module per lab)."""
