@@ -4,8 +4,8 @@ Each `Challenge` names the connection it is sent to, the text the learner starts
 blank on purpose), a hint, and `judge(answer)`: a function of the `%%rpc` cell's answer that
 returns None when the message did its job, or one sentence saying what is still wrong.
 
-`check(n)` in the notebook judges the last answer the learner's `%%rpc` cell produced for
-challenge n.  A check that fails raises `NotYet`, which IPython shows as its sentence and the hint
+`check(n)` in the notebook judges the last answer a `%%rpc` cell produced (the magics keep it),
+prints one line when it is right and returns nothing, so running it again changes nothing.  A check that fails raises `NotYet`, which IPython shows as its sentence and the hint
 only (no traceback of the checker: `_render_traceback_`).  Under the course's test harness
 (`MCP_LAB_ANSWER_FROM_CODE=1`) `check(n)` first sends the challenge's `solution` through the same
 `%%rpc` magic, so the tests prove every check passes on a right answer; tests/test_challenges.py
@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Challenge", "CHALLENGES", "NotYet", "check", "judge", "record"]
+__all__ = ["Challenge", "CHALLENGES", "NotYet", "check", "judge"]
 
 META_2026 = ('"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
              '"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}')
@@ -191,9 +191,6 @@ CHALLENGES: dict[int, Challenge] = {c.number: c for c in [
               _judge_ping),
 ]}
 
-_answers: dict[int, Any] = {}
-
-
 def judge(number: int, answer) -> str | None:
     """None when `answer` completes challenge `number`, else the sentence saying what is wrong."""
     if answer is None:
@@ -201,13 +198,16 @@ def judge(number: int, answer) -> str | None:
     return CHALLENGES[number].judge(answer)
 
 
-def record(number: int, answer) -> None:
-    """Remember the answer a challenge's %%rpc cell produced (the cell's `_` is that answer)."""
-    _answers[number] = answer
+def _last_answer():
+    try:
+        from mcp_lab.notebook import magics
+    except ImportError:   # before the package moved into layers
+        from mcp_lab import magics
+    return magics.last
 
 
-def check(number: int, answer=None) -> str:
-    """Judge challenge `number` (its last recorded answer unless one is given); raise NotYet."""
+def check(number: int, answer=None) -> None:
+    """Judge challenge `number` on the last %%rpc answer (or `answer`); print, or raise NotYet."""
     from mcp_lab.quiz import answer_from_code
 
     c = CHALLENGES[number]
@@ -216,9 +216,8 @@ def check(number: int, answer=None) -> str:
 
         answer = get_ipython().run_cell_magic("rpc", f"{c.connection} {c.flags}".strip(), c.solution)
     elif answer is None:
-        answer = _answers.get(number)
+        answer = _last_answer()
     reason = judge(number, answer)
     if reason is not None:
         raise NotYet(number, reason, c.hint)
-    _answers[number] = answer
-    return f"challenge {number}: done."
+    print(f"challenge {number}: done.")
