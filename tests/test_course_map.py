@@ -43,6 +43,41 @@ def _notebooks():
 
 TIME = re.compile(r"\*\*Time\.\*\* About (\d+) minutes\.")
 
+# The rule of thumb notebook 00 states: reading at 150 words a minute, one minute per code cell
+# (run it, read what it shows), three per exercise (a code cell tagged `exercise`: a challenge, a
+# prediction, a classification), one per quiz question; rounded to the nearest 5, at least 5.
+# The quiz's own cells (declaring, answering from code) are not counted as code cells.
+WORDS_PER_MINUTE, CELL_MINUTES, EXERCISE_MINUTES, QUESTION_MINUTES = 150, 1, 3, 1
+
+
+def rule_of_thumb_minutes(nb: dict) -> int:
+    minutes = 0.0
+    for cell in nb["cells"]:
+        src = "".join(cell["source"])
+        if cell["cell_type"] == "markdown":
+            minutes += len(re.sub(r"`[^`]*`", " x ", src).split()) / WORDS_PER_MINUTE
+        elif "Question(" in src:
+            minutes += src.count("Question(") * QUESTION_MINUTES
+        elif src.lstrip().startswith("if answer_from_code():"):
+            continue
+        elif "exercise" in cell.get("metadata", {}).get("tags", []):
+            minutes += EXERCISE_MINUTES
+        else:
+            minutes += CELL_MINUTES
+    return max(5, 5 * round(minutes / 5))
+
+
+def test_every_notebooks_time_follows_the_rule_of_thumb_stated_in_00():
+    start = "".join("".join(c["source"]) for c in
+                    json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text())["cells"])
+    assert f"{WORDS_PER_MINUTE} words a minute" in start, "notebook 00 should state the rule of thumb for times"
+    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+        nb = json.loads(path.read_text())
+        stated = TIME.search("".join(nb["cells"][0]["source"]))
+        assert stated, f"{path.name}: no '**Time.** About N minutes.' line in the first cell"
+        assert int(stated.group(1)) == rule_of_thumb_minutes(nb), \
+            f"{path.name} says {stated.group(1)} minutes; the rule of thumb gives {rule_of_thumb_minutes(nb)}"
+
 
 def _readme_minutes() -> dict[str, int]:
     section = (ROOT / "README.md").read_text().split("## Course map", 1)[1]
