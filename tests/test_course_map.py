@@ -24,10 +24,18 @@ def test_readme_and_start_here_list_the_same_course_in_the_same_order():
     assert readme == notebook
 
 
+# Reference pages sit beside the map, not in it: no place in the order, no time, no quiz. Each
+# must be linked from notebook 00 and the README (tests/test_glossary.py checks the glossary's).
+REFERENCE = {"notebooks/glossary.ipynb"}
+
+
 def test_every_notebook_and_lab_on_disk_is_on_the_map_and_vice_versa():
     on_disk = {p.relative_to(ROOT).as_posix() for folder in ("notebooks", "labs")
                for p in (ROOT / folder).glob("*.ipynb")}
-    assert set(_readme_map()) == on_disk
+    assert set(_readme_map()) == on_disk - REFERENCE
+    for page in REFERENCE:
+        assert (ROOT / page).is_file(), f"the reference page {page} is missing"
+        assert page not in _readme_map(), f"{page} is a reference page, not a step of the map"
 
 
 # The wire-kernel notebook runs no Python, so it cannot render quiz widgets; its last cells
@@ -38,7 +46,7 @@ NO_QUIZ = {"notebooks/04b-wire-kernel.ipynb": "the MCP wire kernel has no Python
 
 def _notebooks():
     return sorted(p.relative_to(ROOT).as_posix() for folder in ("notebooks", "labs", "labs/solutions")
-                  for p in (ROOT / folder).glob("*.ipynb"))
+                  for p in (ROOT / folder).glob("*.ipynb") if p.relative_to(ROOT).as_posix() not in REFERENCE)
 
 
 TIME = re.compile(r"\*\*Time\.\*\* About (\d+) minutes\.")
