@@ -31,8 +31,8 @@ STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="       # the bundled calendar's requestSta
 class NotYet(AssertionError):
     """A challenge's check failed: shown as one sentence and a hint, not as a traceback."""
 
-    def __init__(self, number: int, reason: str, hint: str):
-        super().__init__(f"challenge {number}: not yet. {reason}")
+    def __init__(self, what: int | str, reason: str, hint: str):
+        super().__init__(f"{f'challenge {what}' if isinstance(what, int) else what}: not yet. {reason}")
         self.hint = hint
 
     def _render_traceback_(self) -> list[str]:   # IPython prints these lines instead of a traceback
