@@ -46,6 +46,7 @@ class Client:
         self.pending = jsonrpc.PendingIds()
         self.abandoned: set = set()   # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
+        self._used_ids: set = set()   # every id written on this connection, typed by hand or not
         self._closed = False
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         if hasattr(transport, "on_http"):
@@ -58,6 +59,7 @@ class Client:
         """Send one request and return its answer (a Result or an Error message)."""
         self._check_open()
         rid = self.new_id() if id is None else id
+        self._used_ids.add(rid)
         if meta and self.era != "legacy":
             params = dict(params or {})
             given = params.get("_meta") or {}
@@ -109,6 +111,7 @@ class Client:
                 continue
             if isinstance(m, Request):
                 expected.add(m.id)
+                self._used_ids.add(m.id)
         try:
             parsed = jsonrpc.parse(wire[:-1]) if wire.count("\n") == 1 else None
         except ProtocolError:
@@ -140,7 +143,12 @@ class Client:
         return revisions.meta(self.protocol_version, self.capabilities, self.client_info)
 
     def new_id(self) -> int:
-        return next(self._ids)
+        """The next integer id not yet written on this connection: a hand-typed id 1 (send_raw)
+        is never reused by a later request(), so each id names one exchange in the trace."""
+        rid = next(self._ids)
+        while rid in self._used_ids:
+            rid = next(self._ids)
+        return rid
 
     @property
     def stderr(self) -> list[str]:
