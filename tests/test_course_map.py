@@ -51,28 +51,9 @@ def _notebooks():
 
 TIME = re.compile(r"\*\*Time\.\*\* About (\d+) minutes\.")
 
-# The rule of thumb notebook 00 states: reading at 150 words a minute, one minute per code cell
-# (run it, read what it shows), three per exercise (a code cell tagged `exercise`: a challenge, a
-# prediction, a classification), one per quiz question; rounded to the nearest 5, at least 5.
-# The quiz's own cells (declaring, answering from code) are not counted as code cells.
-WORDS_PER_MINUTE, CELL_MINUTES, EXERCISE_MINUTES, QUESTION_MINUTES = 150, 1, 3, 1
-
-
-def rule_of_thumb_minutes(nb: dict) -> int:
-    minutes = 0.0
-    for cell in nb["cells"]:
-        src = "".join(cell["source"])
-        if cell["cell_type"] == "markdown":
-            minutes += len(re.sub(r"`[^`]*`", " x ", src).split()) / WORDS_PER_MINUTE
-        elif "Question(" in src:
-            minutes += src.count("Question(") * QUESTION_MINUTES
-        elif src.lstrip().startswith("if answer_from_code():"):
-            continue
-        elif "exercise" in cell.get("metadata", {}).get("tags", []):
-            minutes += EXERCISE_MINUTES
-        else:
-            minutes += CELL_MINUTES
-    return max(5, 5 * round(minutes / 5))
+# The rule of thumb notebook 00 states lives in mcp_lab/course/times.py (which can also rewrite
+# the headers, the README's map and notebook 00's list: `python -m mcp_lab.course.times --write`).
+from mcp_lab.course.times import WORDS_PER_MINUTE, rule_of_thumb_minutes  # noqa: E402
 
 
 def test_every_notebooks_time_follows_the_rule_of_thumb_stated_in_00():
@@ -84,7 +65,8 @@ def test_every_notebooks_time_follows_the_rule_of_thumb_stated_in_00():
         stated = TIME.search("".join(nb["cells"][0]["source"]))
         assert stated, f"{path.name}: no '**Time.** About N minutes.' line in the first cell"
         assert int(stated.group(1)) == rule_of_thumb_minutes(nb), \
-            f"{path.name} says {stated.group(1)} minutes; the rule of thumb gives {rule_of_thumb_minutes(nb)}"
+            (f"{path.name} says {stated.group(1)} minutes; the rule of thumb gives {rule_of_thumb_minutes(nb)} "
+             "(python -m mcp_lab.course.times --write updates every place that states it)")
 
 
 def _readme_minutes() -> dict[str, int]:
