@@ -73,13 +73,14 @@ class Finding:
     """One thing the lint noticed: how bad, which rule, where the spec says so, in one line."""
     severity: str          # "error" | "warning" | "info"
     rule: str              # a stable name, e.g. "id-null", "meta-missing", "schema"
-    section: str           # spec page and anchor relative to SPEC_BASE, e.g. "basic/index#_meta"
+    section: str           # spec page and anchor relative to SPEC_BASE, e.g. "basic/index#meta"
     message: str           # one line for the learner
     path: str = ""         # JSON path inside the message, e.g. "params._meta", when it applies
 
     @property
     def url(self) -> str:
-        return SPEC_BASE + self.section
+        # A section is relative to the current revision's pages, or a full URL into an older one.
+        return self.section if self.section.startswith("https://") else SPEC_BASE + self.section
 
     def __str__(self) -> str:
         where = f" at {self.path}" if self.path else ""
@@ -298,14 +299,14 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
         if method in MODERN_REQUEST_METHODS:
             _schema(out, method, LATEST, params, notification=False)
         else:
-            add("warning", "unknown-method", "schema#clientrequest",
+            add("warning", "unknown-method", "schema",
                 f"{method} is not a {LATEST} client request; expect -32601 Method not found "
                 "unless the server defines it (an extension)")
     elif not has_id:
         if method == "notifications/cancelled":
             _schema(out, method, LATEST, params, notification=True)
         elif is_notification_method:
-            add("warning", "unknown-notification", "schema#clientnotification",
+            add("warning", "unknown-notification", "schema",
                 f"{method} is not a {LATEST} client notification (only notifications/cancelled is); "
                 "the server ignores it silently")
     return out
@@ -321,21 +322,21 @@ def _contains(pending: Collection, rid: Any) -> bool:
 def _check_request_meta(out: Findings, params: Any) -> None:
     add = lambda *a, **k: out.append(Finding(*a, **k))  # noqa: E731
     if params is None:
-        add("error", "meta-missing", "basic/index#_meta",
+        add("error", "meta-missing", "basic/index#meta",
             f"no params, so no params._meta: every {LATEST} request must carry {PROTOCOL_VERSION_KEY} "
             f"and {CLIENT_CAPABILITIES_KEY}; the server answers -32602 Invalid params", path="params")
         return
     meta = params.get("_meta")
     if "_meta" not in params:
-        add("error", "meta-missing", "basic/index#_meta",
+        add("error", "meta-missing", "basic/index#meta",
             f"params has no _meta: every {LATEST} request must carry {PROTOCOL_VERSION_KEY} and "
             f"{CLIENT_CAPABILITIES_KEY}; the server answers -32602 Invalid params", path="params._meta")
         return
     if not isinstance(meta, dict):
-        add("error", "meta-type", "basic/index#_meta", "_meta must be an object", path="params._meta")
+        add("error", "meta-type", "basic/index#meta", "_meta must be an object", path="params._meta")
         return
     if PROTOCOL_VERSION_KEY not in meta:
-        add("error", "meta-protocol-version", "basic/index#_meta",
+        add("error", "meta-protocol-version", "basic/index#meta",
             f"_meta lacks the required {PROTOCOL_VERSION_KEY}; the server answers -32602",
             path=f"params._meta[{json.dumps(PROTOCOL_VERSION_KEY)}]")
     else:
@@ -348,12 +349,12 @@ def _check_request_meta(out: Findings, params: Any) -> None:
                 f"{why}; a {LATEST}-only server answers -32022 with data.supported",
                 path=f"params._meta[{json.dumps(PROTOCOL_VERSION_KEY)}]")
     if CLIENT_CAPABILITIES_KEY not in meta:
-        add("error", "meta-client-capabilities", "basic/index#_meta",
+        add("error", "meta-client-capabilities", "basic/index#meta",
             f"_meta lacks the required {CLIENT_CAPABILITIES_KEY} ({{}} declares no optional "
             "capability); the server answers -32602",
             path=f"params._meta[{json.dumps(CLIENT_CAPABILITIES_KEY)}]")
     if CLIENT_INFO_KEY not in meta:
-        add("warning", "meta-client-info", "basic/index#_meta",
+        add("warning", "meta-client-info", "basic/index#meta",
             f"clients SHOULD send {CLIENT_INFO_KEY} ({{\"name\", \"version\"}}) on every request",
             path="params._meta")
     _check_meta_keys(out, meta, request=True)
@@ -375,28 +376,28 @@ def _check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
         if not sep:
             for reserved in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY):
                 if key.lower() == reserved.rsplit("/", 1)[1].lower():
-                    add("warning", "meta-key-unprefixed", "basic/index#_meta",
+                    add("warning", "meta-key-unprefixed", "basic/index#meta",
                         f"{key!r} is not a reserved key; did you mean {reserved!r}?", path=path)
                     break
             else:
                 if not _NAME.match(key):
-                    add("warning", "meta-key-name", "basic/index#_meta",
+                    add("warning", "meta-key-name", "basic/index#meta",
                         f"{key!r} is not a valid _meta name (alphanumerics, with - _ . inside)", path=path)
             continue
         labels = prefix.split(".")
         if not all(_PREFIX_LABEL.match(lab) for lab in labels):
-            add("warning", "meta-key-prefix", "basic/index#_meta",
+            add("warning", "meta-key-prefix", "basic/index#meta",
                 f"the prefix {prefix + '/'!r} is not dot-separated labels (letters, digits, hyphens)",
                 path=path)
         elif len(labels) >= 2 and labels[1] in ("modelcontextprotocol", "mcp"):
             known = ", ".join(sorted(k.rsplit("/", 1)[1] for k in allowed if "/" in k))
             what = ("a result key, not a request key" if key == SERVER_INFO_KEY else
                     f"not a key {LATEST} defines here (known: {known}); check spelling and case")
-            add("warning", "meta-reserved-prefix", "basic/index#_meta",
+            add("warning", "meta-reserved-prefix", "basic/index#meta",
                 f"{key!r} uses a prefix reserved for MCP ({labels[1]!r} as second label), but it is {what}",
                 path=path)
         if name and not _NAME.match(name):
-            add("warning", "meta-key-name", "basic/index#_meta",
+            add("warning", "meta-key-name", "basic/index#meta",
                 f"{name!r} is not a valid _meta name (alphanumerics, with - _ . inside)", path=path)
 
 
@@ -410,7 +411,9 @@ def _schema(out: Findings, method: str, version: str, params: Any, *, notificati
     model = surface.get((method, version))
     if model is None:
         return
-    section = "schema#" + model.__name__.lower()
+    # The schema reference of the message's own revision: a legacy type has no anchor in 2026-07-28.
+    section = ("schema#" if version == LATEST else
+               f"https://modelcontextprotocol.io/specification/{version}/schema#") + model.__name__.lower()
     validate = methods.validate_client_notification if notification else methods.validate_client_request
     try:
         validate(method, version, params)

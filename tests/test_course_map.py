@@ -24,10 +24,18 @@ def test_readme_and_start_here_list_the_same_course_in_the_same_order():
     assert readme == notebook
 
 
+# Reference pages sit beside the map, not in it: no place in the order, no time, no quiz. Each
+# must be linked from notebook 00 and the README (tests/test_glossary.py checks the glossary's).
+REFERENCE = {"notebooks/glossary.ipynb"}
+
+
 def test_every_notebook_and_lab_on_disk_is_on_the_map_and_vice_versa():
     on_disk = {p.relative_to(ROOT).as_posix() for folder in ("notebooks", "labs")
                for p in (ROOT / folder).glob("*.ipynb")}
-    assert set(_readme_map()) == on_disk
+    assert set(_readme_map()) == on_disk - REFERENCE
+    for page in REFERENCE:
+        assert (ROOT / page).is_file(), f"the reference page {page} is missing"
+        assert page not in _readme_map(), f"{page} is a reference page, not a step of the map"
 
 
 # The wire-kernel notebook runs no Python, so it cannot render quiz widgets; its last cells
@@ -38,10 +46,27 @@ NO_QUIZ = {"notebooks/04b-wire-kernel.ipynb": "the MCP wire kernel has no Python
 
 def _notebooks():
     return sorted(p.relative_to(ROOT).as_posix() for folder in ("notebooks", "labs", "labs/solutions")
-                  for p in (ROOT / folder).glob("*.ipynb"))
+                  for p in (ROOT / folder).glob("*.ipynb") if p.relative_to(ROOT).as_posix() not in REFERENCE)
 
 
 TIME = re.compile(r"\*\*Time\.\*\* About (\d+) minutes\.")
+
+# The rule of thumb notebook 00 states lives in mcp_lab/course/times.py (which can also rewrite
+# the headers, the README's map and notebook 00's list: `python -m mcp_lab.course.times --write`).
+from mcp_lab.course.times import WORDS_PER_MINUTE, rule_of_thumb_minutes  # noqa: E402
+
+
+def test_every_notebooks_time_follows_the_rule_of_thumb_stated_in_00():
+    start = "".join("".join(c["source"]) for c in
+                    json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text())["cells"])
+    assert f"{WORDS_PER_MINUTE} words a minute" in start, "notebook 00 should state the rule of thumb for times"
+    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+        nb = json.loads(path.read_text())
+        stated = TIME.search("".join(nb["cells"][0]["source"]))
+        assert stated, f"{path.name}: no '**Time.** About N minutes.' line in the first cell"
+        assert int(stated.group(1)) == rule_of_thumb_minutes(nb), \
+            (f"{path.name} says {stated.group(1)} minutes; the rule of thumb gives {rule_of_thumb_minutes(nb)} "
+             "(python -m mcp_lab.course.times --write updates every place that states it)")
 
 
 def _readme_minutes() -> dict[str, int]:
