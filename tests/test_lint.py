@@ -289,3 +289,10 @@ def test_spec_request_examples_pass(path):
     assert _bad(findings) == [], findings
     # The examples are pretty-printed; sent byte-exact they would break the framing.
     assert "embedded-newline" in lint(text, era="modern", raw=True).rules
+
+
+def test_modern_only_method_does_not_key_the_fallback_to_one_code():
+    """The spec: a probe's fallback MUST NOT be keyed to one error code (stdio, backward compatibility)."""
+    finding = next(f for f in lint(_req(1, "server/discover", {"_meta": META}), era="legacy")
+                   if f.rule == "modern-only-method")
+    assert "never one code" in finding.message and "the very answer" not in finding.message, finding.message
