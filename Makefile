@@ -40,9 +40,9 @@ $(PIP_STAMP): pyproject.toml | $(VPY)
 	@rm -f $(VENV)/.stamp-pip*
 	@touch $@
 
-$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/wire_kernel.py
+$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/notebook/wire_kernel.py
 	$(VPY) -m ipykernel install --sys-prefix
-	$(VPY) -m mcp_lab.wire_kernel install --sys-prefix
+	$(VPY) -m mcp_lab.notebook.wire_kernel install --sys-prefix
 	@touch $@
 
 $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs

@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 
-from . import ProtocolError
+from mcp_lab.wire.errors import McpError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -49,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) -> int:
-    from .tokens import EncodingDataError, available_encodings, cost
+    from mcp_lab.tokens import EncodingDataError, available_encodings, cost
 
     if (args.name is None) == (server_argv is None):
         parser.error("cost needs either a known server name or `-- <argv...>`, not both")
@@ -62,8 +62,8 @@ def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) 
     server = args.name if server_argv is None else server_argv
     try:
         result = cost(server, encoding=args.encoding, timeout=args.timeout)
-    except (ProtocolError, EncodingDataError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        msg = e.message if isinstance(e, ProtocolError) else str(e)
+    except (McpError, EncodingDataError, ValueError, TypeError, OSError, NotImplementedError) as e:
+        msg = e.message if isinstance(e, McpError) else str(e)
         print(f"mcp_lab cost: {' '.join(msg.split())}", file=sys.stderr)
         return 1
     if args.json:
@@ -74,7 +74,7 @@ def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) 
 
 
 def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) -> int:
-    from .probe import probe
+    from mcp_lab.session.probe import probe
 
     if args.name is None and server_argv is None:
         parser.error("probe needs a known server name (e.g. everything) or `-- <server argv...>`")
@@ -87,8 +87,8 @@ def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser)
     server = args.name if server_argv is None else server_argv
     try:
         verdict = probe(server, timeout=args.timeout, refresh=True)
-    except (ProtocolError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        msg = e.message if isinstance(e, ProtocolError) else str(e)
+    except (McpError, ValueError, TypeError, OSError, NotImplementedError) as e:
+        msg = e.message if isinstance(e, McpError) else str(e)
         print(f"mcp_lab probe: {' '.join(msg.split())}", file=sys.stderr)
         return 1
     try:

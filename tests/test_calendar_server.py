@@ -7,7 +7,7 @@ import pytest
 from support import wait_for
 
 from mcp_lab import jsonrpc
-from mcp_lab.revisions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, meta
+from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, meta
 
 FORM = {"elicitation": {"form": {}}}
 DENTIST_STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="   # the chapter's requestState, byte for byte

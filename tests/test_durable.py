@@ -16,7 +16,7 @@ import time
 
 import mcp_lab
 from mcp_lab import jsonrpc
-from mcp_lab.isolate import flip_one_character, isolated
+from mcp_lab.session.isolate import flip_one_character, isolated
 
 START = "2026-09-10T08:30:00Z"
 ANSWER = {"when": {"action": "accept", "content": {"startsAt": START}}}

@@ -15,8 +15,8 @@ import pytest
 import mcp_lab
 from fakes.http_fake import FakeServer
 from mcp_lab import http_servers, jsonrpc
-from mcp_lab.http import HttpError, HttpTransport, ResponseTooLarge, headers_for
-from mcp_lab.jsonrpc import DeadlineExceeded
+from mcp_lab.transport.http import HttpError, HttpTransport, ResponseTooLarge, headers_for
+from mcp_lab.wire.jsonrpc import DeadlineExceeded
 from support import ROOT
 
 PORTS: list[int] = []

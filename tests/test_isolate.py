@@ -10,7 +10,7 @@ import pytest
 
 import mcp_lab
 from mcp_lab import jsonrpc
-from mcp_lab.isolate import Isolation, flip_one_character, isolated
+from mcp_lab.session.isolate import Isolation, flip_one_character, isolated
 
 ANSWER = {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}
 A = ("tools/call", {"name": "create_event", "arguments": {"title": "Dentist"}})

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mcp_lab import jsonrpc, revisions
-from mcp_lab.jsonrpc import Error, Notification, ProtocolError, Request, Result, encode, parse
+from mcp_lab.wire.jsonrpc import Error, Notification, ProtocolError, Request, Result, encode, parse
 
 
 def test_codes_are_the_spec_numbers():

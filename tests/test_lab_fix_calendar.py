@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_lab.labs.check_calendar import CheckFailed, CheckReport, check
+from mcp_lab.course.check_calendar import CheckFailed, CheckReport, check
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "labs" / "01-fix-the-calendar" / "calendar_server.py"

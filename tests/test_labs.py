@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_lab.labs import check_ask, check_budget, check_requests
-from mcp_lab.labs._check import CheckFailed
+from mcp_lab.course import check_ask, check_budget, check_requests
+from mcp_lab.course._check import CheckFailed
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"

@@ -15,7 +15,7 @@ import pytest
 
 import mcp_lab
 from mcp_lab import jsonrpc, revisions
-from mcp_lab.lint import Finding, Findings, compact, fill_meta, lint, render_html, render_text
+from mcp_lab.wire.lint import Finding, Findings, compact, fill_meta, lint, render_html, render_text
 
 from support import ROOT, SPEC_2026
 
@@ -91,7 +91,7 @@ def test_sdk_calendar_traffic_passes():
 
 
 def test_reference_server_traffic_passes_as_legacy():
-    from mcp_lab.probe import probe
+    from mcp_lab.session.probe import probe
     with mcp_lab.connect(reference_argv(), name="everything", timeout=10) as c:
         v = probe(c, refresh=True)
         assert v.era == "legacy" and c.era == "legacy"

@@ -81,11 +81,11 @@ def test_magics_in_a_notebook():
         "%load_ext mcp_lab",                                                            # 0
         "%mcp connect calendar",                                                         # 1
         '%%rpc calendar\n{"jsonrpc": "2.0", "id": 1,\n "method": "tools/list"}',         # 2
-        'import mcp_lab.magics\n'                                                          # 3
+        'import mcp_lab.notebook.magics\n'                                                          # 3
         'assert _["error"]["code"] == -32602, _\n'
         'assert "meta-missing" in _.findings.rules\n'
         'assert _.sent == \'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\'\n'
-        'assert mcp_lab.magics.last is _',
+        'assert mcp_lab.notebook.magics.last is _',
         "%%rpc calendar\n" + META_FULL,                                                    # 4
         'assert [t["name"] for t in _["result"]["tools"]] == ["create_event"]\n'           # 5
         'assert _.findings.ok and not _.findings.warnings',

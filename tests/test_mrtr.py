@@ -20,7 +20,7 @@ import pytest
 
 import mcp_lab
 from mcp_lab import jsonrpc, mrtr, widgets
-from mcp_lab.revisions import CLIENT_CAPABILITIES_KEY
+from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY
 
 FAKE = Path(__file__).resolve().parent / "fakes" / "stubborn_server.py"
 WHEN = "2026-09-10T08:30:00Z"

@@ -15,7 +15,7 @@ import pytest
 
 import mcp_lab
 from mcp_lab import LATEST, TransportClosed, jsonrpc
-from mcp_lab.probe import Verdict, cached, forget, probe
+from mcp_lab.session.probe import Verdict, cached, forget, probe
 from mcp_lab.servers import known
 
 FAKES = Path(__file__).resolve().parent / "fakes"

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from mcp_lab.quiz import Question, Quiz
+from mcp_lab.notebook.quiz import Question, Quiz
 
 
 def stdio_question() -> Question:

@@ -21,8 +21,8 @@ import pytest
 
 import mcp_lab
 from mcp_lab import jsonrpc, revisions
-from mcp_lab.client import Client
-from mcp_lab.stdio import StdioTransport
+from mcp_lab.session.client import Client
+from mcp_lab.transport.stdio import StdioTransport
 
 REPO = Path(__file__).resolve().parents[1]
 SDK_SERVER = [sys.executable, "-m", "mcp_lab.servers.sdk_calendar"]

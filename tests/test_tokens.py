@@ -309,7 +309,7 @@ def test_reference_server_reproduces_the_chapter():
 # --- cost(): live servers, both eras ---------------------------------------------------------
 
 import mcp_lab  # noqa: E402
-from mcp_lab import ProtocolError  # noqa: E402
+from mcp_lab.wire.errors import CatalogError  # noqa: E402
 from mcp_lab.tokens import SEARCH_TOOL, cost, fetch_catalog, fleet  # noqa: E402
 
 CHAPTER = {"tools": 13, "tools_total": 1307, "cheapest": ("get-tiny-image", 52),
@@ -428,9 +428,9 @@ def test_cost_follows_next_cursor_and_is_bounded(tmp_path):
     cat = fetch_catalog([sys.executable, str(script), "4", "no"])
     assert cat.pages == 4 and [t["name"] for t in cat.tools] == ["t0", "t1", "t2", "t3"]
     assert cost([sys.executable, str(script), "4", "no"]).instructions_tokens == count("Paged test server.")
-    with pytest.raises(ProtocolError, match="repeated the nextCursor"):
+    with pytest.raises(CatalogError, match="repeated the nextCursor"):
         fetch_catalog([sys.executable, str(script), "1", "loop"])
-    with pytest.raises(ProtocolError, match="after 3 pages"):
+    with pytest.raises(CatalogError, match="after 3 pages"):
         fetch_catalog([sys.executable, str(script), "10", "no"], max_pages=3)
 
 
@@ -449,7 +449,7 @@ def test_a_second_count_sees_new_instructions(tmp_path):
 def test_probed_client_is_reused_without_a_second_handshake():
     client = mcp_lab.connect(_reference_argv(), capabilities={})
     try:
-        from mcp_lab.probe import probe
+        from mcp_lab.session.probe import probe
         probe(client, refresh=True)
         sent_before = len(client.trace.sent)
         c = cost(client)

@@ -20,13 +20,13 @@ from nbformat.v4 import new_code_cell, new_notebook
 from support import ROOT, wait_for
 from test_magics import _with_reference
 
-from mcp_lab.wire_kernel import KERNEL_NAME, complete
+from mcp_lab.notebook.wire_kernel import KERNEL_NAME, complete
 
 
 @pytest.fixture(scope="module")
 def kernelspec(tmp_path_factory):
     prefix = tmp_path_factory.mktemp("wire-prefix")
-    out = subprocess.run([sys.executable, "-m", "mcp_lab.wire_kernel", "install", "--prefix", str(prefix)],
+    out = subprocess.run([sys.executable, "-m", "mcp_lab.notebook.wire_kernel", "install", "--prefix", str(prefix)],
                          capture_output=True, text=True, timeout=60,
                          env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))})
     assert out.returncode == 0, out.stderr
@@ -50,7 +50,7 @@ def test_kernelspec_installed(kernelspec):
     from jupyter_client.kernelspec import KernelSpecManager
     spec = json.loads((kernelspec / "kernel.json").read_text())
     assert spec["display_name"] == "MCP wire"
-    assert spec["argv"] == [sys.executable, "-m", "mcp_lab.wire_kernel", "-f", "{connection_file}"]
+    assert spec["argv"] == [sys.executable, "-m", "mcp_lab.notebook.wire_kernel", "-f", "{connection_file}"]
     found = KernelSpecManager().get_kernel_spec(KERNEL_NAME)
     assert found.display_name == "MCP wire" and found.resource_dir == str(kernelspec)
 

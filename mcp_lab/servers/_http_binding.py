@@ -32,15 +32,20 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
-from mcp_lab.http import NAMED_METHODS, decode_header_value   # the client's codec: both ends agree
-from mcp_lab.revisions import PROTOCOL_VERSION_KEY
-from mcp_lab.servers.calendar import error
+from mcp_lab.wire.headers import NAMED_METHODS, decode_header_value  # the client's codec: both ends agree
+from mcp_lab.wire.revisions import PROTOCOL_VERSION_KEY
+from mcp_lab.wire.jsonrpc import Error
 
 HOST = "127.0.0.1"
 PATH = "/mcp"
 MAX_REQUEST = 4 * 1024 * 1024
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 STATUS_OF = {-32601: 404, -32603: 500}
+
+
+def error(id: Any, code: int, message: str, data: Any = None) -> dict:
+    """An error answer as a dict (the id left out when the request's could not be read)."""
+    return Error(id=id, code=code, message=message, data=data).to_dict()
 
 
 def origin_allowed(origin: str | None) -> bool:

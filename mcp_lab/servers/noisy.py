@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import calendar
+from mcp_lab.servers import calendar
 
 BANNER = "Calendar server ready: 2 events loaded"
 

@@ -21,9 +21,9 @@ import json
 import sys
 from typing import Any
 
-from . import calendar as core
-from .calendar import SUPPORTED, Refusal
-from .logged import MessageLog
+from mcp_lab.servers import calendar as core
+from mcp_lab.servers.calendar import SUPPORTED, Refusal
+from mcp_lab.servers.logged import MessageLog
 
 SERVER_INFO = {"name": "mcp_lab-notes", "version": "0.1.0"}
 INSTRUCTIONS = "Short notes. add_note stores one; list_notes returns them all."

@@ -1,6 +1,6 @@
 """The Streamable HTTP transport: one POST per message, answered with JSON or a short SSE stream.
 
-Theory of operation.  The client (`mcp_lab.client.Client`) was written against a line
+Theory of operation.  The client (`mcp_lab.session.client.Client`) was written against a line
 transport: `send_line(line)` and `read_line(timeout) -> (t, line)`.  Streamable HTTP is a
 different framing of the same messages, and it fits that shape exactly:
 
@@ -39,77 +39,22 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import jsonrpc, revisions
-from .jsonrpc import DeadlineExceeded, ProtocolError, TransportClosed
+from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.headers import NAMED_METHODS, decode_header_value, encode_header_value, headers_for
+from mcp_lab.wire.errors import DeadlineExceeded, HttpError, ProtocolError, TransportClosed
 
 __all__ = ["HttpTransport", "Exchange", "HttpError", "ResponseTooLarge", "headers_for",
            "encode_header_value", "decode_header_value", "MAX_BODY", "ACCEPT"]
 
 ACCEPT = "application/json, text/event-stream"
 MAX_BODY = 8 * 1024 * 1024      # bytes of one reply the transport agrees to read
-NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 _SENTINEL_TAIL = 5
 
 
-class HttpError(ProtocolError):
-    """An HTTP exchange ended without the JSON-RPC answer it should have carried."""
-
-    def __init__(self, message: str, exchange: "Exchange | None" = None):
-        super().__init__(jsonrpc.CONNECTION_CLOSED, message)
-        self.exchange = exchange
-        self.status = exchange.status if exchange is not None else None
 
 
 class ResponseTooLarge(HttpError):
     """The reply is bigger than the transport's limit; it was not read."""
-
-
-def encode_header_value(value: str) -> str:
-    """A header value as 2026-07-28 sends it: printable ASCII without edge spaces as is, else
-    `=?base64?...?=` (also for a value that already looks like that wrapper), the same rule as
-    the official SDK's, so both ends agree byte for byte."""
-    if (all(0x20 <= ord(ch) < 0x7F for ch in value) and value == value.strip()
-            and not (value.startswith("=?base64?") and value.endswith("?="))):
-        return value
-    return "=?base64?" + base64.b64encode(value.encode("utf-8")).decode("ascii") + "?="
-
-
-def decode_header_value(value: str) -> str:
-    """The inverse of `encode_header_value`; a malformed wrapper raises ValueError."""
-    if value.startswith("=?base64?") and value.endswith("?="):
-        payload = value[9:-2]
-        raw = base64.b64decode(payload, validate=True)          # binascii.Error is a ValueError
-        if base64.b64encode(raw).decode("ascii") != payload:
-            raise ValueError("non-canonical base64 in a header value")
-        return raw.decode("utf-8")
-    return value
-
-
-def headers_for(body: Any, *, legacy_version: str | None = None,
-                notification_version: str | None = revisions.LATEST) -> dict[str, str]:
-    """The MCP request headers that mirror a message body (the body stays the source of truth)."""
-    out: dict[str, str] = {}
-    if not isinstance(body, dict):
-        return out
-    params = body.get("params") if isinstance(body.get("params"), dict) else {}
-    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-    version = meta.get(revisions.PROTOCOL_VERSION_KEY)
-    if isinstance(version, str):
-        out["MCP-Protocol-Version"] = version
-    elif legacy_version and body.get("method") != "initialize":
-        # A legacy (2025-06-18+) session: the negotiated version rides in the header only.
-        out["MCP-Protocol-Version"] = legacy_version
-    elif "id" not in body and notification_version:
-        # A notification carries no _meta to mirror; the header still says which revision
-        # it belongs to (a dual-era server such as the SDK's reads a missing one as legacy).
-        out["MCP-Protocol-Version"] = notification_version
-    method = body.get("method")
-    if isinstance(method, str):
-        out["Mcp-Method"] = method
-        key = NAMED_METHODS.get(method)
-        if key and isinstance(params.get(key), str):
-            out["Mcp-Name"] = encode_header_value(params[key])
-    return out
 
 
 @dataclass
@@ -236,7 +181,7 @@ class HttpTransport:
 
     `headers` are extra request headers, applied after the derived ones: a value overrides,
     `None` removes (how a lesson sends a foreign Origin or a header that disagrees with the
-    body).  `process` is an optional local server process (see `mcp_lab.http_servers`) whose
+    body).  `process` is an optional local server process (see `mcp_lab.session.serve`) whose
     stderr and pid the client shows; closing the transport does not stop it.
     """
 

@@ -12,12 +12,12 @@ each shown under the cell in this order:
 1. the body becomes the exact text to send: valid JSON is compacted to the one line the stdio
    framing demands (`--meta` first merges in the `_meta` of the current revision, caller keys
    winning); with `--raw` the body is sent byte-exact, so an embedded newline really splits it;
-2. the lint (`mcp_lab.lint`) forecasts what the server will say, and never blocks the send;
+2. the lint (`mcp_lab.wire.lint`) forecasts what the server will say, and never blocks the send;
 3. `Client.send_raw` writes the text and waits, with a deadline, for the answers it implies;
 4. the answer is pretty-printed together with the stderr lines the server wrote meanwhile.
 
 The cell's value is an `Answer`: the reply as a plain dict (so the next cell can assert on
-`_["error"]["code"]`), with `.all` holding every message that arrived; `mcp_lab.magics.last`
+`_["error"]["code"]`), with `.all` holding every message that arrived; `mcp_lab.notebook.magics.last`
 keeps it too.  Foreseeable mistakes (an unknown connection, a dead server, a bad flag) are one
 `UsageError` line, not a traceback.
 """
@@ -33,8 +33,8 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.display import display
 
-from . import jsonrpc, lint as lint_mod
-from .client import Client
+from mcp_lab.wire import jsonrpc, lint as lint_mod
+from mcp_lab.session.client import Client
 
 __all__ = ["McpMagics", "Answer", "connections", "last", "load_ipython_extension", "render_sent",
            "sent_bundle", "answer_bundle", "exchange"]
@@ -231,22 +231,22 @@ def get(name: str) -> Client:
 
 def connect(name: str, argv: list[str] | None = None, *, probe: bool = True, timeout: float = 5.0):
     """Open (or reopen) the connection `name`; probe its era. Returns (client, verdict or None)."""
-    import mcp_lab
-    from .jsonrpc import ProtocolError
+    from mcp_lab.session.connect import connect as open_client
+    from mcp_lab.wire.errors import McpError
 
     old = connections.pop(name, None)
     if old is not None:
         old.close()
     try:
-        client = mcp_lab.connect(argv if argv else name, name=name, timeout=timeout)
-    except (ValueError, TypeError, ProtocolError, NotImplementedError) as e:
+        client = open_client(argv if argv else name, name=name, timeout=timeout)
+    except (ValueError, TypeError, McpError, NotImplementedError) as e:
         raise UsageError(f"cannot connect {name!r}: {getattr(e, 'message', None) or e}") from None
     verdict = None
     if probe:
-        from .probe import probe as run_probe
+        from mcp_lab.session.probe import probe as run_probe
         try:
             verdict = run_probe(client)
-        except ProtocolError as e:
+        except McpError as e:
             client.close()
             raise UsageError(f"{name}: the probe failed: {e.message}") from None
     connections[name] = client

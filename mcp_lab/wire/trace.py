@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from . import jsonrpc
+from mcp_lab.wire import jsonrpc
 
 __all__ = ["Event", "Trace", "Diagram"]
 

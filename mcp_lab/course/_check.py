@@ -1,6 +1,6 @@
 """What every lab check shares: one failure type and one way to word a failure.
 
-`CheckFailed` is lab 01's class (mcp_lab.labs.check_calendar), reused so that one
+`CheckFailed` is lab 01's class (mcp_lab.course.check_calendar), reused so that one
 `except CheckFailed` covers every lab.  `failure()` builds its one-paragraph message in a fixed
 order -- what was expected, what came back, which rule of the specification says so, and a hint
 -- so a learner reads every lab's verdict the same way.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .check_calendar import CheckFailed, CheckReport
+from mcp_lab.course.check_calendar import CheckFailed, CheckReport
 
 __all__ = ["CheckFailed", "CheckReport", "failure", "shown", "is_placeholder"]
 

@@ -35,8 +35,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Collection, Iterable
 
-from . import jsonrpc, revisions
-from .revisions import (CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LATEST, LEGACY, LEGACY_ONLY_METHODS,
+from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.revisions import (CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LATEST, LEGACY, LEGACY_ONLY_METHODS,
                         LOG_LEVEL_KEY, MODERN_ONLY_METHODS, MODERN_REQUEST_METHODS, PROTOCOL_VERSION_KEY,
                         SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY)
 

@@ -1,7 +1,7 @@
 """The "MCP wire" Jupyter kernel: every cell is one JSON-RPC message, answered under the cell.
 
-    python -m mcp_lab.wire_kernel install [--sys-prefix | --prefix P | --user]   # the kernelspec
-    python -m mcp_lab.wire_kernel -f CONNECTION_FILE                            # what Jupyter runs
+    python -m mcp_lab.notebook.wire_kernel install [--sys-prefix | --prefix P | --user]   # the kernelspec
+    python -m mcp_lab.notebook.wire_kernel -f CONNECTION_FILE                            # what Jupyter runs
 
 Theory of operation.  This is a wrapper kernel (ipykernel's `Kernel` base class, launched by
 `IPKernelApp`): there is no Python in the cells.  The kernel owns at most one MCP server as its
@@ -13,7 +13,7 @@ child process.  The first cell connects it:
 
 and probes its era (`mcp_lab.probe`: server/discover, then the legacy initialize handshake if
 needed).  Every later cell is one message typed by hand, handled exactly as the `%%rpc` magic
-handles it (`mcp_lab.magics.prepare` / `exchange`, `mcp_lab.lint`): compacted to one line, linted,
+handles it (`mcp_lab.notebook.magics.prepare` / `exchange`, `mcp_lab.wire.lint`): compacted to one line, linted,
 sent, and answered.  Outputs are display_data bundles (text/plain + text/html) whose metadata
 says what each one is (`{"mcp_lab": {"kind": "lint" | "sent" | "answer"}}`), so a test can find
 the answer in nbclient's outputs and json-decode its text/plain.  A protocol error answer is a
@@ -38,8 +38,8 @@ import sys
 
 from ipykernel.kernelbase import Kernel
 
-from . import __version__, lint as lint_mod, revisions
-from .lint import LEGACY_REQUEST_METHODS, REQUEST_META_KEYS
+from mcp_lab.wire import lint as lint_mod, revisions
+from mcp_lab.wire.lint import LEGACY_REQUEST_METHODS, REQUEST_META_KEYS
 
 KERNEL_NAME = "mcp-wire"
 DISPLAY_NAME = "MCP wire"
@@ -53,9 +53,18 @@ _HELP = """MCP wire: every cell is one JSON-RPC message, sent to the connected s
 Top-of-cell directives for a message: %raw  %meta  %nolint  %timeout S"""
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mcp_lab")
+    except PackageNotFoundError:  # a source tree on sys.path, not installed
+        return "0"
+
+
 class WireKernel(Kernel):
-    implementation = "mcp_lab.wire_kernel"
-    implementation_version = __version__
+    implementation = "mcp_lab.notebook.wire_kernel"
+    implementation_version = _version()
     language = "json"
     language_version = "JSON-RPC 2.0 / MCP " + revisions.LATEST
     language_info = {"name": "json", "mimetype": "application/json", "file_extension": ".json",
@@ -90,13 +99,13 @@ class WireKernel(Kernel):
     # -- execution ------------------------------------------------------------------------------
     async def do_execute(self, code, silent, store_history=True, user_expressions=None,
                          allow_stdin=False, *, cell_meta=None, cell_id=None):
-        from .jsonrpc import ProtocolError
+        from mcp_lab.wire.errors import LocalError, ProtocolError
 
         try:
             return self._execute(code, silent)
         except _CellError as e:
             return self._fail(e.ename, str(e))
-        except ProtocolError as e:
+        except (ProtocolError, LocalError) as e:
             return self._fail(type(e).__name__, e.message)
 
     def _execute(self, code: str, silent: bool) -> dict:
@@ -126,7 +135,7 @@ class WireKernel(Kernel):
         return self._message(code, silent)
 
     def _connect(self, args: str) -> dict:
-        from .magics import connect as open_connection
+        from mcp_lab.notebook.magics import connect as open_connection
         from IPython.core.error import UsageError
 
         head, sep, argv_text = args.partition("--")
@@ -145,7 +154,7 @@ class WireKernel(Kernel):
         except UsageError as e:
             raise _CellError("ConnectError", str(e)) from None
         # The kernel keeps its one connection itself (the magics' registry is for IPython).
-        from . import magics
+        from mcp_lab.notebook import magics
         magics.connections.pop(name, None)
         self.client = client
         self.pending = set()
@@ -156,7 +165,7 @@ class WireKernel(Kernel):
 
     def _message(self, code: str, silent: bool) -> dict:
         from IPython.core.error import UsageError
-        from .magics import answer_bundle, exchange, prepare, sent_bundle
+        from mcp_lab.notebook.magics import answer_bundle, exchange, prepare, sent_bundle
 
         raw = meta = nolint = False
         timeout = None
@@ -192,7 +201,7 @@ class WireKernel(Kernel):
             self._display({"text/plain": f.text(), "text/html": f._repr_html_()}, "lint")
         if not silent:
             self._display(sent_bundle(text), "sent")
-        from .jsonrpc import TransportClosed
+        from mcp_lab.wire.jsonrpc import TransportClosed
         try:
             answer = exchange(self.client, text, timeout=timeout, pending=self.pending)
         except TransportClosed as e:
@@ -254,7 +263,7 @@ def complete(code: str, cursor_pos: int, *, era: str | None = None) -> dict:
             matches = [d for d in _DIRECTIVES if d.startswith(word)]
             start = word_start
         elif word.startswith("%connect "):
-            from .servers.known import names
+            from mcp_lab.servers.known import names
             partial = word.rsplit(" ", 1)[1]
             matches = [n for n in names() if n.startswith(partial)]
             start = cursor_pos - len(partial)
@@ -316,7 +325,7 @@ def _reply(matches: list[str], start: int, end: int) -> dict:
 # -- the kernelspec ------------------------------------------------------------------------------
 def kernel_json() -> dict:
     return {
-        "argv": [sys.executable, "-m", "mcp_lab.wire_kernel", "-f", "{connection_file}"],
+        "argv": [sys.executable, "-m", "mcp_lab.notebook.wire_kernel", "-f", "{connection_file}"],
         "display_name": DISPLAY_NAME,
         "language": "json",
         "interrupt_mode": "signal",
@@ -345,7 +354,7 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "install":
         import argparse
-        ap = argparse.ArgumentParser(prog="python -m mcp_lab.wire_kernel install",
+        ap = argparse.ArgumentParser(prog="python -m mcp_lab.notebook.wire_kernel install",
                                      description=f"Install the {DISPLAY_NAME!r} kernelspec ({KERNEL_NAME}).")
         where = ap.add_mutually_exclusive_group()
         where.add_argument("--sys-prefix", action="store_true", help="into this environment (sys.prefix)")

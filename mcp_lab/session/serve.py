@@ -31,13 +31,13 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from .jsonrpc import DeadlineExceeded, TransportClosed
-from .stdio import reap
+from mcp_lab.wire.jsonrpc import DeadlineExceeded, TransportClosed
+from mcp_lab.transport.stdio import reap
 
 __all__ = ["serve_http", "HttpServer", "ServerProcess", "free_port", "port_open", "live", "argv_for"]
 
 HOST = "127.0.0.1"
-_LOOPBACK = Path(__file__).resolve().parent / "servers" / "_loopback.mjs"
+_LOOPBACK = Path(__file__).resolve().parent.parent / "servers" / "_loopback.mjs"
 _LIVE: "weakref.WeakSet[HttpServer]" = weakref.WeakSet()
 
 
@@ -56,7 +56,7 @@ def port_open(port: int, host: str = HOST, timeout: float = 0.2) -> bool:
 
 
 def _reference_bin() -> Path:
-    from .servers import known
+    from mcp_lab.servers import known
     path = known.REFERENCE_BIN
     if shutil.which("node") is None:
         raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
@@ -153,8 +153,8 @@ class HttpServer:
 
     def connect(self, *, timeout: float = 5.0, query: str = "", headers: dict | None = None, **kw):
         """A Client over HTTP to this server; `query="sse=1"` asks the calendar for SSE replies."""
-        from .client import Client
-        from .http import HttpTransport
+        from mcp_lab.session.client import Client
+        from mcp_lab.transport.http import HttpTransport
         url = self.url + (f"?{query}" if query else "")
         transport = HttpTransport(url, timeout=timeout, headers=headers, process=self.process).start()
         return Client(transport, name=kw.pop("name", f"{self.name} (http)"), timeout=timeout, **kw)

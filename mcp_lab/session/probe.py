@@ -36,10 +36,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import jsonrpc, revisions
-from .client import Client
-from .jsonrpc import DeadlineExceeded, ProtocolError, TransportClosed
-from .trace import Trace
+from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.session.client import Client
+from mcp_lab.wire.errors import DeadlineExceeded, McpError, ProtocolError, TransportClosed
+from mcp_lab.wire.trace import Trace
 
 __all__ = ["probe", "Verdict", "forget", "cached"]
 
@@ -195,7 +195,7 @@ def probe(server, *, timeout: float = DEFAULT_TIMEOUT, refresh: bool = False, **
     Raises `TransportClosed` (with the server's stderr) when the server cannot start or dies,
     and `DeadlineExceeded` when it answers neither `server/discover` nor `initialize`.
     """
-    from . import connect
+    from mcp_lab.session.connect import connect
 
     key = _key(server)
     hit = None if refresh else _CACHE.get(key)
@@ -213,7 +213,7 @@ def probe(server, *, timeout: float = DEFAULT_TIMEOUT, refresh: bool = False, **
             verdict = run.apply_cached(hit)
         else:
             verdict = run.probe()
-    except ProtocolError as e:
+    except McpError as e:
         if own:
             client.close()
         if isinstance(e, TransportClosed):

@@ -17,10 +17,10 @@ import itertools
 import time
 from typing import Any
 
-from . import jsonrpc, revisions
-from .jsonrpc import DeadlineExceeded, ProtocolError, Request
-from .stdio import StdioTransport
-from .trace import Trace
+from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
+from mcp_lab.transport.stdio import StdioTransport
+from mcp_lab.wire.trace import Trace
 
 __all__ = ["Client", "DEFAULT_CAPABILITIES"]
 

@@ -1,6 +1,6 @@
 """Lab 00's check: four requests written by hand, sent byte-for-byte to the bundled calendar.
 
-    from mcp_lab.labs import check_requests
+    from mcp_lab.course import check_requests
     check_requests.check([discover, list_tools, read_week, create])   # CheckFailed, or a report
 
 Theory of operation.  Each request is judged twice.  First on its own, before anything is sent:
@@ -12,7 +12,7 @@ no id rewritten), and the answer must be the one the calendar gives a correct re
 requests go in order to one process, so the week read by request 3 is the seed week (two
 events) and the event created by request 4 is the third, "e3".
 
-The first unmet expectation raises `CheckFailed` (see `mcp_lab.labs._check`), re-raised from
+The first unmet expectation raises `CheckFailed` (see `mcp_lab.course._check`), re-raised from
 `check` itself so a notebook shows the paragraph and not the check's internals.
 """
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from .. import jsonrpc, revisions
-from ._check import CheckFailed, CheckReport, failure, is_placeholder, shown
+from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.course._check import CheckFailed, CheckReport, failure, is_placeholder, shown
 
 __all__ = ["EXPECTED", "check"]
 
@@ -154,7 +154,7 @@ def _expect_result(i: int, msg: jsonrpc.Request, got: list) -> dict:
 
 
 def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
-    import mcp_lab
+    from mcp_lab.session.connect import connect
 
     if isinstance(requests, (dict, str)) or not hasattr(requests, "__len__"):
         raise CheckFailed("check() takes the list of your four requests: check([discover, list_tools, read_week, create]).")
@@ -163,7 +163,7 @@ def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
                           + ", ".join(m for m, _ in EXPECTED) + f"); it got {len(requests)}.")
     report = CheckReport(server="your four requests")
     seen_ids: dict = {}
-    cal = mcp_lab.connect("calendar", timeout=timeout)
+    cal = connect("calendar", timeout=timeout)
     try:
         for i, value in enumerate(requests):
             obj = _as_object(i, value)

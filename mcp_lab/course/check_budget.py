@@ -1,10 +1,10 @@
 """Lab 03's check: a trimmed tool catalog that fits a token budget and still says what matters.
 
-    from mcp_lab.labs import check_budget
+    from mcp_lab.course import check_budget
     check_budget.check(trimmed, original=catalog)       # CheckFailed, or a report
 
 Theory of operation.  The trimmed catalog is written to a temporary file and served by a real
-process (`python -m mcp_lab.labs.catalog_server FILE`); the check then asks that process for
+process (`python -m mcp_lab.course.catalog_server FILE`); the check then asks that process for
 `tools/list` and judges the tools that came back on the wire.  First what the model needs, tool
 by tool against the original: the same set of names (a name is the API: renaming breaks every
 caller), a non-empty description, an `inputSchema` that is valid JSON Schema 2020-12 of type
@@ -22,8 +22,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .. import jsonrpc
-from ._check import CheckFailed, CheckReport, failure, shown
+from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.errors import McpError
+from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 
 __all__ = ["BUDGET", "ENCODING", "check", "load_catalog"]
 
@@ -53,16 +54,16 @@ def load_catalog(value: Any) -> list[dict]:
 
 def _served(tools: list, timeout: float) -> list[dict]:
     """Write the catalog, serve it from a real process, and return what tools/list answered."""
-    import mcp_lab
+    from mcp_lab.session.connect import connect
 
     with tempfile.TemporaryDirectory(prefix="mcp-lab-budget-") as tmp:
         path = Path(tmp) / "trimmed.json"
         path.write_text(json.dumps({"tools": tools}, ensure_ascii=False, indent=1), encoding="utf-8")
-        client = mcp_lab.connect([sys.executable, "-m", "mcp_lab.labs.catalog_server", str(path)],
+        client = connect([sys.executable, "-m", "mcp_lab.course.catalog_server", str(path)],
                                  timeout=timeout, name="catalog_server")
         try:
             answer = client.request("tools/list")
-        except jsonrpc.ProtocolError as e:
+        except McpError as e:
             raise CheckFailed(f"the catalog server gave no answer ({e.message}); its stderr: "
                               + (" | ".join(client.stderr[-3:]) or "(nothing)")) from None
         finally:
@@ -76,7 +77,7 @@ def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> C
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
-    from .. import tokens
+    import mcp_lab.tokens as tokens
 
     if trimmed is ... or trimmed is None:
         raise CheckFailed("`trimmed` is still a placeholder: build the trimmed list of tools (start from a copy "

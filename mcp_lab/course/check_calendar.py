@@ -1,6 +1,6 @@
 """The check of lab 01: does a calendar server survive one process per message?
 
-    from mcp_lab.labs.check_calendar import check
+    from mcp_lab.course.check_calendar import check
     check("01-fix-the-calendar/calendar_server.py")     # raises CheckFailed, or returns a report
 
 Theory of operation.  Every message goes to a fresh process of the learner's server (through
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..isolate import Isolation, Row, flip_one_character, isolated
+from mcp_lab.session.isolate import Isolation, Row, flip_one_character, isolated
 
 __all__ = ["CheckFailed", "CheckReport", "check", "ANSWER", "START"]
 

@@ -33,9 +33,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from . import jsonrpc
-from .jsonrpc import ProtocolError
-from .trace import Diagram, Event, Trace
+from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.errors import McpError, ProtocolError
+from mcp_lab.wire.trace import Diagram, Event, Trace
 
 __all__ = ["isolated", "Isolation", "Row"]
 
@@ -244,7 +244,7 @@ def isolated(server: str | Sequence[str], messages: Iterable[Any], *, timeout: f
     a server that takes seconds to start (the SDK's) give it room.  `env` is added to the
     environment of every process (a shared key, a database path); `cwd` is their folder.
     """
-    import mcp_lab  # the package's connect(); imported here to keep this module's import cheap
+    from mcp_lab.session.connect import connect
 
     messages = list(messages)
     names = _labels(len(messages), labels)
@@ -259,12 +259,12 @@ def isolated(server: str | Sequence[str], messages: Iterable[Any], *, timeout: f
         row = Row(label=label, method=method, request=None)
         client = None
         try:
-            client = mcp_lab.connect(server, timeout=timeout, env=env, cwd=cwd, name=label)
+            client = connect(server, timeout=timeout, env=env, cwd=cwd, name=label)
             row.pid = client.transport.pid
             answer = client.request(method, params, meta=meta, timeout=timeout)
             row.elapsed_ms = (time.monotonic() - started) * 1000.0
             row.answer = answer
-        except ProtocolError as e:  # TransportClosed (the process died) or DeadlineExceeded
+        except McpError as e:  # TransportClosed (the process died), DeadlineExceeded, an error answer
             row.elapsed_ms = (time.monotonic() - started) * 1000.0
             row.error = e.message
         finally:

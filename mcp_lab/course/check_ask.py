@@ -1,6 +1,6 @@
 """Lab 02's check: a tool that asks the person, driven through the multi round-trip loop.
 
-    from mcp_lab.labs import check_ask
+    from mcp_lab.course import check_ask
     check_ask.check("02-ask-the-person/server.py")     # CheckFailed, or a report
 
 Theory of operation.  The learner's server is started as a real process (`sys.executable
@@ -24,9 +24,10 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .. import jsonrpc
-from ..isolate import flip_one_character
-from ._check import CheckFailed, CheckReport, failure, shown
+from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.errors import McpError
+from mcp_lab.session.isolate import flip_one_character
+from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 
 __all__ = ["START", "TOOL", "KEY", "check"]
 
@@ -61,9 +62,9 @@ class _Server:
     """One process for one scenario; any transport trouble becomes a CheckFailed that says so."""
 
     def __init__(self, argv: list[str], timeout: float, scenario: str, capabilities: dict | None = None):
-        import mcp_lab
+        from mcp_lab.session.connect import connect
         self.scenario = scenario
-        self.client = mcp_lab.connect(argv, timeout=timeout, env=_ENV, capabilities=capabilities,
+        self.client = connect(argv, timeout=timeout, env=_ENV, capabilities=capabilities,
                                       name=Path(argv[-1]).name)
 
     def __enter__(self) -> "_Server":
@@ -81,7 +82,7 @@ class _Server:
                               rule="basic/transports/stdio: the server MUST NOT write anything to stdout that is "
                               "not a valid MCP message", hint="log with print(..., file=sys.stderr)")
             return answer
-        except jsonrpc.ProtocolError as e:
+        except McpError as e:
             tail = " | ".join(self.client.stderr[-4:]) or "(nothing)"
             noise = [ev.line for ev in self.client.trace.of("noise")]
             said = e.message if "stderr" in e.message else f"{e.message}; its stderr ended with: {tail}"
@@ -96,7 +97,7 @@ class _Server:
         return self.run(lambda: self.client.request(method, params, **kw))
 
     def call(self, answer: Callable[[str, dict], dict], **kw):
-        from .. import mrtr
+        from mcp_lab.session import mrtr
         return self.run(lambda: mrtr.call(self.client, "tools/call", CALL, answer, **kw))
 
 

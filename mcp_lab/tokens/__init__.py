@@ -542,7 +542,7 @@ def fetch_catalog(
     :func:`mcp_lab.connect`; ``capabilities`` defaults to ``{}`` here (see above). A connection
     opened here is closed before this returns, whatever happens.
     """
-    from .client import Client
+    from mcp_lab.session.client import Client
 
     if isinstance(server, Client):
         if connect_kwargs:
@@ -551,7 +551,7 @@ def fetch_catalog(
                 "this Client is already connected"
             )
         return _fetch(server, timeout=timeout, max_pages=max_pages)
-    from . import connect
+    from mcp_lab.session.connect import connect
 
     capabilities = connect_kwargs.setdefault("capabilities", {})
     connect_kwargs.setdefault("timeout", timeout)
@@ -564,8 +564,8 @@ def fetch_catalog(
 
 
 def _fetch(client: Any, *, timeout: float, max_pages: int, **probe_kwargs: Any) -> Catalog:
-    from .jsonrpc import ProtocolError
-    from .probe import cached, probe
+    from mcp_lab.wire.errors import CatalogError
+    from mcp_lab.session.probe import cached, probe
 
     # probe() caches verdicts per argv, instructions included; a count must see what the server
     # says now (a learner edits a server and counts again), so it probes afresh -- except on a
@@ -574,8 +574,8 @@ def _fetch(client: Any, *, timeout: float, max_pages: int, **probe_kwargs: Any) 
     reuse = hit is not None and hit.client is client and client.era is not None
     verdict = probe(client, timeout=timeout, refresh=not reuse, **probe_kwargs)
     if not verdict.ok:  # modern, but no protocol version both sides speak
-        raise ProtocolError(
-            -32022, f"{client.name}: no mutual protocol version (the server supports "
+        raise CatalogError(
+            f"{client.name}: no mutual protocol version (the server supports "
                     f"{', '.join(verdict.supported_versions) or 'none it named'}); nothing can be listed"
         )
     era = verdict.era
@@ -587,22 +587,21 @@ def _fetch(client: Any, *, timeout: float, max_pages: int, **probe_kwargs: Any) 
     pages = 0
     while True:
         if pages >= max_pages:
-            raise ProtocolError(
-                -32603, f"{client.name}: tools/list still returned a nextCursor after {max_pages} pages; giving up"
+            raise CatalogError(f"{client.name}: tools/list still returned a nextCursor after {max_pages} pages; giving up"
             )
         reply = client.request("tools/list", {"cursor": cursor} if cursor is not None else None, timeout=timeout)
         pages += 1
         result = reply.unwrap()  # an error answer raises ProtocolError with the server's code
         page = result.get("tools")
         if not isinstance(page, list) or not all(isinstance(t, dict) for t in page):
-            raise ProtocolError(-32603, f"{client.name}: tools/list result has no list of tool objects")
+            raise CatalogError(f"{client.name}: tools/list result has no list of tool objects")
         tools.extend(page)
         cursor = result.get("nextCursor")
         if cursor is None:
             break
         key = json.dumps(cursor, sort_keys=True)
         if key in seen:  # a cursor seen before would loop forever
-            raise ProtocolError(-32603, f"{client.name}: tools/list repeated the nextCursor {cursor!r}")
+            raise CatalogError(f"{client.name}: tools/list repeated the nextCursor {cursor!r}")
         seen.add(key)
     name = (info or {}).get("name") if isinstance(info, dict) else None
     return Catalog(

@@ -19,11 +19,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from mcp_lab.wire.errors import DeadlineExceeded, ProtocolError, RemoteError, TransportClosed
+
 __all__ = [
     "PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS", "INTERNAL_ERROR",
     "HEADER_MISMATCH", "MISSING_REQUIRED_CLIENT_CAPABILITY", "UNSUPPORTED_PROTOCOL_VERSION",
     "ERROR_NAMES", "MODERN_ERROR_CODES",
-    "CONNECTION_CLOSED", "REQUEST_TIMEOUT",
     "ProtocolError", "TransportClosed", "DeadlineExceeded", "Request", "Notification", "Result", "Error", "Message",
     "parse", "parse_obj", "encode", "to_dict", "is_valid_id", "PendingIds",
 ]
@@ -53,44 +54,6 @@ ERROR_NAMES = {
 # The errors only a modern (2026-07-28) server emits; the probe treats them as proof of era.
 MODERN_ERROR_CODES = frozenset({HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY,
                                 UNSUPPORTED_PROTOCOL_VERSION})
-
-
-class ProtocolError(Exception):
-    """The package's one error type: something is wrong on the wire, with the JSON-RPC code.
-
-    Raised by `parse` for a line that is not a valid message and by `Error.unwrap()` for an
-    error a server returned.  `id` is the request id when it could be read, so a server can
-    still answer with it.  The two subclasses below are local conditions of a transport; they
-    never travel on the wire, and their codes are the ones the official SDKs use for them.
-    """
-
-    def __init__(self, code: int, message: str, data: Any = None, id: Any = None):
-        super().__init__(f"{message} ({code})")
-        self.code = code
-        self.message = message
-        self.data = data
-        self.id = id
-
-    def to_error(self) -> "Error":
-        return Error(id=self.id, code=self.code, message=self.message, data=self.data)
-
-
-CONNECTION_CLOSED = -32000
-REQUEST_TIMEOUT = -32001
-
-
-class TransportClosed(ProtocolError):
-    """The peer is gone: the server process exited, or closed its stdout."""
-
-    def __init__(self, message: str, data: Any = None):
-        super().__init__(CONNECTION_CLOSED, message, data)
-
-
-class DeadlineExceeded(ProtocolError):
-    """No answer arrived before the deadline.  Every wait in mcp_lab has one."""
-
-    def __init__(self, message: str, data: Any = None):
-        super().__init__(REQUEST_TIMEOUT, message, data)
 
 
 def is_valid_id(value: Any) -> bool:
@@ -156,7 +119,7 @@ class Error:
     ok = False
 
     def unwrap(self) -> dict:
-        raise ProtocolError(self.code, self.message, self.data, self.id)
+        raise RemoteError(self.code, self.message, self.data, self.id)
 
     def to_dict(self) -> dict:
         err: dict[str, Any] = {"code": self.code, "message": self.message}

@@ -1,6 +1,6 @@
 """A 2026-07-28 server that serves a tool catalog from a JSON file, and nothing else.
 
-    python -m mcp_lab.labs.catalog_server catalog.json
+    python -m mcp_lab.course.catalog_server catalog.json
 
 Lab 03 uses it to put a learner's trimmed catalog on a real wire: the check counts the catalog
 that came back in a `tools/list` answer, not the Python object that was written, so what is
@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from ..servers import calendar as core
+from mcp_lab.servers import calendar as core
 
 SERVER_INFO = {"name": "mcp_lab-catalog", "version": "0.1.0"}
 
@@ -53,7 +53,7 @@ def make_handler(tools: list[dict]):
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m mcp_lab.labs.catalog_server CATALOG.json", file=sys.stderr)
+        print("usage: python -m mcp_lab.course.catalog_server CATALOG.json", file=sys.stderr)
         return 2
     try:
         tools = load(args[0])

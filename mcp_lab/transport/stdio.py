@@ -35,7 +35,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 
-from .jsonrpc import DeadlineExceeded, TransportClosed
+from mcp_lab.wire.jsonrpc import DeadlineExceeded, TransportClosed
 
 __all__ = ["StdioTransport", "reap"]
 
@@ -226,6 +226,8 @@ class StdioTransport:
                     raise DeadlineExceeded(f"the server did not read its stdin within {timeout:g} s "
                                            f"({len(data)} bytes still unsent)")
                 select.select([], [fd], [], remaining)
+        except DeadlineExceeded:  # a TimeoutError, hence an OSError: not a closed pipe
+            raise
         except (BrokenPipeError, ValueError, OSError):
             raise TransportClosed(self._gone("the server closed its stdin")) from None
 
