@@ -55,7 +55,7 @@ _LAZY = {
     "flip_one_character": ("mcp_lab.session.isolate", "flip_one_character"),
     "serve_http": ("mcp_lab.session.serve", "serve_http"),
     "http_servers": ("mcp_lab.session.serve", None),
-    "mrtr": ("mcp_lab.session.mrtr", None),
+    "mrtr": ("mcp_lab.mrtr", None),
     "cost": ("mcp_lab.tokens", "cost"),
     "tokens": ("mcp_lab.tokens", None),
     "widgets": ("mcp_lab.notebook.widgets", None),

@@ -1,10 +1,11 @@
-"""Public module name `mcp_lab.mrtr`, kept short and stable for notebooks and scripts.
+"""Public module `mcp_lab.mrtr`: multi round-trip requests (`input_required` -> answers -> retry).
 
-The implementation is `mcp_lab.session.mrtr`; importing this name gives that very module (one module
-object under two names, so state such as caches and monkeypatches is shared).
+`call()` runs the loop with an answer function (a script, a test); `interactive()` answers with
+ipywidgets forms in a notebook. The loop lives in `mcp_lab.session.mrtr`, the forms in
+`mcp_lab.notebook.interactive`; this module joins the two under the name notebooks use.
 """
 
-import importlib
-import sys
+from mcp_lab.notebook.interactive import Interactive, interactive
+from mcp_lab.session.mrtr import MAX_ROUNDS, Exchange, RoundsExceeded, call
 
-sys.modules[__name__] = importlib.import_module("mcp_lab.session.mrtr")
+__all__ = ["MAX_ROUNDS", "RoundsExceeded", "Exchange", "call", "interactive", "Interactive"]

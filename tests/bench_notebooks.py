@@ -25,7 +25,7 @@ BUDGET_S = 240.0
 def _bench():
     if str(HERE) not in sys.path:
         sys.path.insert(0, str(HERE))
-    from bench_tokens import _bench as bench_module   # the one place that finds bench.py's Row
+    from bench_tokens import _bench as bench_module  # the one place that finds bench.py's Row
 
     return bench_module()
 

@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 
-
 import mcp_lab
 from mcp_lab import jsonrpc
 from mcp_lab.session.isolate import flip_one_character, isolated

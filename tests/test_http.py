@@ -11,13 +11,13 @@ import json
 import sys
 
 import pytest
+from fakes.http_fake import FakeServer
+from support import ROOT
 
 import mcp_lab
-from fakes.http_fake import FakeServer
 from mcp_lab import http_servers, jsonrpc
 from mcp_lab.transport.http import HttpError, HttpTransport, ResponseTooLarge, headers_for
 from mcp_lab.wire.jsonrpc import DeadlineExceeded
-from support import ROOT
 
 PORTS: list[int] = []
 

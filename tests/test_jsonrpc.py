@@ -3,7 +3,8 @@
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_lab import jsonrpc, revisions
 from mcp_lab.wire.jsonrpc import Error, Notification, ProtocolError, Request, Result, encode, parse

@@ -12,12 +12,11 @@ import dataclasses
 import json
 
 import pytest
+from support import ROOT, SPEC_2026
 
 import mcp_lab
 from mcp_lab import jsonrpc, revisions
 from mcp_lab.wire.lint import Finding, Findings, compact, fill_meta, lint, render_html, render_text
-
-from support import ROOT, SPEC_2026
 
 META = revisions.meta(capabilities={"elicitation": {"form": {}}})
 META_JSON = json.dumps(META)
@@ -35,7 +34,6 @@ def _bad(findings):
 
 
 from support import reference_argv  # noqa: E402  (fails, never skips, when it is missing)
-
 
 CALENDAR_SESSION = [
     ("server/discover", {}),

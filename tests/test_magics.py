@@ -8,15 +8,14 @@ clear line and no traceback.  The course notebook 06 is executed too.
 
 from __future__ import annotations
 
-import re
 import json
+import re
 import sys
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
-
 from support import ROOT
 from test_lint import reference_argv
 

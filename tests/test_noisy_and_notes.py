@@ -6,7 +6,6 @@ import json
 import subprocess
 import sys
 
-
 import mcp_lab
 from mcp_lab import revisions
 from mcp_lab.servers import logged, noisy

@@ -52,8 +52,8 @@ def _shorten(text: str, limit: int = 2000) -> str:
 def run_notebook(path: Path):
     """Execute the notebook at `path`; return (executed_nb, failure_message or None)."""
     import nbformat
-    from nbclient import NotebookClient
     from jupyter_client.kernelspec import NoSuchKernel
+    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
     from traitlets.config import Config
 

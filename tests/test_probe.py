@@ -15,8 +15,8 @@ import pytest
 
 import mcp_lab
 from mcp_lab import LATEST, TransportClosed, jsonrpc
-from mcp_lab.session.probe import Verdict, cached, forget, probe
 from mcp_lab.servers import known
+from mcp_lab.session.probe import Verdict, cached, forget, probe
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 ROOT = Path(__file__).resolve().parent.parent

@@ -112,6 +112,7 @@ def test_options_are_shown_shuffled_but_graded_by_the_authors_index():
 def test_across_the_course_the_right_answer_is_not_always_in_the_same_place():
     import json
     from collections import Counter
+
     from support import ROOT
 
     slots = Counter()

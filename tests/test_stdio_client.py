@@ -6,13 +6,13 @@ import sys
 import textwrap
 
 import pytest
+from support import wait_for
 
 import mcp_lab
-from support import wait_for
 from mcp_lab import jsonrpc
+from mcp_lab.transport.stdio import StdioTransport
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, TransportClosed
 from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY
-from mcp_lab.transport.stdio import StdioTransport
 
 
 def script(tmp_path, body: str) -> list[str]:

@@ -309,8 +309,8 @@ def test_reference_server_reproduces_the_chapter():
 # --- cost(): live servers, both eras ---------------------------------------------------------
 
 import mcp_lab  # noqa: E402
-from mcp_lab.wire.errors import CatalogError  # noqa: E402
 from mcp_lab.tokens import SEARCH_TOOL, cost, fetch_catalog, fleet  # noqa: E402
+from mcp_lab.wire.errors import CatalogError  # noqa: E402
 
 CHAPTER = {"tools": 13, "tools_total": 1307, "cheapest": ("get-tiny-image", 52),
            "costliest": ("gzip-file-as-resource", 235), "instructions": 312, "total": 1619, "bytes": 7663}

@@ -16,7 +16,6 @@ import sys
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
-
 from support import ROOT, wait_for
 from test_magics import _with_reference
 

@@ -24,10 +24,10 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
+from mcp_lab.session.isolate import flip_one_character
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
-from mcp_lab.session.isolate import flip_one_character
-from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 
 __all__ = ["START", "TOOL", "KEY", "check"]
 

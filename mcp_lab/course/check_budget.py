@@ -22,9 +22,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
-from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 
 __all__ = ["BUDGET", "ENCODING", "check", "load_catalog"]
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, is_placeholder, shown
+from mcp_lab.wire import jsonrpc, revisions
 
 __all__ = ["EXPECTED", "check"]
 

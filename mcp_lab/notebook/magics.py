@@ -33,8 +33,9 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_magic, magics_class
 from IPython.display import display
 
-from mcp_lab.wire import jsonrpc, lint as lint_mod
 from mcp_lab.session.client import Client
+from mcp_lab.wire import jsonrpc
+from mcp_lab.wire import lint as lint_mod
 
 __all__ = ["McpMagics", "Answer", "connections", "last", "load_ipython_extension", "render_sent",
            "sent_bundle", "answer_bundle", "exchange"]

@@ -38,7 +38,8 @@ import sys
 
 from ipykernel.kernelbase import Kernel
 
-from mcp_lab.wire import lint as lint_mod, revisions
+from mcp_lab.wire import lint as lint_mod
+from mcp_lab.wire import revisions
 from mcp_lab.wire.lint import LEGACY_REQUEST_METHODS, REQUEST_META_KEYS
 
 KERNEL_NAME = "mcp-wire"
@@ -135,8 +136,9 @@ class WireKernel(Kernel):
         return self._message(code, silent)
 
     def _connect(self, args: str) -> dict:
-        from mcp_lab.notebook.magics import connect as open_connection
         from IPython.core.error import UsageError
+
+        from mcp_lab.notebook.magics import connect as open_connection
 
         head, sep, argv_text = args.partition("--")
         words = shlex.split(head)
@@ -165,6 +167,7 @@ class WireKernel(Kernel):
 
     def _message(self, code: str, silent: bool) -> dict:
         from IPython.core.error import UsageError
+
         from mcp_lab.notebook.magics import answer_bundle, exchange, prepare, sent_bundle
 
         raw = meta = nolint = False

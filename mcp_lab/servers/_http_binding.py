@@ -33,8 +33,8 @@ from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
 from mcp_lab.wire.headers import NAMED_METHODS, decode_header_value  # the client's codec: both ends agree
-from mcp_lab.wire.revisions import PROTOCOL_VERSION_KEY
 from mcp_lab.wire.jsonrpc import Error
+from mcp_lab.wire.revisions import PROTOCOL_VERSION_KEY
 
 HOST = "127.0.0.1"
 PATH = "/mcp"

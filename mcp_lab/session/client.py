@@ -17,9 +17,9 @@ import itertools
 import time
 from typing import Any
 
+from mcp_lab.transport.stdio import StdioTransport
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
-from mcp_lab.transport.stdio import StdioTransport
 from mcp_lab.wire.trace import Trace
 
 __all__ = ["Client", "DEFAULT_CAPABILITIES"]

@@ -30,8 +30,9 @@ def connect(server, *, timeout: float = 5.0, capabilities: dict | None = None,
         if server.startswith(("http://", "https://")):
             # Streamable HTTP: nothing to start, and no handshake in 2026-07-28; the first
             # request opens the first connection (a refused one is a one-line HttpError).
-            from mcp_lab.transport.http import HttpTransport
             from urllib.parse import urlsplit
+
+            from mcp_lab.transport.http import HttpTransport
             transport = HttpTransport(server, timeout=timeout).start()
             return Client(transport, name=name or urlsplit(server).netloc, capabilities=capabilities,
                           client_info=client_info, timeout=timeout)

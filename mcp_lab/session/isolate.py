@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from mcp_lab.wire import jsonrpc
-from mcp_lab.wire.errors import McpError, ProtocolError
+from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Diagram, Event, Trace
 
 __all__ = ["isolated", "Isolation", "Row"]

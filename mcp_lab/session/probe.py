@@ -36,8 +36,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.session.client import Client
+from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.errors import DeadlineExceeded, McpError, ProtocolError, TransportClosed
 from mcp_lab.wire.trace import Trace
 

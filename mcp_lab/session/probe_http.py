@@ -20,11 +20,10 @@ legacy fallback the transport carries the `Mcp-Session-Id` the server minted.
 
 from __future__ import annotations
 
-
-from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.session.client import Client
-from mcp_lab.transport.http import HttpError, HttpTransport
 from mcp_lab.session.probe import Verdict, _Reasoning, _supported
+from mcp_lab.transport.http import HttpError, HttpTransport
+from mcp_lab.wire import jsonrpc, revisions
 
 __all__ = ["probe_http"]
 

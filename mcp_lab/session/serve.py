@@ -31,8 +31,8 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from mcp_lab.wire.jsonrpc import DeadlineExceeded, TransportClosed
 from mcp_lab.transport.stdio import reap
+from mcp_lab.wire.jsonrpc import DeadlineExceeded, TransportClosed
 
 __all__ = ["serve_http", "HttpServer", "ServerProcess", "free_port", "port_open", "live", "argv_for"]
 

@@ -28,7 +28,6 @@ the client's deadline (`DeadlineExceeded`).
 
 from __future__ import annotations
 
-import base64
 import itertools
 import json
 import queue
@@ -39,9 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from mcp_lab.wire import jsonrpc, revisions
-from mcp_lab.wire.headers import NAMED_METHODS, decode_header_value, encode_header_value, headers_for
+from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import DeadlineExceeded, HttpError, ProtocolError, TransportClosed
+from mcp_lab.wire.headers import decode_header_value, encode_header_value, headers_for
 
 __all__ = ["HttpTransport", "Exchange", "HttpError", "ResponseTooLarge", "headers_for",
            "encode_header_value", "decode_header_value", "MAX_BODY", "ACCEPT"]

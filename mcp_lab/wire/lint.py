@@ -36,9 +36,19 @@ from dataclasses import dataclass
 from typing import Any, Collection, Iterable
 
 from mcp_lab.wire import jsonrpc, revisions
-from mcp_lab.wire.revisions import (CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, LATEST, LEGACY, LEGACY_ONLY_METHODS,
-                        LOG_LEVEL_KEY, MODERN_ONLY_METHODS, MODERN_REQUEST_METHODS, PROTOCOL_VERSION_KEY,
-                        SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY)
+from mcp_lab.wire.revisions import (
+    CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
+    LATEST,
+    LEGACY,
+    LEGACY_ONLY_METHODS,
+    LOG_LEVEL_KEY,
+    MODERN_ONLY_METHODS,
+    MODERN_REQUEST_METHODS,
+    PROTOCOL_VERSION_KEY,
+    SERVER_INFO_KEY,
+    SUBSCRIPTION_ID_KEY,
+)
 
 __all__ = ["Finding", "Findings", "lint", "compact", "fill_meta", "render_text", "render_html",
            "SPEC_BASE", "REQUEST_META_KEYS", "LEGACY_REQUEST_METHODS", "SEVERITIES"]
