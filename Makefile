@@ -23,7 +23,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 PYTEST_ARGS ?=
 LAB_ARGS ?=
 
-.PHONY: setup prereqs lab test bench clean
+.PHONY: setup prereqs lab test lint fmt bench clean
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP)
 
@@ -56,12 +56,24 @@ lab: setup
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
-test: setup
+# Lint, format check and the layer contract (pyproject.toml) run before any test: a few seconds.
+LINT_PATHS := mcp_lab tests tools bench
+
+lint: setup
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+	$(VENV)/bin/lint-imports --no-cache
+
+test: lint
 	@sh tools/ensure_chromium.sh
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
+fmt: setup
+	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
+	$(VENV)/bin/ruff format $(LINT_PATHS)
+
 bench: setup
-	$(VPY) tests/bench.py
+	$(VPY) bench/bench.py
 
 clean:
 	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # makes `support` importable
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # makes `support` importable
 
 import mcp_lab  # noqa: E402
 

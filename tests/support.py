@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"          # the course's shared folder, when it is beside the repo
+SHARED = ROOT.parent / "shared"  # the course's shared folder, when it is beside the repo
 SPEC_2026 = SHARED / "spec" / "2026-07-28"
 CALENDAR_ARGV = [sys.executable, "-m", "mcp_lab.servers.calendar"]
 
@@ -44,6 +44,7 @@ def reference_argv() -> list[str]:
     set-up, never a reason to skip.
     """
     from mcp_lab.servers import known
+
     try:
         return known.argv_for("everything")
     except FileNotFoundError as e:

@@ -26,26 +26,32 @@ def load(path: str) -> list[dict]:
         data = json.load(f)
     tools = data.get("tools") if isinstance(data, dict) else data
     if not isinstance(tools, list):
-        raise ValueError(f"{path}: expected a list of tools or {{\"tools\": [...]}}")
+        raise ValueError(f'{path}: expected a list of tools or {{"tools": [...]}}')
     return tools
 
 
 def make_handler(tools: list[dict]):
     """`handle(msg)` for a server whose only content is `tools`."""
     handlers = {
-        "server/discover": lambda p, caps: core.result({"supportedVersions": ["2026-07-28"],
-                                                        "capabilities": {"tools": {}},
-                                                        "ttlMs": 3600000, "cacheScope": "public"}, SERVER_INFO),
-        "tools/list": lambda p, caps: core.result({"tools": tools, "ttlMs": 300000, "cacheScope": "public"},
-                                                  SERVER_INFO),
-        "tools/call": lambda p, caps: core.result({"content": [{"type": "text", "text":
-                                                    "This server only lists its catalog."}], "isError": True},
-                                                  SERVER_INFO),
+        "server/discover": lambda p, caps: core.result(
+            {
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}},
+                "ttlMs": 3600000,
+                "cacheScope": "public",
+            },
+            SERVER_INFO,
+        ),
+        "tools/list": lambda p, caps: core.result(
+            {"tools": tools, "ttlMs": 300000, "cacheScope": "public"}, SERVER_INFO
+        ),
+        "tools/call": lambda p, caps: core.result(
+            {"content": [{"type": "text", "text": "This server only lists its catalog."}], "isError": True}, SERVER_INFO
+        ),
     }
 
     def handle(msg: Any) -> dict | None:
-        return core.handle(msg, lambda method, params: core.dispatch(method, params, handlers),
-                           name="catalog_server")
+        return core.handle(msg, lambda method, params: core.dispatch(method, params, handlers), name="catalog_server")
 
     return handle
 

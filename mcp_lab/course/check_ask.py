@@ -45,15 +45,17 @@ def check(server: str | Path | Sequence[str], *, timeout: float = 5.0) -> CheckR
     try:
         return _check(_argv(server), timeout)
     except CheckFailed as e:
-        raise e.with_traceback(None) from None   # the paragraph, not the check's own frames
+        raise e.with_traceback(None) from None  # the paragraph, not the check's own frames
 
 
 def _argv(server: str | Path | Sequence[str]) -> list[str]:
     if isinstance(server, (str, Path)):
         path = Path(server)
         if not path.is_file():
-            raise CheckFailed(f"there is no server file at {path.resolve()}: pass the path of the server.py you "
-                              "edited, e.g. check(\"02-ask-the-person/server.py\").")
+            raise CheckFailed(
+                f"there is no server file at {path.resolve()}: pass the path of the server.py you "
+                'edited, e.g. check("02-ask-the-person/server.py").'
+            )
         return [sys.executable, str(path.resolve())]
     return list(server)
 
@@ -63,9 +65,9 @@ class _Server:
 
     def __init__(self, argv: list[str], timeout: float, scenario: str, capabilities: dict | None = None):
         from mcp_lab.session.connect import connect
+
         self.scenario = scenario
-        self.client = connect(argv, timeout=timeout, env=_ENV, capabilities=capabilities,
-                                      name=Path(argv[-1]).name)
+        self.client = connect(argv, timeout=timeout, env=_ENV, capabilities=capabilities, name=Path(argv[-1]).name)
 
     def __enter__(self) -> "_Server":
         return self
@@ -78,9 +80,14 @@ class _Server:
             answer = fn()
             noise = [ev.line for ev in self.client.trace.of("noise")]
             if noise:
-                raise failure(self.scenario, expected="only JSON-RPC messages on stdout", got=repr(noise[0]),
-                              rule="basic/transports/stdio: the server MUST NOT write anything to stdout that is "
-                              "not a valid MCP message", hint="log with print(..., file=sys.stderr)")
+                raise failure(
+                    self.scenario,
+                    expected="only JSON-RPC messages on stdout",
+                    got=repr(noise[0]),
+                    rule="basic/transports/stdio: the server MUST NOT write anything to stdout that is "
+                    "not a valid MCP message",
+                    hint="log with print(..., file=sys.stderr)",
+                )
             return answer
         except McpError as e:
             tail = " | ".join(self.client.stderr[-4:]) or "(nothing)"
@@ -88,8 +95,11 @@ class _Server:
             said = e.message if "stderr" in e.message else f"{e.message}; its stderr ended with: {tail}"
             raise CheckFailed(
                 f"{self.scenario}: the server gave no usable answer ({said}). "
-                + (f"It printed {noise[0]!r} on stdout, which must carry only JSON-RPC lines (log to stderr). "
-                   if noise else "")
+                + (
+                    f"It printed {noise[0]!r} on stdout, which must carry only JSON-RPC lines (log to stderr). "
+                    if noise
+                    else ""
+                )
                 + "Run `python server.py` in a terminal to see it start, or fail."
             ) from None
 
@@ -98,6 +108,7 @@ class _Server:
 
     def call(self, answer: Callable[[str, dict], dict], **kw):
         from mcp_lab.session import mrtr
+
         return self.run(lambda: mrtr.call(self.client, "tools/call", CALL, answer, **kw))
 
 
@@ -119,32 +130,60 @@ def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
     r = interim.result
     asks = r.get("inputRequests")
     if not isinstance(asks, dict) or KEY not in asks:
-        raise failure(what, expected=f'inputRequests with the key "{KEY}"', got=shown(asks),
-                      rule=f"{_MRTR}: inputRequests maps server-chosen keys to requests; the answer comes back "
-                      "under the same key", hint=f'put the question under "{KEY}", as the tool\'s contract says')
+        raise failure(
+            what,
+            expected=f'inputRequests with the key "{KEY}"',
+            got=shown(asks),
+            rule=f"{_MRTR}: inputRequests maps server-chosen keys to requests; the answer comes back "
+            "under the same key",
+            hint=f'put the question under "{KEY}", as the tool\'s contract says',
+        )
     ask = asks[KEY]
     params = ask.get("params") if isinstance(ask, dict) else None
     if not isinstance(ask, dict) or ask.get("method") != "elicitation/create" or not isinstance(params, dict):
-        raise failure(what, expected='a bare {"method": "elicitation/create", "params": {...}}', got=shown(ask),
-                      rule=f"{_MRTR}: an input request is an ElicitRequest with no jsonrpc and no id",
-                      hint="no jsonrpc, no id: just method and params")
+        raise failure(
+            what,
+            expected='a bare {"method": "elicitation/create", "params": {...}}',
+            got=shown(ask),
+            rule=f"{_MRTR}: an input request is an ElicitRequest with no jsonrpc and no id",
+            hint="no jsonrpc, no id: just method and params",
+        )
     schema = params.get("requestedSchema")
     prop = schema.get("properties", {}).get(KEY) if isinstance(schema, dict) else None
-    if params.get("mode", "form") != "form" or not isinstance(params.get("message"), str) or not params["message"] \
-            or not isinstance(prop, dict) or KEY not in (schema.get("required") or []):
-        raise failure(what, expected=f'a form elicitation: mode "form", a message, and a requestedSchema that '
-                      f'requires the property "{KEY}"', got=shown(params),
-                      rule="client/elicitation: form mode needs message and requestedSchema, a flat object of "
-                      "primitive properties", hint="use ROOM_FORM as requestedSchema")
+    if (
+        params.get("mode", "form") != "form"
+        or not isinstance(params.get("message"), str)
+        or not params["message"]
+        or not isinstance(prop, dict)
+        or KEY not in (schema.get("required") or [])
+    ):
+        raise failure(
+            what,
+            expected=f'a form elicitation: mode "form", a message, and a requestedSchema that '
+            f'requires the property "{KEY}"',
+            got=shown(params),
+            rule="client/elicitation: form mode needs message and requestedSchema, a flat object of "
+            "primitive properties",
+            hint="use ROOM_FORM as requestedSchema",
+        )
     rooms = prop.get("enum") or [o.get("const") for o in prop.get("oneOf") or [] if isinstance(o, dict)]
     if not rooms or not all(isinstance(x, str) for x in rooms):
-        raise failure(what, expected=f'the "{KEY}" property to list the free rooms in an enum', got=shown(prop),
-                      rule="client/elicitation: a single-select question is a string with enum (or oneOf of const)",
-                      hint="ROOM_FORM already has the enum")
+        raise failure(
+            what,
+            expected=f'the "{KEY}" property to list the free rooms in an enum',
+            got=shown(prop),
+            rule="client/elicitation: a single-select question is a string with enum (or oneOf of const)",
+            hint="ROOM_FORM already has the enum",
+        )
     if not isinstance(r.get("requestState"), str) or not r["requestState"]:
-        raise failure(what, expected="a requestState string", got=shown(r.get("requestState")),
-                      rule="basic/index#statelessness: state that spans requests travels in the message; "
-                      "the retry may reach another process", hint="return requestState=seal({...})")
+        raise failure(
+            what,
+            expected="a requestState string",
+            got=shown(r.get("requestState")),
+            rule="basic/index#statelessness: state that spans requests travels in the message; "
+            "the retry may reach another process",
+            hint="return requestState=seal({...})",
+        )
     return rooms
 
 
@@ -156,8 +195,10 @@ def _forge(state: str, room: str, intruder: str) -> str | None:
     """
     parts = state.split(".")
     for i, part in enumerate(parts):
-        for decode, encode in ((base64.urlsafe_b64decode, base64.urlsafe_b64encode),
-                               (base64.b64decode, base64.b64encode)):
+        for decode, encode in (
+            (base64.urlsafe_b64decode, base64.urlsafe_b64encode),
+            (base64.b64decode, base64.b64encode),
+        ):
             try:
                 text = decode(part + "=" * (-len(part) % 4)).decode()
                 json.loads(text)
@@ -174,9 +215,14 @@ def _forge(state: str, room: str, intruder: str) -> str | None:
 
 def _first_round(what: str, first: Any) -> jsonrpc.Result:
     if not (isinstance(first, jsonrpc.Result) and first.result_type == "input_required"):
-        raise failure(what, expected='a result with resultType "input_required" asking the person for a room',
-                      got=_summary(first), rule=f"{_MRTR}: a server that needs the person's answer returns an "
-                      "InputRequiredResult instead of sending a request", hint="that is TODO 2 in book_room")
+        raise failure(
+            what,
+            expected='a result with resultType "input_required" asking the person for a room',
+            got=_summary(first),
+            rule=f"{_MRTR}: a server that needs the person's answer returns an "
+            "InputRequiredResult instead of sending a request",
+            hint="that is TODO 2 in book_room",
+        )
     return first
 
 
@@ -190,9 +236,13 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
         tools = listed.result.get("tools", []) if isinstance(listed, jsonrpc.Result) else []
         tool = next((t for t in tools if isinstance(t, dict) and t.get("name") == TOOL), None)
         if tool is None or "startsAt" not in (tool.get("inputSchema", {}).get("required") or []):
-            raise failure("tools/list", expected=f"a tool {TOOL} with the required argument startsAt",
-                          got=_summary(listed), rule="server/tools: tools/list returns every tool",
-                          hint="keep TOOL as the template defines it")
+            raise failure(
+                "tools/list",
+                expected=f"a tool {TOOL} with the required argument startsAt",
+                got=_summary(listed),
+                rule="server/tools: tools/list returns every tool",
+                hint="keep TOOL as the template defines it",
+            )
         ok(f"tools/list lists {TOOL}(startsAt)")
 
     # 1. Accept: two rounds, a new id, the state echoed, the room booked.
@@ -201,36 +251,62 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
 
     def accept_first(key: str, request: dict) -> dict:
         asked.append(request)
-        rooms = (request.get("params", {}).get("requestedSchema", {}).get("properties", {}).get(KEY, {}).get("enum")
-                 or ["Aurora"])
+        rooms = request.get("params", {}).get("requestedSchema", {}).get("properties", {}).get(KEY, {}).get("enum") or [
+            "Aurora"
+        ]
         return {"action": "accept", "content": {KEY: rooms[0]}}
 
     with _Server(argv, timeout, what) as s:
         ex = s.call(accept_first)
         first = _first_round(what, ex.answers[0])
         rooms = _offered(what, first)
-        ok("first call answers input_required: a form under \"room\" offering " + ", ".join(rooms)
-           + ", and a requestState")
+        ok(
+            'first call answers input_required: a form under "room" offering '
+            + ", ".join(rooms)
+            + ", and a requestState"
+        )
         sent = [json.loads(line) for line in s.client.trace.sent]
         calls = [m for m in sent if m.get("method") == "tools/call"]
         if len(calls) < 2:
-            raise failure(what, expected="a retry after the answer", got=f"{len(calls)} tools/call request(s)",
-                          rule=_MRTR, hint="the interim result must ask for input")
+            raise failure(
+                what,
+                expected="a retry after the answer",
+                got=f"{len(calls)} tools/call request(s)",
+                rule=_MRTR,
+                hint="the interim result must ask for input",
+            )
         retry = calls[1]["params"]
-        if calls[1]["id"] == calls[0]["id"] or retry.get("requestState") != first.result["requestState"] \
-                or retry.get("arguments") != CALL["arguments"]:
-            raise failure(what, expected="the retry as a new request: new id, same arguments, requestState echoed",
-                          got=shown(calls[1], 200), rule=f"{_MRTR}: the retry is a new request", hint="report this; "
-                          "mcp_lab.mrtr.call builds the retry")
-        ok(f"the retry is a new request (id {calls[0]['id']} then {calls[1]['id']}) with the same arguments, "
-           "inputResponses.room and the requestState echoed byte-exact")
+        if (
+            calls[1]["id"] == calls[0]["id"]
+            or retry.get("requestState") != first.result["requestState"]
+            or retry.get("arguments") != CALL["arguments"]
+        ):
+            raise failure(
+                what,
+                expected="the retry as a new request: new id, same arguments, requestState echoed",
+                got=shown(calls[1], 200),
+                rule=f"{_MRTR}: the retry is a new request",
+                hint="report this; mcp_lab.mrtr.call builds the retry",
+            )
+        ok(
+            f"the retry is a new request (id {calls[0]['id']} then {calls[1]['id']}) with the same arguments, "
+            "inputResponses.room and the requestState echoed byte-exact"
+        )
         final = ex.final
         want = f"Booked {rooms[0]} at {START}."
-        if not (isinstance(final, jsonrpc.Result) and final.result_type == "complete"
-                and not final.result.get("isError") and _text(final.result) == want):
-            raise failure(what, expected=f'a complete result with the text "{want}"', got=_summary(final),
-                          rule=f"{_MRTR}: the retry carries inputResponses; the server finishes the call",
-                          hint="that is TODO 3: unseal the state, read responses[\"room\"], book content[\"room\"]")
+        if not (
+            isinstance(final, jsonrpc.Result)
+            and final.result_type == "complete"
+            and not final.result.get("isError")
+            and _text(final.result) == want
+        ):
+            raise failure(
+                what,
+                expected=f'a complete result with the text "{want}"',
+                got=_summary(final),
+                rule=f"{_MRTR}: the retry carries inputResponses; the server finishes the call",
+                hint='that is TODO 3: unseal the state, read responses["room"], book content["room"]',
+            )
         ok(f"accept: {want}")
 
     # 2, 3. Decline and cancel end the call with a tool error that says so.
@@ -240,27 +316,49 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
             ex = s.call(lambda key, request, a=action: {"action": a})
             _first_round(what, ex.answers[0])
             final = ex.final
-            if not (isinstance(final, jsonrpc.Result) and final.result_type == "complete"
-                    and final.result.get("isError") is True and word in _text(final.result).lower()):
-                raise failure(what, expected=f'a result with "isError": true whose text says the person chose {action}',
-                              got=_summary(final), rule="client/elicitation: the response action is accept, decline "
-                              "or cancel; server/tools: a tool's own failure is a result with isError true",
-                              hint=f'return tool_error("Not booked: ...{action}...") when action is "{action}"')
+            if not (
+                isinstance(final, jsonrpc.Result)
+                and final.result_type == "complete"
+                and final.result.get("isError") is True
+                and word in _text(final.result).lower()
+            ):
+                raise failure(
+                    what,
+                    expected=f'a result with "isError": true whose text says the person chose {action}',
+                    got=_summary(final),
+                    rule="client/elicitation: the response action is accept, decline "
+                    "or cancel; server/tools: a tool's own failure is a result with isError true",
+                    hint=f'return tool_error("Not booked: ...{action}...") when action is "{action}"',
+                )
             ok(f"{action}: isError true, {_text(final.result)!r}")
 
     # 4. No form in this request's capabilities: -32021, naming what is required.
-    for caps, label in (({}, "declares no capabilities"), ({"elicitation": {"url": {}}}, "declares URL elicitation only")):
+    for caps, label in (
+        ({}, "declares no capabilities"),
+        ({"elicitation": {"url": {}}}, "declares URL elicitation only"),
+    ):
         what = f"a request that {label}"
         with _Server(argv, timeout, what, capabilities=caps) as s:
             r = s.request("tools/call", CALL)
-            required = r.data.get("requiredCapabilities") if isinstance(r, jsonrpc.Error) and isinstance(r.data, dict) else None
-            if not (isinstance(r, jsonrpc.Error) and r.code == jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY
-                    and isinstance(required, dict) and isinstance(required.get("elicitation"), dict)):
-                raise failure(what, expected='the error -32021 with data.requiredCapabilities {"elicitation": {"form": {}}}',
-                              got=_summary(r) + (f" with data {shown(r.data)}" if isinstance(r, jsonrpc.Error) else ""),
-                              rule="basic/patterns/mrtr and schema MissingRequiredClientCapabilityError: never ask for "
-                              "an input type this request did not declare; say which capability is required",
-                              hint="that is TODO 1 in book_room")
+            required = (
+                r.data.get("requiredCapabilities")
+                if isinstance(r, jsonrpc.Error) and isinstance(r.data, dict)
+                else None
+            )
+            if not (
+                isinstance(r, jsonrpc.Error)
+                and r.code == jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY
+                and isinstance(required, dict)
+                and isinstance(required.get("elicitation"), dict)
+            ):
+                raise failure(
+                    what,
+                    expected='the error -32021 with data.requiredCapabilities {"elicitation": {"form": {}}}',
+                    got=_summary(r) + (f" with data {shown(r.data)}" if isinstance(r, jsonrpc.Error) else ""),
+                    rule="basic/patterns/mrtr and schema MissingRequiredClientCapabilityError: never ask for "
+                    "an input type this request did not declare; say which capability is required",
+                    hint="that is TODO 1 in book_room",
+                )
             ok(f"{label}: -32021, requiredCapabilities {shown(required)}")
 
     # 5. A changed requestState, and a room never offered, are not believed.
@@ -278,28 +376,47 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
             r = s.request("tools/call", {**CALL, "inputResponses": accept, "requestState": bad_state})
             label = f"{what} ({how})"
             if isinstance(r, jsonrpc.Error) and r.code == jsonrpc.INTERNAL_ERROR:
-                raise failure(label, expected="a clean refusal (the error -32602)", got=_summary(r) + " -- the "
-                              "server hit an exception", rule=f"{_MRTR}: treat requestState as attacker-controlled "
-                              "and reject what fails verification", hint="unseal(state) raises Refusal(-32602) for you")
+                raise failure(
+                    label,
+                    expected="a clean refusal (the error -32602)",
+                    got=_summary(r) + " -- the server hit an exception",
+                    rule=f"{_MRTR}: treat requestState as attacker-controlled and reject what fails verification",
+                    hint="unseal(state) raises Refusal(-32602) for you",
+                )
             if not isinstance(r, jsonrpc.Error) and not (isinstance(r, jsonrpc.Result) and r.result.get("isError")):
-                raise failure(label, expected="a refusal (the error -32602, or at least no booking)",
-                              got=_summary(r), rule=f"{_MRTR}: requestState is attacker-controlled; protect its "
-                              "integrity and reject anything that fails verification",
-                              hint="call unseal(state) before believing anything in it")
+                raise failure(
+                    label,
+                    expected="a refusal (the error -32602, or at least no booking)",
+                    got=_summary(r),
+                    rule=f"{_MRTR}: requestState is attacker-controlled; protect its "
+                    "integrity and reject anything that fails verification",
+                    hint="call unseal(state) before believing anything in it",
+                )
             ok(f"a requestState with {how} is refused: {_summary(r)}")
-        r = s.request("tools/call", {**CALL, "inputResponses": {KEY: {"action": "accept", "content": {KEY: INTRUDER}}},
-                                     "requestState": state})
+        r = s.request(
+            "tools/call",
+            {**CALL, "inputResponses": {KEY: {"action": "accept", "content": {KEY: INTRUDER}}}, "requestState": state},
+        )
         booked = isinstance(r, jsonrpc.Result) and r.result_type == "complete" and not r.result.get("isError")
         if booked or (isinstance(r, jsonrpc.Error) and r.code == jsonrpc.INTERNAL_ERROR):
-            raise failure("an answer naming a room that was never offered", expected="no booking (isError true, an "
-                          "error, or the question asked again)", got=_summary(r), rule="client/elicitation: the "
-                          "server validates what comes back; a client (or an attacker) may send anything",
-                          hint="book only a room listed in the state you sealed")
+            raise failure(
+                "an answer naming a room that was never offered",
+                expected="no booking (isError true, an error, or the question asked again)",
+                got=_summary(r),
+                rule="client/elicitation: the "
+                "server validates what comes back; a client (or an attacker) may send anything",
+                hint="book only a room listed in the state you sealed",
+            )
         ok(f"a room that was never offered is not booked: {_summary(r)}")
         alive = s.request("tools/list", {})
         if not isinstance(alive, jsonrpc.Result):
-            raise failure(what, expected="the server still answering", got=_summary(alive), rule="a bad request "
-                          "costs one answer, never the process", hint="let Refusal carry the error")
+            raise failure(
+                what,
+                expected="the server still answering",
+                got=_summary(alive),
+                rule="a bad request costs one answer, never the process",
+                hint="let Refusal carry the error",
+            )
 
     # 6. Another process finishes what one began.
     what = "a retry that reaches a second, fresh process"
@@ -307,13 +424,23 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
         interim = a.request("tools/call", CALL)
     _first_round(what, interim)
     with _Server(argv, timeout, "process B: " + what) as b:
-        r = b.request("tools/call", {**CALL, "inputResponses": {KEY: {"action": "accept", "content": {KEY: rooms[0]}}},
-                                     "requestState": interim.result["requestState"]})
+        r = b.request(
+            "tools/call",
+            {
+                **CALL,
+                "inputResponses": {KEY: {"action": "accept", "content": {KEY: rooms[0]}}},
+                "requestState": interim.result["requestState"],
+            },
+        )
         want = f"Booked {rooms[0]} at {START}."
         if not (isinstance(r, jsonrpc.Result) and not r.result.get("isError") and _text(r.result) == want):
-            raise failure(what, expected=f'"{want}"', got=_summary(r), rule="basic/index#statelessness: each request "
-                          "must be processable on its own; an open process is not a session",
-                          hint="keep what the retry needs in requestState (sealed with the shared SECRET), "
-                          "not in the process")
+            raise failure(
+                what,
+                expected=f'"{want}"',
+                got=_summary(r),
+                rule="basic/index#statelessness: each request "
+                "must be processable on its own; an open process is not a session",
+                hint="keep what the retry needs in requestState (sealed with the shared SECRET), not in the process",
+            )
         ok(f"process B finished the call process A began: {want}")
     return report

@@ -33,7 +33,6 @@ def load_ipywidgets():
     return ipywidgets
 
 
-
 def esc(x) -> str:
     return html.escape(str(x), quote=True)
 
@@ -41,7 +40,7 @@ def esc(x) -> str:
 class Field:
     """One property: its real widget, a label, and the inline message line under it."""
 
-    def __init__(self, spec: FieldSpec, secret: list[str]):
+    def __init__(self, spec: FieldSpec, secret: list[str]):  # noqa: C901 -- one branch per widget kind, read top to bottom like the schema subset
         w = load_ipywidgets()
         self.spec = spec
         self.name = spec.name
@@ -55,12 +54,17 @@ class Field:
             # The honest rendering: the client refuses to collect it. A disabled Password box shows
             # where the field is without ever accepting or echoing input; nothing is sent for it.
             self.widget = w.Password(
-                value="", disabled=True, layout=wide,
+                value="",
+                disabled=True,
+                layout=wide,
                 placeholder="not collected: servers MUST use URL mode for secrets",
             )
         elif spec.kind in ("string", "email", "uri"):
-            self.widget = w.Text(value=default if isinstance(default, str) else "", layout=wide,
-                                 placeholder={"email": "name@example.com", "uri": "https://…"}.get(spec.kind, ""))
+            self.widget = w.Text(
+                value=default if isinstance(default, str) else "",
+                layout=wide,
+                placeholder={"email": "name@example.com", "uri": "https://…"}.get(spec.kind, ""),
+            )
             lo, hi = s.get("minLength"), s.get("maxLength")
             if lo is not None and hi is not None:
                 hint = f"{lo}–{hi} characters"
@@ -69,7 +73,9 @@ class Field:
             elif hi is not None:
                 hint = f"at most {hi} characters"
             if spec.kind != "string":
-                hint = ("an e-mail address" if spec.kind == "email" else "an absolute URI") + (f", {hint}" if hint else "")
+                hint = ("an e-mail address" if spec.kind == "email" else "an absolute URI") + (
+                    f", {hint}" if hint else ""
+                )
         elif spec.kind == "date":
             self.widget = w.DatePicker(value=None, layout=wide)
             hint = "a date (YYYY-MM-DD)"
@@ -82,8 +88,11 @@ class Field:
             # A Text box, not Bounded*Text: bounded widgets silently clamp what the person typed
             # (in the browser and in traitlets) and can never be empty, so "required", "leave out
             # an optional number" and the min/max messages could not be shown. See the report.
-            self.widget = w.Text(value=format_number(default) if is_num(default) else "", layout=wide,
-                                 placeholder="a whole number" if spec.kind == "integer" else "a number")
+            self.widget = w.Text(
+                value=format_number(default) if is_num(default) else "",
+                layout=wide,
+                placeholder="a whole number" if spec.kind == "integer" else "a number",
+            )
             lo, hi = s.get("minimum"), s.get("maximum")
             what = "a whole number" if spec.kind == "integer" else "a number"
             if lo is not None and hi is not None:
@@ -95,8 +104,9 @@ class Field:
             else:
                 hint = what
         elif spec.kind == "boolean":
-            self.widget = w.Checkbox(value=default if isinstance(default, bool) else False,
-                                     indent=False, description="yes")
+            self.widget = w.Checkbox(
+                value=default if isinstance(default, bool) else False, indent=False, description="yes"
+            )
         elif spec.kind == "enum":
             consts = [c for _, c in spec.options]
             opts = list(spec.options)
@@ -107,9 +117,12 @@ class Field:
             self.widget = w.Dropdown(options=opts, value=default, layout=wide)
         elif spec.kind == "multi":
             consts = [c for _, c in spec.options]
-            pre = tuple(c for c in consts if c in default) if isinstance(default, list) else ()  # option order, like the browser
-            self.widget = w.SelectMultiple(options=list(spec.options), value=pre, layout=wide,
-                                           rows=min(max(len(consts), 2), 8))
+            pre = (
+                tuple(c for c in consts if c in default) if isinstance(default, list) else ()
+            )  # option order, like the browser
+            self.widget = w.SelectMultiple(
+                options=list(spec.options), value=pre, layout=wide, rows=min(max(len(consts), 2), 8)
+            )
             lo, hi = s.get("minItems"), s.get("maxItems")
             hint = "select with Ctrl/Cmd-click"
             if lo is not None and hi is not None:
@@ -144,8 +157,7 @@ class Field:
         self.label = w.HTML("".join(parts))
         self.hint = hint
         self.message = w.HTML()
-        self.box = w.VBox([self.label, self.widget, self.message],
-                          layout=w.Layout(margin="0 0 8px 0"))
+        self.box = w.VBox([self.label, self.widget, self.message], layout=w.Layout(margin="0 0 8px 0"))
         self.widget.observe(self._changed, names="value")
 
     def _changed(self, _change):
@@ -161,7 +173,9 @@ class Field:
         try:
             self.input_error = None
             if value is None or value == "":
-                self.widget.value = {"boolean": False, "multi": (), "enum": None}.get(kind, None if kind in ("date", "date-time") else "")
+                self.widget.value = {"boolean": False, "multi": (), "enum": None}.get(
+                    kind, None if kind in ("date", "date-time") else ""
+                )
             elif kind in ("string", "email", "uri"):
                 if not isinstance(value, str):
                     raise TypeError(f"expects a string, got {type(value).__name__}")
@@ -207,7 +221,7 @@ class Field:
             self._assigning = False
 
     # -- reading ------------------------------------------------------------------------------
-    def read(self) -> tuple[bool, Any, str | None]:
+    def read(self) -> tuple[bool, Any, str | None]:  # noqa: C901 -- one branch per widget kind, mirroring __init__
         """(present, json_value, error) for the current widget value."""
         kind, s = self.spec.kind, self.spec.schema
         if self.secret:

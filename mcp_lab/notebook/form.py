@@ -86,11 +86,13 @@ class ElicitationForm:
 
     # -- building -----------------------------------------------------------------------------
     def _header_html(self) -> str:
-        who = (f"<b>{esc(self.server_name)}</b>" if self.server_name
-               else "<i>a server this client did not name</i>")
+        who = f"<b>{esc(self.server_name)}</b>" if self.server_name else "<i>a server this client did not name</i>"
         kind = {"form": "asks you to fill in a form", "url": "asks you to open a link"}.get(self.mode, "sent a request")
-        msg = (f'<div style="font-size:1.05em;margin:4px 0">{esc(self.message)}</div>' if self.message
-               else '<div style="color:#888">(the server sent no message)</div>')
+        msg = (
+            f'<div style="font-size:1.05em;margin:4px 0">{esc(self.message)}</div>'
+            if self.message
+            else '<div style="color:#888">(the server sent no message)</div>'
+        )
         return f'<div style="color:#555">MCP elicitation: {who} {kind}.</div>{msg}'
 
     def _build_form(self, params: dict) -> list:
@@ -101,7 +103,7 @@ class ElicitationForm:
             self.problems.append(f"{where} is missing or not an object")
             return []
         if rs.get("type") != "object":
-            self.problems.append(f"{where}.type must be \"object\", got {rs.get('type')!r}")
+            self.problems.append(f'{where}.type must be "object", got {rs.get("type")!r}')
         props = rs.get("properties")
         if not isinstance(props, dict):
             self.problems.append(f"{where}.properties must be an object")
@@ -132,10 +134,13 @@ class ElicitationForm:
             self.violations.append({"field": None, "term": term, "where": "message", "text": self.message})
         out = []
         if msg_terms and not any(v["field"] for v in self.violations):
-            out.append(w.HTML(
-                '<div style="border-left:4px solid #c60;background:#fff7e6;padding:2px 6px">'
-                f"⚠ The message mentions {esc(', '.join(msg_terms))}. Secrets must not be entered in "
-                "form mode (servers MUST use URL mode); check what you type below.</div>"))
+            out.append(
+                w.HTML(
+                    '<div style="border-left:4px solid #c60;background:#fff7e6;padding:2px 6px">'
+                    f"⚠ The message mentions {esc(', '.join(msg_terms))}. Secrets must not be entered in "
+                    "form mode (servers MUST use URL mode); check what you type below.</div>"
+                )
+            )
         out += [f.box for f in self._fields.values()]
         return out
 
@@ -158,15 +163,18 @@ class ElicitationForm:
             warn.append("it carries credentials in the URL, which the spec forbids")
             self.violations.append({"field": None, "term": "credentials in URL", "where": "url", "text": url})
         warn_html = "".join(f'<div style="color:#c00">⚠ Careful: {esc(m)}.</div>' for m in warn)
-        return [w.HTML(
-            f'<div>Site: <b>{esc(host)}</b></div>'
-            f'<div>Full URL: <code style="word-break:break-all">{esc(url)}</code></div>{warn_html}'
-            f'<div style="margin:6px 0"><a href="{esc(url)}" target="_blank" rel="noopener noreferrer" '
-            'style="padding:4px 10px;border:1px solid #1976d2;border-radius:3px;text-decoration:none">'
-            "Open link ↗</a></div>"
-            '<div style="color:#555">This client never opens or fetches the page itself; your browser '
-            "does, in a new tab, when you click. <b>Accept</b> only tells the server you consent to "
-            "open it; what you do there never passes through this notebook.</div>")]
+        return [
+            w.HTML(
+                f"<div>Site: <b>{esc(host)}</b></div>"
+                f'<div>Full URL: <code style="word-break:break-all">{esc(url)}</code></div>{warn_html}'
+                f'<div style="margin:6px 0"><a href="{esc(url)}" target="_blank" rel="noopener noreferrer" '
+                'style="padding:4px 10px;border:1px solid #1976d2;border-radius:3px;text-decoration:none">'
+                "Open link ↗</a></div>"
+                '<div style="color:#555">This client never opens or fetches the page itself; your browser '
+                "does, in a new tab, when you click. <b>Accept</b> only tells the server you consent to "
+                "open it; what you do there never passes through this notebook.</div>"
+            )
+        ]
 
     def _problems_html(self) -> str:
         items = "".join(f"<li><code>{esc(p)}</code></li>" for p in self.problems)
@@ -176,8 +184,8 @@ class ElicitationForm:
             "form-mode <code>requestedSchema</code> to a flat object whose properties are primitives: "
             "string (formats email, uri, date, date-time), number, integer, boolean, a single-select "
             "enum, or an array of enum strings (multi-select). Nested objects, arrays of objects and "
-            f"other types are not allowed (spec: <a href=\"{SPEC_ELICITATION}\" target=\"_blank\" "
-            f"rel=\"noopener noreferrer\">client/elicitation</a>, \"Requested Schema\"; {SCHEMA_REF})."
+            f'other types are not allowed (spec: <a href="{SPEC_ELICITATION}" target="_blank" '
+            f'rel="noopener noreferrer">client/elicitation</a>, "Requested Schema"; {SCHEMA_REF}).'
             f"<ul>{items}</ul>Accept is unavailable; you can Decline or Cancel.</div>"
         )
 
@@ -222,7 +230,8 @@ class ElicitationForm:
                 f.message.value = '<span style="color:#c00">not collected; not sent</span>'
             elif n in errs:
                 f.message.value = f'<span style="color:#c00">⚠ {esc(errs[n])}</span>' + (
-                    f' <span style="color:#888">({esc(f.hint)})</span>' if f.hint else "")
+                    f' <span style="color:#888">({esc(f.hint)})</span>' if f.hint else ""
+                )
             else:
                 f.message.value = f'<span style="color:#888">{esc(f.hint)}</span>' if f.hint else ""
         if self.result is not None:
@@ -231,8 +240,7 @@ class ElicitationForm:
         if self.problems:
             self._status.value = '<span style="color:#c00">Accept is unavailable for this request.</span>'
         elif errs:
-            self._status.value = (f'<span style="color:#c00">Fix {len(errs)} field(s) marked ⚠ '
-                                  "before accepting.</span>")
+            self._status.value = f'<span style="color:#c00">Fix {len(errs)} field(s) marked ⚠ before accepting.</span>'
         else:
             self._status.value = ""
 
@@ -251,8 +259,10 @@ class ElicitationForm:
         for k, v in values.items():
             f = self._fields[k]
             if f.secret:
-                raise ValueError(f"field {k!r} asks for a secret ({', '.join(f.secret)}); this client refuses "
-                                 "to collect it in form mode (servers MUST use URL mode)")
+                raise ValueError(
+                    f"field {k!r} asks for a secret ({', '.join(f.secret)}); this client refuses "
+                    "to collect it in form mode (servers MUST use URL mode)"
+                )
             try:
                 f._assign(v)
             except (TypeError, ValueError) as e:
@@ -300,8 +310,9 @@ class ElicitationForm:
             f.widget.disabled = True
         for b in self.buttons.values():
             b.disabled = True
-        self._status.value = ('<span style="color:#2e7d32">Answered: <code>'
-                              f"{esc(json.dumps(result, ensure_ascii=False))}</code></span>")
+        self._status.value = (
+            f'<span style="color:#2e7d32">Answered: <code>{esc(json.dumps(result, ensure_ascii=False))}</code></span>'
+        )
         callbacks, self._callbacks = self._callbacks, []
         for cb in callbacks:
             cb(result)

@@ -26,13 +26,22 @@ class Interactive:
     (`form("when").set(...)`, `.accept()`), which is how nbclient runs the notebooks.
     """
 
-    def __init__(self, client, method: str, params: dict, *, max_rounds: int = MAX_ROUNDS,
-                 timeout: float | None = None, server_name: str | None = None):
+    def __init__(
+        self,
+        client,
+        method: str,
+        params: dict,
+        *,
+        max_rounds: int = MAX_ROUNDS,
+        timeout: float | None = None,
+        server_name: str | None = None,
+    ):
         if method not in MRTR_METHODS:
             raise ValueError(f"{method} cannot answer input_required; only {', '.join(sorted(MRTR_METHODS))} can")
         import ipywidgets as w
 
         from mcp_lab.notebook import widgets
+
         self.client, self.method, self.params = client, method, dict(params)
         self.max_rounds, self.timeout = max_rounds, timeout
         self.server_name = server_name or getattr(client, "name", None)
@@ -48,6 +57,7 @@ class Interactive:
     # -- the loop, one step per answer ------------------------------------------------------
     def _send(self, request_params: dict) -> None:
         from mcp_lab.notebook import widgets
+
         r = self.client.request(self.method, request_params, timeout=self.timeout)
         self.exchange.answers.append(r)
         if isinstance(r, jsonrpc.Result) and r.result_type == "input_required":
@@ -57,8 +67,9 @@ class Interactive:
             asks = r.result.get("inputRequests") or {}
             # FormRound calls back at once when nobody needs to be asked (a requestState-only
             # "try again" result): the nested retry has then already moved the loop on.
-            this_round = widgets.FormRound(asks, lambda responses: self._answered(r.result, responses),
-                                           server_name=self.server_name)
+            this_round = widgets.FormRound(
+                asks, lambda responses: self._answered(r.result, responses), server_name=self.server_name
+            )
             if this_round.done:
                 return
             self.round = this_round
@@ -82,6 +93,7 @@ class Interactive:
 
     def _finish(self, problem: str | None) -> None:
         import html
+
         f = self.exchange.final
         if problem:
             text = problem
@@ -112,6 +124,7 @@ class Interactive:
 
     def _ipython_display_(self):
         from IPython.display import display
+
         display(self.widget)
 
 

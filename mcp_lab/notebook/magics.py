@@ -37,8 +37,17 @@ from mcp_lab.session.client import Client
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire import lint as lint_mod
 
-__all__ = ["McpMagics", "Answer", "connections", "last", "load_ipython_extension", "render_sent",
-           "sent_bundle", "answer_bundle", "exchange"]
+__all__ = [
+    "McpMagics",
+    "Answer",
+    "connections",
+    "last",
+    "load_ipython_extension",
+    "render_sent",
+    "sent_bundle",
+    "answer_bundle",
+    "exchange",
+]
 
 connections: dict[str, Client] = {}
 last: "Answer | None" = None
@@ -55,8 +64,16 @@ class Answer(dict):
     `.findings` the lint.  An empty Answer means nothing came back before the deadline.
     """
 
-    def __init__(self, reply: dict | None = None, *, all: list | None = None, sent: str = "",
-                 stderr: list[str] | None = None, findings: list | None = None, timeout: float = 0.0):
+    def __init__(
+        self,
+        reply: dict | None = None,
+        *,
+        all: list | None = None,
+        sent: str = "",
+        stderr: list[str] | None = None,
+        findings: list | None = None,
+        timeout: float = 0.0,
+    ):
         super().__init__(reply or {})
         self.all = list(all or [])
         self.sent = sent
@@ -106,8 +123,10 @@ def _headline(item: Any) -> str:
 def answer_text(a: Answer) -> str:
     out = []
     if not a.all:
-        out.append(f"<- nothing arrived within {a.timeout:g} s"
-                   + (" (a notification is never answered)" if a.sent and '"id"' not in a.sent else ""))
+        out.append(
+            f"<- nothing arrived within {a.timeout:g} s"
+            + (" (a notification is never answered)" if a.sent and '"id"' not in a.sent else "")
+        )
     for item in a.all:
         out.append(_headline(item))
         out.append(_pretty(item))
@@ -123,12 +142,16 @@ def answer_html(a: Answer) -> str:
         parts.append(f"<div><i>{html.escape(answer_text(a).splitlines()[0])}</i></div>")
     for item in a.all:
         colour = "#fce8e6" if isinstance(item, str) or "error" in item else "#e6f4ea"
-        parts.append(f"<div style='font-size:12px'><b>{html.escape(_headline(item))}</b></div>"
-                     f"<pre style='background:{colour};padding:4px;margin:2px 0'>{html.escape(_pretty(item))}</pre>")
+        parts.append(
+            f"<div style='font-size:12px'><b>{html.escape(_headline(item))}</b></div>"
+            f"<pre style='background:{colour};padding:4px;margin:2px 0'>{html.escape(_pretty(item))}</pre>"
+        )
     if a.stderr:
         lines = "\n".join(a.stderr)
-        parts.append("<div style='font-size:12px'><b>server stderr meanwhile</b></div>"
-                     f"<pre style='background:#f1f3f4;padding:4px;margin:2px 0'>{html.escape(lines)}</pre>")
+        parts.append(
+            "<div style='font-size:12px'><b>server stderr meanwhile</b></div>"
+            f"<pre style='background:#f1f3f4;padding:4px;margin:2px 0'>{html.escape(lines)}</pre>"
+        )
     return "".join(parts)
 
 
@@ -139,11 +162,18 @@ def render_sent(text: str) -> tuple[str, str]:
         plain = f"-> sent 1 line:\n{text}"
     else:
         plain = f"-> sent {len(lines)} lines (the newline split the message):\n" + "\n".join(
-            f"  line {i + 1}: {line}" for i, line in enumerate(lines))
-    rows = "".join(f"<div><code style='white-space:pre-wrap;word-break:break-all'>{html.escape(line)}</code>"
-                   f"<span style='color:#888'>&#x21b5;</span></div>" for line in lines)
+            f"  line {i + 1}: {line}" for i, line in enumerate(lines)
+        )
+    rows = "".join(
+        f"<div><code style='white-space:pre-wrap;word-break:break-all'>{html.escape(line)}</code>"
+        f"<span style='color:#888'>&#x21b5;</span></div>"
+        for line in lines
+    )
     head = html.escape(plain.splitlines()[0])
-    return plain, f"<div style='font-size:12px'><b>{head}</b></div><div style='background:#e8f0fe;padding:4px'>{rows}</div>"
+    return (
+        plain,
+        f"<div style='font-size:12px'><b>{head}</b></div><div style='background:#e8f0fe;padding:4px'>{rows}</div>",
+    )
 
 
 def sent_bundle(text: str) -> dict:
@@ -187,10 +217,17 @@ def exchange(client: Client, text: str, *, timeout: float | None = None, pending
     for it in got:
         if isinstance(it, (jsonrpc.Result, jsonrpc.Error)):
             pending.discard(it.id)
-    reply = next((i for i in items if isinstance(i, dict) and i.get("id") in ids and ("result" in i or "error" in i)),
-                 next((i for i in items if isinstance(i, dict)), None))
-    return Answer(reply, all=items, sent=text, stderr=client.stderr[before:],
-                  timeout=client.timeout if timeout is None else timeout)
+    reply = next(
+        (i for i in items if isinstance(i, dict) and i.get("id") in ids and ("result" in i or "error" in i)),
+        next((i for i in items if isinstance(i, dict)), None),
+    )
+    return Answer(
+        reply,
+        all=items,
+        sent=text,
+        stderr=client.stderr[before:],
+        timeout=client.timeout if timeout is None else timeout,
+    )
 
 
 def _parse_flags(line: str, flags: dict[str, bool], valued: dict[str, Any]) -> list[str]:
@@ -214,8 +251,9 @@ def _parse_flags(line: str, flags: dict[str, bool], valued: dict[str, Any]) -> l
                 raise UsageError(f"{w} needs a number of seconds, not {words[i + 1]!r}") from None
             i += 1
         elif w.startswith("--"):
-            raise UsageError(f"unknown option {w}; known: "
-                             + ", ".join("--" + k.replace("_", "-") for k in [*flags, *valued]))
+            raise UsageError(
+                f"unknown option {w}; known: " + ", ".join("--" + k.replace("_", "-") for k in [*flags, *valued])
+            )
         else:
             rest.append(w)
         i += 1
@@ -245,6 +283,7 @@ def connect(name: str, argv: list[str] | None = None, *, probe: bool = True, tim
     verdict = None
     if probe:
         from mcp_lab.session.probe import probe as run_probe
+
         try:
             verdict = run_probe(client)
         except McpError as e:
@@ -291,8 +330,11 @@ class McpMagics(Magics):
                 print("no connections; use %mcp connect NAME")
                 return None
             plain = "\n".join(f"{n:<14} pid {p:<8} era {e:<7} {s:<12} {a}" for n, p, e, s, a in rows)
-            rich = ("<table style='font-size:12px'><tr><th>name</th><th>pid</th><th>era</th><th>state</th><th>argv</th></tr>"
-                    + "".join(f"<tr>{''.join(f'<td>{html.escape(x)}</td>' for x in r)}</tr>" for r in rows) + "</table>")
+            rich = (
+                "<table style='font-size:12px'><tr><th>name</th><th>pid</th><th>era</th><th>state</th><th>argv</th></tr>"
+                + "".join(f"<tr>{''.join(f'<td>{html.escape(x)}</td>' for x in r)}</tr>" for r in rows)
+                + "</table>"
+            )
             display({"text/plain": plain, "text/html": rich}, raw=True)
             return None
         if verb == "trace":

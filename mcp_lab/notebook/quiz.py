@@ -55,23 +55,25 @@ class Question:
     `explanations[i]` says why option i is right or wrong; every option needs one.
     """
 
-    def __init__(self, prompt: str, options: Sequence[str], answer: int | Iterable[int],
-                 explanations: Sequence[str]):
+    def __init__(self, prompt: str, options: Sequence[str], answer: int | Iterable[int], explanations: Sequence[str]):
         options = list(options)
         explanations = list(explanations)
         if len(options) < 2:
             raise ValueError(f"a question needs at least two options, got {len(options)}")
         if len(explanations) != len(options):
-            raise ValueError(f"every option needs an explanation: {len(options)} options, "
-                             f"{len(explanations)} explanations")
+            raise ValueError(
+                f"every option needs an explanation: {len(options)} options, {len(explanations)} explanations"
+            )
         if any(not isinstance(e, str) or not e.strip() for e in explanations):
             raise ValueError("an explanation must be a non-empty string")
         self.multi = not isinstance(answer, int)
         right = frozenset([answer] if not self.multi else answer)
-        if isinstance(answer, bool) or not right or any(
-                not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(options) for i in right):
-            raise ValueError(f"answer must be an option index (0..{len(options) - 1}) "
-                             f"or a set of them, got {answer!r}")
+        if (
+            isinstance(answer, bool)
+            or not right
+            or any(not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(options) for i in right)
+        ):
+            raise ValueError(f"answer must be an option index (0..{len(options) - 1}) or a set of them, got {answer!r}")
         self.prompt = prompt
         self.options = options
         self.explanations = explanations
@@ -80,7 +82,7 @@ class Question:
         # every run (a learner's second visit sees the question as it was).
         self.order: list[int] = list(range(len(options)))
         random.Random(zlib.crc32(prompt.encode("utf-8"))).shuffle(self.order)
-        self.chosen: frozenset[int] | None = None   # what was graded last
+        self.chosen: frozenset[int] | None = None  # what was graded last
         self.attempts = 0
         self._feedback = ""
         self._ui = None
@@ -97,14 +99,20 @@ class Question:
         return self._feedback
 
     def _grade(self, chosen: frozenset[int]) -> None:
-        if not chosen:   # Check pressed with nothing selected: a hint, not a wrong answer
+        if not chosen:  # Check pressed with nothing selected: a hint, not a wrong answer
             self.chosen, self._feedback = None, "Pick an option first."
             self._show(self._feedback, [])
             return
         self.chosen = chosen
         self.attempts += 1
-        verdict = "Right." if chosen == self.answer else (
-            "Not quite." + (" The right answer is: " + "; ".join(self.options[i] for i in sorted(self.answer)) + "."))
+        verdict = (
+            "Right."
+            if chosen == self.answer
+            else (
+                "Not quite."
+                + (" The right answer is: " + "; ".join(self.options[i] for i in sorted(self.answer)) + ".")
+            )
+        )
         lines = []
         for i in self.order:
             opt, why = self.options[i], self.explanations[i]
@@ -124,34 +132,45 @@ class Question:
 
     def _build(self) -> None:
         w = _ipywidgets()
-        title = w.HTML(f"<b>{html.escape(self.prompt)}</b>"
-                       + (" <i>(tick every right option)</i>" if self.multi else ""))
+        title = w.HTML(
+            f"<b>{html.escape(self.prompt)}</b>" + (" <i>(tick every right option)</i>" if self.multi else "")
+        )
         if self.multi:
             # boxes[i] is option i (author's order); the VBox shows them in display order.
-            boxes = [w.Checkbox(value=False, description=o, indent=False,
-                                layout=w.Layout(width="auto")) for o in self.options]
+            boxes = [
+                w.Checkbox(value=False, description=o, indent=False, layout=w.Layout(width="auto"))
+                for o in self.options
+            ]
             picker = w.VBox([boxes[i] for i in self.order])
             read = lambda: frozenset(i for i, b in enumerate(boxes) if b.value)  # noqa: E731
         else:
             boxes = []
-            picker = w.RadioButtons(options=[(self.options[i], i) for i in self.order], value=None,
-                                    layout=w.Layout(width="auto"))
+            picker = w.RadioButtons(
+                options=[(self.options[i], i) for i in self.order], value=None, layout=w.Layout(width="auto")
+            )
             read = lambda: frozenset() if picker.value is None else frozenset([picker.value])  # noqa: E731
         button = w.Button(description="Check", button_style="primary")
         out = w.HTML("")
         button.on_click(lambda _b: self._grade(read()))
-        self._ui = {"box": w.VBox([title, picker, button, out]), "picker": picker, "boxes": boxes,
-                    "button": button, "out": out}
+        self._ui = {
+            "box": w.VBox([title, picker, button, out]),
+            "picker": picker,
+            "boxes": boxes,
+            "button": button,
+            "out": out,
+        }
 
     def _show(self, verdict: str, lines: list[tuple[int, str]]) -> None:
         if self._ui is None:
             return
         colour = _RIGHT if self.correct else _WRONG
         items = "".join(
-            f"<li style='background:{_RIGHT if i in self.answer else '#fff'}'>{html.escape(t)}</li>"
-            for i, t in lines)
-        self._ui["out"].value = (f"<div style='background:{colour};padding:4px'><b>{html.escape(verdict)}</b>"
-                                 f"<ul style='margin:2px 0'>{items}</ul></div>")
+            f"<li style='background:{_RIGHT if i in self.answer else '#fff'}'>{html.escape(t)}</li>" for i, t in lines
+        )
+        self._ui["out"].value = (
+            f"<div style='background:{colour};padding:4px'><b>{html.escape(verdict)}</b>"
+            f"<ul style='margin:2px 0'>{items}</ul></div>"
+        )
 
     def choose(self, choice: int | Iterable[int]) -> bool | None:
         """Select option(s) on the real widget and press its real Check button; returns `correct`."""
@@ -219,8 +238,7 @@ class Quiz:
     def check_all(self, answers: Sequence[int | Iterable[int]]) -> list[bool]:
         """Answer every question (one choice per question, in order); a list of verdicts."""
         if len(answers) != len(self.questions):
-            raise ValueError(f"{len(self.questions)} questions need {len(self.questions)} answers, "
-                             f"got {len(answers)}")
+            raise ValueError(f"{len(self.questions)} questions need {len(self.questions)} answers, got {len(answers)}")
         return [bool(q.choose(a)) for q, a in zip(self.questions, answers)]
 
     @property

@@ -88,7 +88,9 @@ class FormRound:
     def __init__(self, input_requests: dict, on_complete: Callable[[dict], None], server_name: str | None = None):
         w = load_ipywidgets()
         if not isinstance(input_requests, dict):
-            raise TypeError(f"input_requests must be the inputRequests object (a dict), got {type(input_requests).__name__}")
+            raise TypeError(
+                f"input_requests must be the inputRequests object (a dict), got {type(input_requests).__name__}"
+            )
         self.input_requests = input_requests
         self.on_complete = on_complete
         self.server_name = server_name
@@ -108,12 +110,20 @@ class FormRound:
                 boxes.append(w.VBox([head, form.widget]))
             else:
                 self.results[key] = unsupported_response(str(method))
-                boxes.append(w.VBox([head, w.HTML(
-                    '<div style="border:1px solid #c60;background:#fff7e6;padding:4px 8px">'
-                    f"<b>{esc(method)}</b> is not supported by this client (it declares only the "
-                    "<code>elicitation</code> capability, so the server should not have asked). "
-                    "Answered with <code>{\"action\": \"decline\"}</code>: the schema has no per-input "
-                    "error.</div>")]))
+                boxes.append(
+                    w.VBox(
+                        [
+                            head,
+                            w.HTML(
+                                '<div style="border:1px solid #c60;background:#fff7e6;padding:4px 8px">'
+                                f"<b>{esc(method)}</b> is not supported by this client (it declares only the "
+                                "<code>elicitation</code> capability, so the server should not have asked). "
+                                'Answered with <code>{"action": "decline"}</code>: the schema has no per-input '
+                                "error.</div>"
+                            ),
+                        ]
+                    )
+                )
         self.widget = w.VBox(boxes + [self._status])
         for key, form in self.forms.items():
             form.on_submit(lambda result, k=key: self._answered(k, result))
@@ -136,7 +146,9 @@ class FormRound:
             self.on_complete(answers)
         except Exception as e:  # keep the widget usable and say what went wrong, in one line
             self.error = e
-            self._status.value = f'<span style="color:#c00">on_complete failed: {esc(type(e).__name__)}: {esc(e)}</span>'
+            self._status.value = (
+                f'<span style="color:#c00">on_complete failed: {esc(type(e).__name__)}: {esc(e)}</span>'
+            )
             raise
 
     def _repr_mimebundle_(self, **kwargs):
@@ -211,8 +223,9 @@ def widget_answerer(*, server_name: str | None = None, show: Callable[[Any], Non
     return answer
 
 
-def scripted_answerer(values: dict | None = None, *, by_key: dict | None = None, action: str = "accept",
-                      server_name: str | None = None):
+def scripted_answerer(
+    values: dict | None = None, *, by_key: dict | None = None, action: str = "accept", server_name: str | None = None
+):
     """A synchronous ``answer(key, request) -> dict`` that fills forms through the same widget code.
 
     Each ``elicitation/create`` becomes an ElicitationForm; the entries of ``values`` naming its

@@ -68,11 +68,15 @@ class WireKernel(Kernel):
     implementation_version = _version()
     language = "json"
     language_version = "JSON-RPC 2.0 / MCP " + revisions.LATEST
-    language_info = {"name": "json", "mimetype": "application/json", "file_extension": ".json",
-                     "codemirror_mode": {"name": "javascript", "json": True}, "pygments_lexer": "json"}
+    language_info = {
+        "name": "json",
+        "mimetype": "application/json",
+        "file_extension": ".json",
+        "codemirror_mode": {"name": "javascript", "json": True},
+        "pygments_lexer": "json",
+    }
     banner = "MCP wire: one JSON-RPC message per cell (MCP " + revisions.LATEST + "). Start with %connect NAME."
-    help_links = [{"text": "MCP specification " + revisions.LATEST,
-                   "url": lint_mod.SPEC_BASE + "basic/index"}]
+    help_links = [{"text": "MCP specification " + revisions.LATEST, "url": lint_mod.SPEC_BASE + "basic/index"}]
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -81,25 +85,41 @@ class WireKernel(Kernel):
 
     # -- outputs --------------------------------------------------------------------------------
     def _display(self, bundle: dict, kind: str, **extra) -> None:
-        self.send_response(self.iopub_socket, "display_data",
-                           {"data": bundle, "metadata": {"mcp_lab": {"kind": kind, **extra}}})
+        self.send_response(
+            self.iopub_socket, "display_data", {"data": bundle, "metadata": {"mcp_lab": {"kind": kind, **extra}}}
+        )
 
     def _stream(self, text: str, name: str = "stdout") -> None:
         self.send_response(self.iopub_socket, "stream", {"name": name, "text": text})
 
     def _fail(self, ename: str, message: str) -> dict:
         """One clear line, reported as the cell's error (no Python traceback: there is no Python)."""
-        self.send_response(self.iopub_socket, "error",
-                           {"ename": ename, "evalue": message, "traceback": [f"{ename}: {message}"]})
-        return {"status": "error", "ename": ename, "evalue": message, "traceback": [],
-                "execution_count": self.execution_count}
+        self.send_response(
+            self.iopub_socket, "error", {"ename": ename, "evalue": message, "traceback": [f"{ename}: {message}"]}
+        )
+        return {
+            "status": "error",
+            "ename": ename,
+            "evalue": message,
+            "traceback": [],
+            "execution_count": self.execution_count,
+        }
 
     def _ok(self) -> dict:
         return {"status": "ok", "execution_count": self.execution_count, "payload": [], "user_expressions": {}}
 
     # -- execution ------------------------------------------------------------------------------
-    async def do_execute(self, code, silent, store_history=True, user_expressions=None,
-                         allow_stdin=False, *, cell_meta=None, cell_id=None):
+    async def do_execute(
+        self,
+        code,
+        silent,
+        store_history=True,
+        user_expressions=None,
+        allow_stdin=False,
+        *,
+        cell_meta=None,
+        cell_id=None,
+    ):
         from mcp_lab.wire.errors import LocalError, ProtocolError
 
         try:
@@ -116,7 +136,7 @@ class WireKernel(Kernel):
         first, _, rest = stripped.partition("\n")
         word = first.split(maxsplit=1)[0]
         if word == "%connect":
-            return self._connect(first[len("%connect"):].strip())
+            return self._connect(first[len("%connect") :].strip())
         if word == "%trace":
             self._need_client()
             tr = self.client.trace
@@ -157,6 +177,7 @@ class WireKernel(Kernel):
             raise _CellError("ConnectError", str(e)) from None
         # The kernel keeps its one connection itself (the magics' registry is for IPython).
         from mcp_lab.notebook import magics
+
         magics.connections.pop(name, None)
         self.client = client
         self.pending = set()
@@ -205,6 +226,7 @@ class WireKernel(Kernel):
         if not silent:
             self._display(sent_bundle(text), "sent")
         from mcp_lab.wire.jsonrpc import TransportClosed
+
         try:
             answer = exchange(self.client, text, timeout=timeout, pending=self.pending)
         except TransportClosed as e:
@@ -267,6 +289,7 @@ def complete(code: str, cursor_pos: int, *, era: str | None = None) -> dict:
             start = word_start
         elif word.startswith("%connect "):
             from mcp_lab.servers.known import names
+
             partial = word.rsplit(" ", 1)[1]
             matches = [n for n in names() if n.startswith(partial)]
             start = cursor_pos - len(partial)
@@ -301,7 +324,7 @@ def _inside_meta(prefix: str) -> bool:
     depth = 0
     in_str = False
     esc = False
-    for ch in prefix[i + len('"_meta"'):]:
+    for ch in prefix[i + len('"_meta"') :]:
         if in_str:
             if esc:
                 esc = False
@@ -338,8 +361,7 @@ def kernel_json() -> dict:
     }
 
 
-def install(*, user: bool = False, prefix: str | None = None, sys_prefix: bool = False,
-            name: str = KERNEL_NAME) -> str:
+def install(*, user: bool = False, prefix: str | None = None, sys_prefix: bool = False, name: str = KERNEL_NAME) -> str:
     """Write the kernelspec; returns the directory Jupyter will find it in."""
     import tempfile
     from pathlib import Path
@@ -357,8 +379,11 @@ def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "install":
         import argparse
-        ap = argparse.ArgumentParser(prog="python -m mcp_lab.notebook.wire_kernel install",
-                                     description=f"Install the {DISPLAY_NAME!r} kernelspec ({KERNEL_NAME}).")
+
+        ap = argparse.ArgumentParser(
+            prog="python -m mcp_lab.notebook.wire_kernel install",
+            description=f"Install the {DISPLAY_NAME!r} kernelspec ({KERNEL_NAME}).",
+        )
         where = ap.add_mutually_exclusive_group()
         where.add_argument("--sys-prefix", action="store_true", help="into this environment (sys.prefix)")
         where.add_argument("--prefix", help="into PREFIX/share/jupyter/kernels")
@@ -369,6 +394,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"installed kernelspec {a.name!r} ({DISPLAY_NAME}) in {dest}")
         return
     from ipykernel.kernelapp import IPKernelApp
+
     IPKernelApp.launch_instance(argv=argv, kernel_class=WireKernel)
 
 

@@ -66,8 +66,11 @@ Title = Annotated[str, Field(description="What the event is called")]
 StartsAt = Annotated[
     str | None,
     WithJsonSchema({"type": "string", "format": "date-time"}),
-    Field(title="Starts at", description="RFC 3339 date-time; omit it and you will be asked",
-          json_schema_extra=_drop_default),
+    Field(
+        title="Starts at",
+        description="RFC 3339 date-time; omit it and you will be asked",
+        json_schema_extra=_drop_default,
+    ),
 ]
 Restaurant = Annotated[str, Field(description="Where to book")]
 
@@ -113,12 +116,16 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
     )
 
     @mcp.tool()
-    async def create_event(ctx: Context, title: Title, startsAt: StartsAt = None) -> CallToolResult | InputRequiredResult:
+    async def create_event(
+        ctx: Context, title: Title, startsAt: StartsAt = None
+    ) -> CallToolResult | InputRequiredResult:
         """Create a calendar event. If startsAt is missing, the server asks the user for it."""
         if startsAt is not None:
             # A bad argument is a tool execution error (isError), which the model can read and fix.
             if not _is_datetime(startsAt):
-                return _tool_error(f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {startsAt!r}.")
+                return _tool_error(
+                    f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {startsAt!r}."
+                )
             return _create(title, startsAt)
         # Round 2: the client answered the question from round 1. The SDK has already
         # unsealed requestState back into the plaintext we minted (the partial arguments).
@@ -130,7 +137,9 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
             # A malformed *answer* is a protocol error (-32602), as the MRTR rules ask.
             starts_at = (answer.content or {}).get("startsAt")
             if not isinstance(starts_at, str) or not _is_datetime(starts_at):
-                raise MCPError(INVALID_PARAMS, f"inputResponses.when.content.startsAt must be a date-time, got {starts_at!r}")
+                raise MCPError(
+                    INVALID_PARAMS, f"inputResponses.when.content.startsAt must be a date-time, got {starts_at!r}"
+                )
             return _create(partial.get("title", title), starts_at)
         # Round 1: ask. Only allowed if this request declared form elicitation.
         _require_form_elicitation(ctx)
@@ -181,7 +190,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
         return json.dumps(EVENTS)
 
     @mcp.prompt()
-    def prepare_week(focus: str = "balance") -> str:   # optional, as in the bundled calendar
+    def prepare_week(focus: str = "balance") -> str:  # optional, as in the bundled calendar
         """Draft a plan for the week around one focus."""
         return f"Read calendar://week and draft a plan. Focus: {focus}."
 

@@ -31,9 +31,16 @@ DEFAULT_CAPABILITIES: dict = {"elicitation": {"form": {}}}
 class Client:
     """One connection to one server.  Use `mcp_lab.connect(...)` to make one."""
 
-    def __init__(self, transport: StdioTransport, *, name: str = "server",
-                 capabilities: dict | None = None, client_info: dict | None = None,
-                 protocol_version: str = revisions.LATEST, timeout: float = 5.0):
+    def __init__(
+        self,
+        transport: StdioTransport,
+        *,
+        name: str = "server",
+        capabilities: dict | None = None,
+        client_info: dict | None = None,
+        protocol_version: str = revisions.LATEST,
+        timeout: float = 5.0,
+    ):
         self.transport = transport
         self.name = name
         self.capabilities = dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities)
@@ -44,7 +51,7 @@ class Client:
         self.era: str | None = None
         self.trace = Trace(title=f"mcp_lab <-> {name}")
         self.pending = jsonrpc.PendingIds()
-        self.abandoned: set = set()   # ids given up on after a deadline, still pending
+        self.abandoned: set = set()  # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         if hasattr(transport, "on_http"):
@@ -52,8 +59,15 @@ class Client:
             transport.on_http = lambda ex, note: self.trace.add("http", ex.raw, ex, peer=self.name, note=note)
 
     # -- the public verbs -----------------------------------------------------------------
-    def request(self, method: str, params: dict | None = None, *, meta: bool = True,
-                id: str | int | None = None, timeout: float | None = None) -> jsonrpc.Result | jsonrpc.Error:
+    def request(
+        self,
+        method: str,
+        params: dict | None = None,
+        *,
+        meta: bool = True,
+        id: str | int | None = None,
+        timeout: float | None = None,
+    ) -> jsonrpc.Result | jsonrpc.Error:
         """Send one request and return its answer (a Result or an Error message)."""
         rid = self.new_id() if id is None else id
         if meta and self.era != "legacy":
@@ -109,8 +123,13 @@ class Client:
             parsed = jsonrpc.parse(wire[:-1]) if wire.count("\n") == 1 else None
         except ProtocolError:
             parsed = None
-        self.trace.add("send", wire[:-1], parsed, peer=self.name,
-                       note=None if wire.count("\n") == 1 else f"raw text holding {wire.count(chr(10))} lines")
+        self.trace.add(
+            "send",
+            wire[:-1],
+            parsed,
+            peer=self.name,
+            note=None if wire.count("\n") == 1 else f"raw text holding {wire.count(chr(10))} lines",
+        )
         self.transport.write(wire, self.timeout if timeout is None else timeout)
         got: list = []
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
@@ -167,13 +186,25 @@ class Client:
         except UnicodeEncodeError:
             # The transport kept undecodable bytes as surrogates; show them replaced, and say so.
             shown = line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-            return self.trace.add("noise", shown, None, peer=self.name, at=at,
-                                  note="framing violation: the line is not valid UTF-8 (MCP messages are UTF-8)")
+            return self.trace.add(
+                "noise",
+                shown,
+                None,
+                peer=self.name,
+                at=at,
+                note="framing violation: the line is not valid UTF-8 (MCP messages are UTF-8)",
+            )
         try:
             msg = jsonrpc.parse(line)
         except ProtocolError as e:
-            return self.trace.add("noise", line, None, peer=self.name, at=at,
-                                  note=f"framing violation: stdout must carry only MCP messages ({e.message})")
+            return self.trace.add(
+                "noise",
+                line,
+                None,
+                peer=self.name,
+                at=at,
+                note=f"framing violation: stdout must carry only MCP messages ({e.message})",
+            )
         note = None
         mid = getattr(msg, "id", None)
         if isinstance(msg, (jsonrpc.Result, jsonrpc.Error)) and mid in self.abandoned:
@@ -183,8 +214,10 @@ class Client:
         elif isinstance(msg, jsonrpc.Result) and self.era != "legacy":
             rt = msg.result.get("resultType")
             if rt is None:
-                note = ("no resultType: a 2026-07-28 result must carry one "
-                        "(only a legacy-era result may omit it, meaning complete)")
+                note = (
+                    "no resultType: a 2026-07-28 result must carry one "
+                    "(only a legacy-era result may omit it, meaning complete)"
+                )
             elif rt not in ("complete", "input_required"):
                 note = f"unknown resultType {rt!r}: a client must treat it as invalid"
         return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note)
@@ -197,7 +230,8 @@ class Client:
                 tail = " | ".join(self.transport.stderr_tail())
                 raise DeadlineExceeded(
                     f"no answer to {method} (id {rid!r}) within {timeout:g} s"
-                    + (f"; the server's stderr ended with: {tail}" if tail else ""))
+                    + (f"; the server's stderr ended with: {tail}" if tail else "")
+                )
             try:
                 ev = self._read_one(remaining)
             except DeadlineExceeded:
@@ -205,4 +239,3 @@ class Client:
             m = ev.message
             if isinstance(m, (jsonrpc.Result, jsonrpc.Error)) and m.id == rid:
                 return m
-

@@ -14,9 +14,16 @@ from mcp_lab.wire.jsonrpc import TransportClosed
 __all__ = ["connect"]
 
 
-def connect(server, *, timeout: float = 5.0, capabilities: dict | None = None,
-            client_info: dict | None = None, env: dict | None = None, cwd: str | None = None,
-            name: str | None = None) -> Client:
+def connect(
+    server,
+    *,
+    timeout: float = 5.0,
+    capabilities: dict | None = None,
+    client_info: dict | None = None,
+    env: dict | None = None,
+    cwd: str | None = None,
+    name: str | None = None,
+) -> Client:
     """Start a server and return a Client connected to it over stdio.
 
     `server` is a known short name (see `mcp_lab.servers.known.names()`: "calendar",
@@ -33,9 +40,15 @@ def connect(server, *, timeout: float = 5.0, capabilities: dict | None = None,
             from urllib.parse import urlsplit
 
             from mcp_lab.transport.http import HttpTransport
+
             transport = HttpTransport(server, timeout=timeout).start()
-            return Client(transport, name=name or urlsplit(server).netloc, capabilities=capabilities,
-                          client_info=client_info, timeout=timeout)
+            return Client(
+                transport,
+                name=name or urlsplit(server).netloc,
+                capabilities=capabilities,
+                client_info=client_info,
+                timeout=timeout,
+            )
         if server not in known.KNOWN:
             if " " in server:
                 raise TypeError(f"pass the command as a list, e.g. {server.split()!r}, not a shell string")
@@ -51,5 +64,4 @@ def connect(server, *, timeout: float = 5.0, capabilities: dict | None = None,
         argv = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in server]
         label = name or (os.path.basename(argv[-1]) if argv and isinstance(argv[-1], str) else "server")
     transport = StdioTransport(argv, env=env, cwd=cwd).start()
-    return Client(transport, name=label, capabilities=capabilities, client_info=client_info,
-                  timeout=timeout)
+    return Client(transport, name=label, capabilities=capabilities, client_info=client_info, timeout=timeout)

@@ -46,17 +46,17 @@ _FOLD = 120  # characters of a line shown before folding in the HTML table
 class Row:
     """What one fresh process did with one message."""
 
-    label: str                      # "process A", ...
+    label: str  # "process A", ...
     method: str
-    request: str | None             # the exact line written to the process's stdin
-    answer: Any = None              # the parsed answer (jsonrpc.Result or jsonrpc.Error), or None
+    request: str | None  # the exact line written to the process's stdin
+    answer: Any = None  # the parsed answer (jsonrpc.Result or jsonrpc.Error), or None
     answer_line: str | None = None  # the exact line the process wrote back
     stderr: list[str] = field(default_factory=list)
-    noise: list[str] = field(default_factory=list)   # stdout lines that were not MCP messages
-    elapsed_ms: float = 0.0         # spawn to answer: a fresh process pays its start-up every time
+    noise: list[str] = field(default_factory=list)  # stdout lines that were not MCP messages
+    elapsed_ms: float = 0.0  # spawn to answer: a fresh process pays its start-up every time
     pid: int | None = None
     exit_code: int | None = None
-    error: str | None = None        # why there is no answer (the process died, the deadline passed)
+    error: str | None = None  # why there is no answer (the process died, the deadline passed)
     trace: Trace | None = field(default=None, repr=False)
 
     # -- what a notebook cell usually wants to assert on ----------------------------------
@@ -166,8 +166,11 @@ class Isolation:
         return self.text()
 
     def __repr__(self) -> str:
-        return (f"<Isolation {self.server}: "
-                + "; ".join(f"{r.label} {r.method} -> {r.summary[:40]}" for r in self.rows) + ">")
+        return (
+            f"<Isolation {self.server}: "
+            + "; ".join(f"{r.label} {r.method} -> {r.summary[:40]}" for r in self.rows)
+            + ">"
+        )
 
     def _repr_html_(self) -> str:
         def code(s: str | None) -> str:
@@ -190,12 +193,14 @@ class Isolation:
                 f"<td style='text-align:left'><b>{html.escape(r.method)}</b><br>{code(r.request)}</td>"
                 f"<td style='text-align:left;background:{colour}'>{answer}</td>"
                 f"<td style='text-align:left;font-size:11px;color:#555'>{stderr}</td>"
-                f"<td style='text-align:right'>{r.elapsed_ms:.0f}</td></tr>")
-        head = ("<tr><th>process</th><th style='text-align:left'>request (exact line)</th>"
-                "<th style='text-align:left'>answer (exact line)</th><th style='text-align:left'>stderr</th>"
-                "<th>spawn to answer, ms</th></tr>")
-        title = (f"<b>isolated({html.escape(self.server)})</b>: {len(self.rows)} message(s), "
-                 "one fresh process each")
+                f"<td style='text-align:right'>{r.elapsed_ms:.0f}</td></tr>"
+            )
+        head = (
+            "<tr><th>process</th><th style='text-align:left'>request (exact line)</th>"
+            "<th style='text-align:left'>answer (exact line)</th><th style='text-align:left'>stderr</th>"
+            "<th>spawn to answer, ms</th></tr>"
+        )
+        title = f"<b>isolated({html.escape(self.server)})</b>: {len(self.rows)} message(s), one fresh process each"
         return f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>"
 
 
@@ -220,8 +225,10 @@ def _normalise(message: Any, index: int) -> tuple[str, dict | None, bool]:
         return message["method"], message.get("params"), bool(message.get("meta", True))
     if isinstance(message, (tuple, list)) and len(message) in (1, 2) and isinstance(message[0], str):
         return message[0], (message[1] if len(message) == 2 else None), True
-    raise TypeError(f"message {index} must be a (method, params) pair, a {{'method', 'params'}} dict, "
-                    f"or a callable taking the previous rows; got {message!r}")
+    raise TypeError(
+        f"message {index} must be a (method, params) pair, a {{'method', 'params'}} dict, "
+        f"or a callable taking the previous rows; got {message!r}"
+    )
 
 
 def _server_name(server: Any) -> str:
@@ -231,9 +238,15 @@ def _server_name(server: Any) -> str:
     return argv[-1].rsplit("/", 1)[-1] if argv else "server"
 
 
-def isolated(server: str | Sequence[str], messages: Iterable[Any], *, timeout: float = 5.0,
-             labels: Sequence[str] | None = None, env: dict | None = None,
-             cwd: str | None = None) -> Isolation:
+def isolated(
+    server: str | Sequence[str],
+    messages: Iterable[Any],
+    *,
+    timeout: float = 5.0,
+    labels: Sequence[str] | None = None,
+    env: dict | None = None,
+    cwd: str | None = None,
+) -> Isolation:
     """Send each message to a fresh server process and return one row per process.
 
     `server` is a known short name ("calendar", "sdk_calendar", "everything", "durable" with
@@ -282,8 +295,9 @@ def isolated(server: str | Sequence[str], messages: Iterable[Any], *, timeout: f
             row.trace = client.trace
             # Rebase each process's clock on the run's, so the combined trace reads in order.
             offset = started - t0
-            events.extend(Event(ev.kind, ev.line, ev.message, ev.t + offset, ev.elapsed_ms, ev.note, label)
-                          for ev in client.trace)
+            events.extend(
+                Event(ev.kind, ev.line, ev.message, ev.t + offset, ev.elapsed_ms, ev.note, label) for ev in client.trace
+            )
         rows.append(row)
     trace = Trace(events, title=f"isolated({_server_name(server)}): one process per message")
     return Isolation(_server_name(server), rows, trace)
@@ -296,5 +310,4 @@ def flip_one_character(state: str) -> str:
     i = len(state) // 2
     alphabet = string.ascii_letters + string.digits
     replacement = next(c for c in alphabet if c != state[i])
-    return state[:i] + replacement + state[i + 1:]
-
+    return state[:i] + replacement + state[i + 1 :]

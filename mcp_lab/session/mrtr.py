@@ -38,10 +38,11 @@ Answer = Callable[[str, dict], dict]
 @dataclass
 class Exchange:
     """Every round of one multi round-trip call, in order."""
+
     method: str
     params: dict
     answers: list[jsonrpc.Result | jsonrpc.Error] = field(default_factory=list)
-    responses: list[dict] = field(default_factory=list)   # the inputResponses sent each round
+    responses: list[dict] = field(default_factory=list)  # the inputResponses sent each round
 
     @property
     def final(self) -> jsonrpc.Result | jsonrpc.Error | None:
@@ -64,7 +65,7 @@ def retry_params(original: dict, interim: dict, responses: dict) -> dict:
     if responses:
         retry["inputResponses"] = responses
     if "requestState" in interim:
-        retry["requestState"] = interim["requestState"]   # echoed untouched, never invented
+        retry["requestState"] = interim["requestState"]  # echoed untouched, never invented
     return retry
 
 
@@ -77,9 +78,17 @@ def declared(params: dict, capabilities: dict | None) -> dict:
     return {**params, "_meta": meta}
 
 
-def call(client, method: str, params: dict, answer: Answer, *, capabilities: dict | None = None,
-         max_rounds: int = MAX_ROUNDS, timeout: float | None = None,
-         backoff: tuple[float, float] = (0.05, 0.25)) -> Exchange:
+def call(
+    client,
+    method: str,
+    params: dict,
+    answer: Answer,
+    *,
+    capabilities: dict | None = None,
+    max_rounds: int = MAX_ROUNDS,
+    timeout: float | None = None,
+    backoff: tuple[float, float] = (0.05, 0.25),
+) -> Exchange:
     """Run `method` to completion, asking `answer` for every input the server requests.
 
     Returns the Exchange (every round's answer); `exchange.final` is the last answer, an
@@ -94,17 +103,25 @@ def call(client, method: str, params: dict, answer: Answer, *, capabilities: dic
     while True:
         r = client.request(method, request_params, timeout=timeout)
         ex.answers.append(r)
-        if isinstance(r, jsonrpc.Result) and r.result.get("resultType", "complete") not in ("complete", "input_required"):
-            raise ProtocolError(jsonrpc.INVALID_PARAMS, f"unknown resultType {r.result['resultType']!r}: "
-                                "a client must treat it as invalid", {"exchange": ex})
+        if isinstance(r, jsonrpc.Result) and r.result.get("resultType", "complete") not in (
+            "complete",
+            "input_required",
+        ):
+            raise ProtocolError(
+                jsonrpc.INVALID_PARAMS,
+                f"unknown resultType {r.result['resultType']!r}: a client must treat it as invalid",
+                {"exchange": ex},
+            )
         if not isinstance(r, jsonrpc.Result) or r.result_type != "input_required":
             return ex
         if ex.rounds >= max_rounds:
             raise RoundsExceeded(ex.rounds, ex)
         asks = r.result.get("inputRequests") or {}
         if not asks and "requestState" not in r.result:
-            raise ProtocolError(jsonrpc.INVALID_PARAMS, "input_required result with neither inputRequests "
-                                "nor requestState (the spec requires at least one)")
+            raise ProtocolError(
+                jsonrpc.INVALID_PARAMS,
+                "input_required result with neither inputRequests nor requestState (the spec requires at least one)",
+            )
         responses = {key: answer(key, ask) for key, ask in asks.items()}
         ex.responses.append(responses)
         if not asks:

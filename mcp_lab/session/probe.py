@@ -3,7 +3,7 @@
 Theory of operation.  A modern (2026-07-28) server has no handshake, a legacy (2025-11-25 and
 earlier) server needs one, and nothing on a stdio pipe says which kind is on the other end.
 So a client that must work with both asks first, with a request only a modern server
-understands, and reads the era off the answer (DIGEST §4, spec basic/transports/stdio):
+understands, and reads the era off the answer (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions):
 
 1. send `server/discover`, with the preferred modern version in `_meta`;
 2. a DiscoverResult comes back                      -> modern; pick a version from
@@ -52,16 +52,16 @@ _CACHE: dict[Any, "Verdict"] = {}
 class Verdict:
     """What a probe concluded about one server, how it got there, and the open connection."""
 
-    server: str                       # the label of the server (short name or argv[-1])
-    era: str | None                   # "modern" | "legacy"
-    version: str | None               # the negotiated version; None when none is mutual
-    capabilities: dict                # the server's declared capabilities
-    server_info: dict | None          # name / title / version, as the server states it
-    instructions: str | None          # natural-language guidance for the model, if any
-    supported_versions: tuple = ()    # modern: the DiscoverResult's list; -32022: data.supported
-    steps: tuple = ()                 # the reasoning, one short sentence per step
-    elapsed_ms: float = 0.0           # wall time of the probe (spawn not included)
-    cached: bool = False              # True when the era came from the cache, not a fresh probe
+    server: str  # the label of the server (short name or argv[-1])
+    era: str | None  # "modern" | "legacy"
+    version: str | None  # the negotiated version; None when none is mutual
+    capabilities: dict  # the server's declared capabilities
+    server_info: dict | None  # name / title / version, as the server states it
+    instructions: str | None  # natural-language guidance for the model, if any
+    supported_versions: tuple = ()  # modern: the DiscoverResult's list; -32022: data.supported
+    steps: tuple = ()  # the reasoning, one short sentence per step
+    elapsed_ms: float = 0.0  # wall time of the probe (spawn not included)
+    cached: bool = False  # True when the era came from the cache, not a fresh probe
     trace: Trace = field(default=None, repr=False)
     client: Client | None = field(default=None, repr=False)
 
@@ -85,25 +85,36 @@ class Verdict:
     def headline(self) -> str:
         version = self.version or "no mutual version"
         who = _identity(self.server_info)
-        return (f"{self.server}: {self.era or 'unknown'} era, {version}"
-                + (f" -- {who}" if who else "") + (" (cached verdict)" if self.cached else ""))
+        return (
+            f"{self.server}: {self.era or 'unknown'} era, {version}"
+            + (f" -- {who}" if who else "")
+            + (" (cached verdict)" if self.cached else "")
+        )
 
     def to_dict(self) -> dict:
-        return {"server": self.server, "era": self.era, "version": self.version,
-                "supported_versions": list(self.supported_versions),
-                "capabilities": self.capabilities, "server_info": self.server_info,
-                "instructions": self.instructions, "steps": list(self.steps),
-                "elapsed_ms": round(self.elapsed_ms, 1), "cached": self.cached,
-                "trace": self.trace.to_json() if self.trace is not None else []}
+        return {
+            "server": self.server,
+            "era": self.era,
+            "version": self.version,
+            "supported_versions": list(self.supported_versions),
+            "capabilities": self.capabilities,
+            "server_info": self.server_info,
+            "instructions": self.instructions,
+            "steps": list(self.steps),
+            "elapsed_ms": round(self.elapsed_ms, 1),
+            "cached": self.cached,
+            "trace": self.trace.to_json() if self.trace is not None else [],
+        }
 
     def text(self, width: int | None = 160, *, trace: bool = True) -> str:
-        out = [f"verdict  {self.headline()}",
-               f"probe    {self.elapsed_ms:.0f} ms",
-               f"caps     {', '.join(self.capabilities) or '(none)'}"]
+        out = [
+            f"verdict  {self.headline()}",
+            f"probe    {self.elapsed_ms:.0f} ms",
+            f"caps     {', '.join(self.capabilities) or '(none)'}",
+        ]
         if self.instructions:
             first = self.instructions.strip().splitlines()[0] if self.instructions.strip() else ""
-            out.append(f"instr    {first[:100]}{'…' if len(first) > 100 else ''} "
-                       f"({len(self.instructions)} chars)")
+            out.append(f"instr    {first[:100]}{'…' if len(first) > 100 else ''} ({len(self.instructions)} chars)")
         out.append("steps")
         out += [f"  {i}. {s}" for i, s in enumerate(self.steps, 1)]
         if trace and self.trace is not None:
@@ -115,27 +126,39 @@ class Verdict:
 
     def _repr_html_(self) -> str:
         colour = {"modern": "#1e8e3e", "legacy": "#b06000"}.get(self.era or "", "#c5221f")
-        badge = (f"<span style='background:{colour};color:#fff;padding:1px 6px;border-radius:3px'>"
-                 f"{html.escape(self.era or 'unknown')}</span>")
+        badge = (
+            f"<span style='background:{colour};color:#fff;padding:1px 6px;border-radius:3px'>"
+            f"{html.escape(self.era or 'unknown')}</span>"
+        )
         caps = html.escape(json.dumps(self.capabilities, ensure_ascii=False))
-        rows = [("era", badge),
-                ("version", html.escape(self.version or "none mutual")),
-                ("server", html.escape(_identity(self.server_info) or "(not stated)")),
-                ("capabilities", f"<code>{caps}</code>"),
-                ("probe time", f"{self.elapsed_ms:.0f} ms" + (" (cached verdict)" if self.cached else ""))]
+        rows = [
+            ("era", badge),
+            ("version", html.escape(self.version or "none mutual")),
+            ("server", html.escape(_identity(self.server_info) or "(not stated)")),
+            ("capabilities", f"<code>{caps}</code>"),
+            ("probe time", f"{self.elapsed_ms:.0f} ms" + (" (cached verdict)" if self.cached else "")),
+        ]
         if self.supported_versions:
             rows.insert(2, ("supported", html.escape(", ".join(self.supported_versions))))
         if self.instructions:
-            rows.append(("instructions", "<details><summary>"
-                         f"{len(self.instructions)} characters</summary><pre style='white-space:pre-wrap'>"
-                         f"{html.escape(self.instructions)}</pre></details>"))
-        table = "".join(f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{v}</td></tr>"
-                        for k, v in rows)
+            rows.append(
+                (
+                    "instructions",
+                    "<details><summary>"
+                    f"{len(self.instructions)} characters</summary><pre style='white-space:pre-wrap'>"
+                    f"{html.escape(self.instructions)}</pre></details>",
+                )
+            )
+        table = "".join(
+            f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{v}</td></tr>" for k, v in rows
+        )
         steps = "".join(f"<li>{html.escape(s)}</li>" for s in self.steps)
-        trace = ("<details><summary>trace: every line</summary>" + self.trace._repr_html_() + "</details>"
-                 if self.trace is not None else "")
-        return (f"<div><b>probe {html.escape(self.server)}</b><table>{table}</table>"
-                f"<ol>{steps}</ol>{trace}</div>")
+        trace = (
+            "<details><summary>trace: every line</summary>" + self.trace._repr_html_() + "</details>"
+            if self.trace is not None
+            else ""
+        )
+        return f"<div><b>probe {html.escape(self.server)}</b><table>{table}</table><ol>{steps}</ol>{trace}</div>"
 
 
 def _identity(info: dict | None) -> str:
@@ -245,10 +268,20 @@ class _Reasoning:
         self.c.era = era
         if version is not None:
             self.c.protocol_version = version
-        return Verdict(server=self.c.name, era=era, version=version, capabilities=dict(caps or {}),
-                       server_info=info, instructions=instructions, supported_versions=tuple(supported),
-                       steps=tuple(self.steps), elapsed_ms=(time.monotonic() - self.t0) * 1000.0,
-                       cached=cached, trace=self.c.trace, client=self.c)
+        return Verdict(
+            server=self.c.name,
+            era=era,
+            version=version,
+            capabilities=dict(caps or {}),
+            server_info=info,
+            instructions=instructions,
+            supported_versions=tuple(supported),
+            steps=tuple(self.steps),
+            elapsed_ms=(time.monotonic() - self.t0) * 1000.0,
+            cached=cached,
+            trace=self.c.trace,
+            client=self.c,
+        )
 
 
 class _Run(_Reasoning):
@@ -257,7 +290,7 @@ class _Run(_Reasoning):
     def __init__(self, client: Client, timeout: float, legacy_caps: dict):
         super().__init__(client, timeout)
         self.legacy_caps = legacy_caps
-        self.late: list = []   # answers to an earlier id that arrived while waiting for a later one
+        self.late: list = []  # answers to an earlier id that arrived while waiting for a later one
 
     # -- one request, one answer, a deadline ---------------------------------------------
     def exchange(self, method: str, params: dict | None, timeout: float | None = None):
@@ -300,8 +333,7 @@ class _Run(_Reasoning):
     # -- the decision ----------------------------------------------------------------------
     def probe(self) -> Verdict:
         version = revisions.LATEST
-        self.step(f"send server/discover with protocolVersion {version} in _meta "
-                  f"(deadline {self.timeout:g} s)")
+        self.step(f"send server/discover with protocolVersion {version} in _meta (deadline {self.timeout:g} s)")
         answer = self.discover(version)
         for attempt in range(2):
             if isinstance(answer, jsonrpc.Result):
@@ -310,11 +342,16 @@ class _Run(_Reasoning):
                 supported = _supported(answer.data)
                 if supported is not None:
                     mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
-                    self.step(f"-32022 with data.supported {supported}: the server is modern but refused "
-                              f"{version}; a modern answer rules out the initialize fallback")
+                    self.step(
+                        f"-32022 with data.supported {supported}: the server is modern but refused "
+                        f"{version}; a modern answer rules out the initialize fallback"
+                    )
                     if not mutual or attempt == 1:
-                        why = ("none of them is a modern version mcp_lab speaks"
-                               if not mutual else f"the retry at {version} was refused again")
+                        why = (
+                            "none of them is a modern version mcp_lab speaks"
+                            if not mutual
+                            else f"the retry at {version} was refused again"
+                        )
                         self.step(f"no mutual version: {why}; no initialize is sent")
                         return self.verdict("modern", None, supported=supported)
                     version = mutual[0]
@@ -324,8 +361,10 @@ class _Run(_Reasoning):
             if isinstance(answer, jsonrpc.Error) and answer.code in jsonrpc.MODERN_ERROR_CODES:
                 # -32020 / -32021: only a modern server emits them, so they settle the era even
                 # though they name no version to retry with.
-                self.step(f"error {answer.code} ({answer.message!r}) is a modern error: the server is "
-                          f"modern; it refused this discover, so no capabilities are known")
+                self.step(
+                    f"error {answer.code} ({answer.message!r}) is a modern error: the server is "
+                    f"modern; it refused this discover, so no capabilities are known"
+                )
                 return self.verdict("modern", version)
             break
         return self.fallback(answer)
@@ -333,31 +372,47 @@ class _Run(_Reasoning):
     def from_discover_result(self, answer: jsonrpc.Result) -> Verdict:
         r = answer.result
         supported = r.get("supportedVersions")
-        if not (isinstance(supported, list) and all(isinstance(v, str) for v in supported)
-                and isinstance(r.get("capabilities"), dict)):
-            self.step("the answer is a result but not a DiscoverResult (no supportedVersions list "
-                      "and capabilities object): not proof of a modern server")
+        if not (
+            isinstance(supported, list)
+            and all(isinstance(v, str) for v in supported)
+            and isinstance(r.get("capabilities"), dict)
+        ):
+            self.step(
+                "the answer is a result but not a DiscoverResult (no supportedVersions list "
+                "and capabilities object): not proof of a modern server"
+            )
             return self.fallback(None, explained=True)
         mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
         if not mutual:
-            self.step(f"a DiscoverResult listing {supported}, with no modern version mcp_lab speaks: "
-                      "a legacy advertisement, not proof of modernity (the official SDKs fall back too)")
+            self.step(
+                f"a DiscoverResult listing {supported}, with no modern version mcp_lab speaks: "
+                "a legacy advertisement, not proof of modernity (the official SDKs fall back too)"
+            )
             return self.fallback(None, explained=True)
         version = mutual[0]
         meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
         info = meta.get(revisions.SERVER_INFO_KEY)
-        self.step(f"a DiscoverResult: the server is modern; supportedVersions {supported}, "
-                  f"use {version}. No handshake follows: every request carries _meta")
-        return self.verdict("modern", version, r.get("capabilities"), info if isinstance(info, dict) else None,
-                            r.get("instructions"), supported)
+        self.step(
+            f"a DiscoverResult: the server is modern; supportedVersions {supported}, "
+            f"use {version}. No handshake follows: every request carries _meta"
+        )
+        return self.verdict(
+            "modern",
+            version,
+            r.get("capabilities"),
+            info if isinstance(info, dict) else None,
+            r.get("instructions"),
+            supported,
+        )
 
     def fallback(self, answer, *, explained: bool = False) -> Verdict:
         if not explained:
             if answer is None:
                 self.step(f"no answer to server/discover within {self.timeout:g} s: silence means legacy")
             elif isinstance(answer, jsonrpc.Error):
-                self.step(f"error {answer.code} ({answer.message!r}) is not a recognised modern error: "
-                          "the server is legacy")
+                self.step(
+                    f"error {answer.code} ({answer.message!r}) is not a recognised modern error: the server is legacy"
+                )
             else:
                 self.step("the answer is not a DiscoverResult: the server is legacy")
         return self.handshake(revisions.LATEST, probed=True)
@@ -372,9 +427,10 @@ class _Run(_Reasoning):
         wait = max(self.timeout, c.timeout)
         answer = self.exchange("initialize", params, wait)
         if answer is None:
-            raise DeadlineExceeded(f"no answer to initialize within {wait:g} s"
-                                   + (" (nor to server/discover): this does not behave as an MCP server"
-                                      if probed else ""))
+            raise DeadlineExceeded(
+                f"no answer to initialize within {wait:g} s"
+                + (" (nor to server/discover): this does not behave as an MCP server" if probed else "")
+            )
         if isinstance(answer, jsonrpc.Error):
             supported = _supported(answer.data)
             if answer.code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION and supported is not None and probed:
@@ -383,8 +439,10 @@ class _Run(_Reasoning):
                 # The -32022 is itself modern evidence, so probe once more instead of failing.
                 for late in self.late:
                     if isinstance(late, jsonrpc.Result):
-                        self.step("initialize refused with -32022, and the late answer to server/discover "
-                                  "arrived meanwhile: the server is modern after all")
+                        self.step(
+                            "initialize refused with -32022, and the late answer to server/discover "
+                            "arrived meanwhile: the server is modern after all"
+                        )
                         return self.from_discover_result(late)
                 self.step(f"initialize refused with -32022 listing {supported}: modern evidence, probe again")
                 mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
@@ -398,17 +456,22 @@ class _Run(_Reasoning):
         r = answer.result
         version = r.get("protocolVersion")
         if not isinstance(version, str):
-            raise ProtocolError(jsonrpc.INVALID_REQUEST,
-                                f"{c.name} answered initialize without a protocolVersion string")
+            raise ProtocolError(
+                jsonrpc.INVALID_REQUEST, f"{c.name} answered initialize without a protocolVersion string"
+            )
         known = revisions.era_of(version)
         if known == "modern":
-            self.step(f"the server answered {version}, a modern version, to a handshake; "
-                      "treating the connection as the legacy session it opened")
+            self.step(
+                f"the server answered {version}, a modern version, to a handshake; "
+                "treating the connection as the legacy session it opened"
+            )
         elif known is None:
             self.step(f"the server answered {version}, a version mcp_lab does not know; accepted as asked")
         else:
-            self.step(f"the server answered protocolVersion {version}"
-                      + ("" if version == asked else f" (asked {asked}): accept it, the server picks"))
+            self.step(
+                f"the server answered protocolVersion {version}"
+                + ("" if version == asked else f" (asked {asked}): accept it, the server picks")
+            )
         c.notify("notifications/initialized")
         self.step("send notifications/initialized: the legacy session is open; later requests carry no _meta")
         caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else {}
@@ -417,12 +480,21 @@ class _Run(_Reasoning):
 
     def apply_cached(self, hit: Verdict) -> Verdict:
         """A new connection to a server whose era is known: no discover, just what the era needs."""
-        self.step(f"cached verdict for this server: {hit.era} era, {hit.version or 'no mutual version'}; "
-                  "no server/discover sent")
+        self.step(
+            f"cached verdict for this server: {hit.era} era, {hit.version or 'no mutual version'}; "
+            "no server/discover sent"
+        )
         if hit.era == "legacy":
             return self.handshake(revisions.LATEST, probed=False, cached=True)
-        return self.verdict(hit.era, hit.version, hit.capabilities, hit.server_info, hit.instructions,
-                            hit.supported_versions, cached=True)
+        return self.verdict(
+            hit.era,
+            hit.version,
+            hit.capabilities,
+            hit.server_info,
+            hit.instructions,
+            hit.supported_versions,
+            cached=True,
+        )
 
 
 def _died(client: Client, e: TransportClosed) -> TransportClosed:
@@ -440,9 +512,12 @@ def _died(client: Client, e: TransportClosed) -> TransportClosed:
             thread.join(t.grace)
     code = t.returncode
     tail = " | ".join(line for line in t.stderr_tail() if line.strip())
-    msg = (f"{client.name}: the server " + (f"exited with exit code {code}" if code is not None else
-                                            "closed its pipes") + " before the probe reached a verdict"
-           + (f"; its stderr ended with: {tail}" if tail else "; it wrote nothing on stderr"))
+    msg = (
+        f"{client.name}: the server "
+        + (f"exited with exit code {code}" if code is not None else "closed its pipes")
+        + " before the probe reached a verdict"
+        + (f"; its stderr ended with: {tail}" if tail else "; it wrote nothing on stderr")
+    )
     return TransportClosed(msg, data={"stderr": list(t.stderr_lines), "cause": e.message})
 
 

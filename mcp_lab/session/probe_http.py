@@ -1,4 +1,5 @@
-"""Probe-then-fallback over Streamable HTTP: the HTTP rule of 2026-07-28 (DIGEST §4).
+"""Probe-then-fallback over Streamable HTTP: the HTTP rule of 2026-07-28
+(https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#backward-compatibility).
 
 Theory of operation.  Over HTTP a client MAY simply send a modern request, because the status
 line and the body tell the eras apart without a timeout:
@@ -40,8 +41,10 @@ def probe_http(server: str | Client, *, timeout: float = DEFAULT_TIMEOUT, name: 
         client = server
     else:
         from urllib.parse import urlsplit
-        client = Client(HttpTransport(server, timeout=timeout).start(),
-                        name=name or urlsplit(server).netloc, timeout=timeout)
+
+        client = Client(
+            HttpTransport(server, timeout=timeout).start(), name=name or urlsplit(server).netloc, timeout=timeout
+        )
     if not isinstance(client.transport, HttpTransport):
         raise TypeError("probe_http needs a Client over HTTP; for stdio use mcp_lab.probe")
     return _HttpRun(client, timeout).run()
@@ -59,8 +62,11 @@ class _HttpRun(_Reasoning):
             if ex is None or (ex.status is None and ex.error):
                 # Nothing answered at all (refused, unreachable): that says nothing about the
                 # era, and calling it "legacy" would hide a typo in the port or a stopped server.
-                raise HttpError(f"cannot reach {self.c.transport.url}: {ex.error if ex else e.message}; "
-                                "is the server running, and is the URL right?", ex) from None
+                raise HttpError(
+                    f"cannot reach {self.c.transport.url}: {ex.error if ex else e.message}; "
+                    "is the server running, and is the URL right?",
+                    ex,
+                ) from None
             body = ex.json() if ex is not None else None
             answer = None
             if isinstance(body, dict) and "method" not in body:
@@ -74,8 +80,9 @@ class _HttpRun(_Reasoning):
 
     def run(self) -> Verdict:
         version = revisions.LATEST
-        self.step(f"POST server/discover with protocolVersion {version} in _meta and MCP-Protocol-Version, "
-                  "Mcp-Method headers")
+        self.step(
+            f"POST server/discover with protocolVersion {version} in _meta and MCP-Protocol-Version, Mcp-Method headers"
+        )
         for attempt in range(3):
             self.c.protocol_version = version
             status, answer, ex = self.send("server/discover", None, meta=True)
@@ -89,8 +96,14 @@ class _HttpRun(_Reasoning):
                         meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
                         info = meta.get(revisions.SERVER_INFO_KEY)
                         self.step(f"200 with a DiscoverResult: modern; supportedVersions {supported}, use {mutual[0]}")
-                        return self.verdict("modern", mutual[0], r.get("capabilities"),
-                                            info if isinstance(info, dict) else None, r.get("instructions"), supported)
+                        return self.verdict(
+                            "modern",
+                            mutual[0],
+                            r.get("capabilities"),
+                            info if isinstance(info, dict) else None,
+                            r.get("instructions"),
+                            supported,
+                        )
                 self.step("200, but not a DiscoverResult speaking a modern version: not proof of a modern server")
                 break
             if status == 400 and code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION and attempt < 2:
@@ -116,8 +129,15 @@ class _HttpRun(_Reasoning):
             if status == 404 and code == jsonrpc.METHOD_NOT_FOUND:
                 self.step("404 with a JSON-RPC -32601 body: a modern server without this method, so modern")
                 return self.verdict("modern", version)
-            body = "an empty body" if ex is None or not ex.body.strip() else (
-                f"error {code} ({answer.message!r})" if code is not None else f"an unrecognised {ex.content_type or 'untyped'} body")
+            body = (
+                "an empty body"
+                if ex is None or not ex.body.strip()
+                else (
+                    f"error {code} ({answer.message!r})"
+                    if code is not None
+                    else f"an unrecognised {ex.content_type or 'untyped'} body"
+                )
+            )
             self.step(f"HTTP {status} with {body}: not a modern answer, so the server is legacy")
             break
         return self.fallback()
@@ -131,16 +151,22 @@ class _HttpRun(_Reasoning):
         self.step(f"fall back to initialize, asking for {revisions.LATEST}")
         status, answer, ex = self.send("initialize", params, meta=False)
         if not isinstance(answer, jsonrpc.Result) or not isinstance(answer.result.get("protocolVersion"), str):
-            self.step(f"initialize failed too (HTTP {status}); the next fallback is the deprecated HTTP+SSE "
-                      "transport (GET, then wait for an endpoint event), which mcp_lab does not implement")
+            self.step(
+                f"initialize failed too (HTTP {status}); the next fallback is the deprecated HTTP+SSE "
+                "transport (GET, then wait for an endpoint event), which mcp_lab does not implement"
+            )
             return self.verdict(None, None)
         r = answer.result
         version = r["protocolVersion"]
         sid = c.transport.session_id
-        self.step(f"HTTP {status}, the server answered protocolVersion {version}"
-                  + (f" and minted Mcp-Session-Id {sid}" if sid else ""))
+        self.step(
+            f"HTTP {status}, the server answered protocolVersion {version}"
+            + (f" and minted Mcp-Session-Id {sid}" if sid else "")
+        )
         c.notify("notifications/initialized")
-        self.step(f"send notifications/initialized: HTTP {c.transport.last_exchange.status}; the legacy session is open")
+        self.step(
+            f"send notifications/initialized: HTTP {c.transport.last_exchange.status}; the legacy session is open"
+        )
         caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else {}
         info = r.get("serverInfo") if isinstance(r.get("serverInfo"), dict) else None
         return self.verdict("legacy", version, caps, info, r.get("instructions"))

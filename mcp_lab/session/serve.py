@@ -57,12 +57,15 @@ def port_open(port: int, host: str = HOST, timeout: float = 0.2) -> bool:
 
 def _reference_bin() -> Path:
     from mcp_lab.servers import known
+
     path = known.REFERENCE_BIN
     if shutil.which("node") is None:
         raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
     if not path.exists():
-        raise FileNotFoundError(f"the reference server {known.REFERENCE_PACKAGE} is not installed: "
-                                f"run `make setup` (or `npm ci` in {known.REFERENCE_DIR})")
+        raise FileNotFoundError(
+            f"the reference server {known.REFERENCE_PACKAGE} is not installed: "
+            f"run `make setup` (or `npm ci` in {known.REFERENCE_DIR})"
+        )
     return path
 
 
@@ -73,35 +76,46 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
     if name == "sdk_calendar":
         return [sys.executable, "-m", "mcp_lab.servers.sdk_calendar", "--http", str(port)], {}
     if name == "everything":
-        script = _reference_bin().resolve()   # .bin/ holds a symlink to dist/index.js
-        return ([shutil.which("node"), "--import", _LOOPBACK.as_uri(), str(script), "streamableHttp"],
-                {"PORT": str(port)})
-    raise ValueError(f"no HTTP form known for {name!r}: use calendar, sdk_calendar or everything, "
-                     "or pass an argv list with a '{port}' placeholder")
+        script = _reference_bin().resolve()  # .bin/ holds a symlink to dist/index.js
+        return (
+            [shutil.which("node"), "--import", _LOOPBACK.as_uri(), str(script), "streamableHttp"],
+            {"PORT": str(port)},
+        )
+    raise ValueError(
+        f"no HTTP form known for {name!r}: use calendar, sdk_calendar or everything, "
+        "or pass an argv list with a '{port}' placeholder"
+    )
 
 
-_stop = reap   # the same polite-then-sure shutdown as the stdio transport
+_stop = reap  # the same polite-then-sure shutdown as the stdio transport
 
 
 class ServerProcess:
     """A server child process whose stdout and stderr are drained into lists by two threads."""
 
-    def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None,
-                 grace: float = 3.0):
+    def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None, grace: float = 3.0):
         self.argv = list(argv)
         self.grace = grace
         self.stderr_lines: list[str] = []
         self.stdout_lines: list[str] = []
         self.on_stderr: Callable[[str], None] | None = None
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, env=None if env is None else {**os.environ, **env},
-                                         cwd=cwd, start_new_session=True)
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=None if env is None else {**os.environ, **env},
+                cwd=cwd,
+                start_new_session=True,
+            )
         except (FileNotFoundError, PermissionError) as e:
             raise TransportClosed(f"cannot start the server {self.argv[0]!r}: {e.strerror or e}") from None
         self._finalizer = weakref.finalize(self, _stop, self.proc, grace)
-        self._threads = [threading.Thread(target=self._pump, args=(self.proc.stdout, self.stdout_lines, False), daemon=True),
-                         threading.Thread(target=self._pump, args=(self.proc.stderr, self.stderr_lines, True), daemon=True)]
+        self._threads = [
+            threading.Thread(target=self._pump, args=(self.proc.stdout, self.stdout_lines, False), daemon=True),
+            threading.Thread(target=self._pump, args=(self.proc.stderr, self.stderr_lines, True), daemon=True),
+        ]
         for t in self._threads:
             t.start()
 
@@ -155,6 +169,7 @@ class HttpServer:
         """A Client over HTTP to this server; `query="sse=1"` asks the calendar for SSE replies."""
         from mcp_lab.session.client import Client
         from mcp_lab.transport.http import HttpTransport
+
         url = self.url + (f"?{query}" if query else "")
         transport = HttpTransport(url, timeout=timeout, headers=headers, process=self.process).start()
         return Client(transport, name=kw.pop("name", f"{self.name} (http)"), timeout=timeout, **kw)
@@ -173,8 +188,15 @@ def live() -> list[HttpServer]:
     return [s for s in list(_LIVE) if s.process.returncode is None]
 
 
-def start(server: str | Sequence[str], *, port: int | None = None, sse: bool = False,
-          timeout: float = 20.0, env: dict | None = None, path: str = "/mcp") -> HttpServer:
+def start(
+    server: str | Sequence[str],
+    *,
+    port: int | None = None,
+    sse: bool = False,
+    timeout: float = 20.0,
+    env: dict | None = None,
+    path: str = "/mcp",
+) -> HttpServer:
     """Start a server and wait until its port accepts connections (see serve_http)."""
     port = free_port() if port is None else port
     if isinstance(server, str):
@@ -192,8 +214,10 @@ def start(server: str | Sequence[str], *, port: int | None = None, sse: bool = F
         while not port_open(port):
             if proc.returncode is not None:
                 tail = " | ".join(proc.stderr_tail())
-                raise TransportClosed(f"the {name} server exited with code {proc.returncode} before listening"
-                                      + (f"; its stderr ended with: {tail}" if tail else ""))
+                raise TransportClosed(
+                    f"the {name} server exited with code {proc.returncode} before listening"
+                    + (f"; its stderr ended with: {tail}" if tail else "")
+                )
             if time.monotonic() >= deadline:
                 raise DeadlineExceeded(f"the {name} server did not listen on {HOST}:{port} within {timeout:g} s")
             time.sleep(0.02)  # a poll interval, under a deadline
@@ -204,8 +228,15 @@ def start(server: str | Sequence[str], *, port: int | None = None, sse: bool = F
 
 
 @contextlib.contextmanager
-def serve_http(server: str | Sequence[str], *, port: int | None = None, sse: bool = False,
-               timeout: float = 20.0, env: dict | None = None, path: str = "/mcp") -> Iterator[HttpServer]:
+def serve_http(
+    server: str | Sequence[str],
+    *,
+    port: int | None = None,
+    sse: bool = False,
+    timeout: float = 20.0,
+    env: dict | None = None,
+    path: str = "/mcp",
+) -> Iterator[HttpServer]:
     """Run a server over Streamable HTTP on 127.0.0.1 for the length of a `with` block.
 
     `server` is "calendar" (`--http PORT`, `sse=True` adds `--sse`), "sdk_calendar"

@@ -107,13 +107,19 @@ class CatalogCost:
         """Plain JSON-ready numbers (the CLI's ``--json``)."""
         pick = lambda t: None if t is None else t.name
         return {
-            "server": self.server, "era": self.era, "protocol_version": self.protocol_version,
+            "server": self.server,
+            "era": self.era,
+            "protocol_version": self.protocol_version,
             "encoding": self.encoding,
             "tools": [{"name": t.name, "tokens": t.tokens, "bytes": t.bytes} for t in self.tools],
-            "tool_count": len(self.tools), "tools_total": self.tools_total,
-            "framing_tokens": self.framing_tokens, "instructions_tokens": self.instructions_tokens,
-            "total": self.total, "catalog_bytes": self.catalog_bytes,
-            "cheapest": pick(self.cheapest), "costliest": pick(self.costliest),
+            "tool_count": len(self.tools),
+            "tools_total": self.tools_total,
+            "framing_tokens": self.framing_tokens,
+            "instructions_tokens": self.instructions_tokens,
+            "total": self.total,
+            "catalog_bytes": self.catalog_bytes,
+            "cheapest": pick(self.cheapest),
+            "costliest": pick(self.costliest),
         }
 
     def _who(self) -> str:
@@ -129,7 +135,9 @@ class CatalogCost:
         who = f" &mdash; {e(self._who())}" if self.server else ""
         for t in self.tools:
             mark = self._mark(t)
-            style = {"costliest": ' style="background:#fde2e1"', "cheapest": ' style="background:#e2f5e5"'}.get(mark, "")
+            style = {"costliest": ' style="background:#fde2e1"', "cheapest": ' style="background:#e2f5e5"'}.get(
+                mark, ""
+            )
             rows.append(
                 f"<tr{style}><td style='text-align:left'><code>{e(t.name)}</code></td>"
                 f"<td>{t.tokens:,}</td><td>{t.bytes:,}</td><td style='text-align:left'>{mark}</td></tr>"

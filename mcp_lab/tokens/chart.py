@@ -1,5 +1,4 @@
-"""A horizontal bar chart of a catalog's tokens per tool, as inline SVG (no plotting library).
-"""
+"""A horizontal bar chart of a catalog's tokens per tool, as inline SVG (no plotting library)."""
 
 from __future__ import annotations
 
@@ -53,7 +52,7 @@ def _bar_svg(cost: CatalogCost) -> str:
             f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end">{e(t.name)}</text>'
             f'<rect x="{label_w}" y="{y}" width="{w}" height="{bar_h}" fill="{colors[mark]}"/>'
             f'<text x="{label_w + w + 6}" y="{y + 13}"'
-            f'{" font-weight=" + chr(34) + "bold" + chr(34) if mark else ""}>{label}</text></g>'
+            f"{' font-weight=' + chr(34) + 'bold' + chr(34) if mark else ''}>{label}</text></g>"
         )
     parts.append("</svg>")
     return "".join(parts)

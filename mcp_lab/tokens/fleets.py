@@ -88,11 +88,13 @@ class JitCost:
 
     def text(self) -> str:
         names = ", ".join(f"{s}:{t.name}" for s, t in self.loaded) or "none"
-        return "\n".join([
-            f"upfront (every catalog and instruction block in every prompt): {self.upfront:,} tokens",
-            f"search tool definition S: {self.search_tokens:,} tokens; loaded ({self.k}): {names}",
-            self.formula(),
-        ])
+        return "\n".join(
+            [
+                f"upfront (every catalog and instruction block in every prompt): {self.upfront:,} tokens",
+                f"search tool definition S: {self.search_tokens:,} tokens; loaded ({self.k}): {names}",
+                self.formula(),
+            ]
+        )
 
     def __str__(self) -> str:
         return self.text()
@@ -134,10 +136,28 @@ class FleetCost:
     def _rows(self) -> list[tuple[str, ...]]:
         rows = [("server", "era", "tools", "tool tokens", "instructions", "total", "bytes")]
         for i, c in enumerate(self.servers, 1):
-            rows.append((c.server or f"server {i}", c.era or "", f"{len(c.tools):,}", f"{c.tools_total:,}",
-                         f"{c.instructions_tokens:,}", f"{c.total:,}", f"{c.catalog_bytes:,}"))
-        rows.append((f"{len(self.servers)} servers", "", f"{self.tool_count:,}", f"{self.tools_total:,}",
-                     f"{self.instructions_tokens:,}", f"{self.total:,}", f"{self.catalog_bytes:,}"))
+            rows.append(
+                (
+                    c.server or f"server {i}",
+                    c.era or "",
+                    f"{len(c.tools):,}",
+                    f"{c.tools_total:,}",
+                    f"{c.instructions_tokens:,}",
+                    f"{c.total:,}",
+                    f"{c.catalog_bytes:,}",
+                )
+            )
+        rows.append(
+            (
+                f"{len(self.servers)} servers",
+                "",
+                f"{self.tool_count:,}",
+                f"{self.tools_total:,}",
+                f"{self.instructions_tokens:,}",
+                f"{self.total:,}",
+                f"{self.catalog_bytes:,}",
+            )
+        )
         return rows
 
     def text(self) -> str:
@@ -148,8 +168,16 @@ class FleetCost:
             return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
 
         rule = "-" * len(line(rows[0]))
-        return "\n".join([line(rows[0]), rule, *map(line, rows[1:-1]), rule, line(rows[-1]),
-                          f"in every prompt, before any tool is used ({self.encoding} tokens)"])
+        return "\n".join(
+            [
+                line(rows[0]),
+                rule,
+                *map(line, rows[1:-1]),
+                rule,
+                line(rows[-1]),
+                f"in every prompt, before any tool is used ({self.encoding} tokens)",
+            ]
+        )
 
     def __str__(self) -> str:
         return self.text()
@@ -197,8 +225,9 @@ class FleetCost:
                 if not hits:
                     raise ValueError(f"no tool {want!r} in this fleet")
                 if len(hits) > 1:
-                    raise ValueError(f"tool {want!r} is on several servers "
-                                     f"({', '.join(s for s, _ in hits)}): write server:tool")
+                    raise ValueError(
+                        f"tool {want!r} is on several servers ({', '.join(s for s, _ in hits)}): write server:tool"
+                    )
                 picked.append(hits[0])
         enc = self.encoding
         return JitCost(

@@ -89,7 +89,7 @@ def _fetch(client: Any, *, timeout: float, max_pages: int, **probe_kwargs: Any) 
     if not verdict.ok:  # modern, but no protocol version both sides speak
         raise CatalogError(
             f"{client.name}: no mutual protocol version (the server supports "
-                    f"{', '.join(verdict.supported_versions) or 'none it named'}); nothing can be listed"
+            f"{', '.join(verdict.supported_versions) or 'none it named'}); nothing can be listed"
         )
     era = verdict.era
     info = verdict.server_info
@@ -100,7 +100,8 @@ def _fetch(client: Any, *, timeout: float, max_pages: int, **probe_kwargs: Any) 
     pages = 0
     while True:
         if pages >= max_pages:
-            raise CatalogError(f"{client.name}: tools/list still returned a nextCursor after {max_pages} pages; giving up"
+            raise CatalogError(
+                f"{client.name}: tools/list still returned a nextCursor after {max_pages} pages; giving up"
             )
         reply = client.request("tools/list", {"cursor": cursor} if cursor is not None else None, timeout=timeout)
         pages += 1
@@ -154,6 +155,10 @@ def cost(
     enc = _enc(encoding)
     cat = fetch_catalog(server, timeout=timeout, max_pages=max_pages, **connect_kwargs)
     return catalog_cost(
-        list(cat.tools), cat.instructions, enc,
-        server=cat.server, era=cat.era, protocol_version=cat.protocol_version,
+        list(cat.tools),
+        cat.instructions,
+        enc,
+        server=cat.server,
+        era=cat.era,
+        protocol_version=cat.protocol_version,
     )

@@ -42,14 +42,21 @@ from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import DeadlineExceeded, HttpError, ProtocolError, TransportClosed
 from mcp_lab.wire.headers import decode_header_value, encode_header_value, headers_for
 
-__all__ = ["HttpTransport", "Exchange", "HttpError", "ResponseTooLarge", "headers_for",
-           "encode_header_value", "decode_header_value", "MAX_BODY", "ACCEPT"]
+__all__ = [
+    "HttpTransport",
+    "Exchange",
+    "HttpError",
+    "ResponseTooLarge",
+    "headers_for",
+    "encode_header_value",
+    "decode_header_value",
+    "MAX_BODY",
+    "ACCEPT",
+]
 
 ACCEPT = "application/json, text/event-stream"
-MAX_BODY = 8 * 1024 * 1024      # bytes of one reply the transport agrees to read
+MAX_BODY = 8 * 1024 * 1024  # bytes of one reply the transport agrees to read
 _SENTINEL_TAIL = 5
-
-
 
 
 class ResponseTooLarge(HttpError):
@@ -69,9 +76,9 @@ class Exchange:
     reason: str = ""
     http_version: str = "HTTP/1.1"
     headers: list[tuple[str, str]] = field(default_factory=list)
-    body: str = ""                       # the reply body as received (for SSE: the raw stream)
-    events: list[dict] = field(default_factory=list)   # SSE events: {"event", "data", "id"}
-    error: str | None = None             # a transport failure (connect refused, timeout, limit)
+    body: str = ""  # the reply body as received (for SSE: the raw stream)
+    events: list[dict] = field(default_factory=list)  # SSE events: {"event", "data", "id"}
+    error: str | None = None  # a transport failure (connect refused, timeout, limit)
     done: bool = False
 
     def header(self, name: str, default: str | None = None) -> str | None:
@@ -136,8 +143,11 @@ class Exchange:
 
     def _repr_html_(self) -> str:
         import html
-        return (f"<b>{html.escape(self.summary)}</b><pre style='white-space:pre-wrap;word-break:break-all'>"
-                f"{html.escape(self.raw)}</pre>")
+
+        return (
+            f"<b>{html.escape(self.summary)}</b><pre style='white-space:pre-wrap;word-break:break-all'>"
+            f"{html.escape(self.raw)}</pre>"
+        )
 
 
 class _Limited:
@@ -184,9 +194,16 @@ class HttpTransport:
     stderr and pid the client shows; closing the transport does not stop it.
     """
 
-    def __init__(self, url: str, *, timeout: float = 5.0, connect_timeout: float | None = None,
-                 headers: dict[str, str | None] | None = None, max_body: int = MAX_BODY,
-                 process: Any = None):
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout: float = 5.0,
+        connect_timeout: float | None = None,
+        headers: dict[str, str | None] | None = None,
+        max_body: int = MAX_BODY,
+        process: Any = None,
+    ):
         u = urlsplit(url)
         if u.scheme not in ("http", "https") or not u.hostname:
             raise ValueError(f"not an HTTP URL: {url!r}; use e.g. http://127.0.0.1:8765/mcp")
@@ -199,12 +216,12 @@ class HttpTransport:
         self.exchanges: list[Exchange] = []
         self.last_exchange: Exchange | None = None
         self.on_http: Callable[[Exchange, str], None] | None = None
-        self.session_id: str | None = None       # only a legacy server mints one
+        self.session_id: str | None = None  # only a legacy server mints one
         # tool name -> {property path: header token}, learnt from tools/list answers, so a
         # tools/call can mirror `x-mcp-header` arguments as Mcp-Param-{Name} headers.
         self.param_headers: dict[str, dict] = {}
         self.invalid_tools: dict[str, str] = {}  # tool name -> why a client must drop it
-        self.legacy_version: str | None = None   # negotiated by a legacy initialize
+        self.legacy_version: str | None = None  # negotiated by a legacy initialize
         self._stderr_lines: list[str] = []
         self._on_stderr: Callable[[str], None] | None = None
         self._queue: queue.Queue = queue.Queue()
@@ -218,6 +235,7 @@ class HttpTransport:
     def start(self) -> "HttpTransport":
         if self._client is None:
             import httpx
+
             # Read deadline: the client's own deadline plus a margin, so a stuck reply thread
             # ends soon after the client has given up on it.
             t = httpx.Timeout(self.timeout + 1.0, connect=self.connect_timeout)
@@ -297,8 +315,9 @@ class HttpTransport:
                 raise HttpError(self._why_unanswered(ex), ex)
 
     # -- raw HTTP for lessons ------------------------------------------------------------
-    def request(self, method: str = "POST", body: str | dict | None = None, *,
-                headers: dict[str, str | None] | None = None) -> Exchange:
+    def request(
+        self, method: str = "POST", body: str | dict | None = None, *, headers: dict[str, str | None] | None = None
+    ) -> Exchange:
         """One synchronous HTTP exchange, recorded like the others (e.g. a GET to see the 405)."""
         text = body if isinstance(body, str) or body is None else jsonrpc.encode(body)
         return self._exchange(method, text, headers or {}, derive=False)
@@ -320,8 +339,13 @@ class HttpTransport:
             # means the status is known.
             self._run(seq, text, obj, queue_answers=False, raw=False, timeout=timeout)
             return
-        t = threading.Thread(target=self._run, args=(seq, text, obj), kwargs={"raw": raw, "timeout": timeout},
-                             name=f"mcp-http-{seq}", daemon=True)
+        t = threading.Thread(
+            target=self._run,
+            args=(seq, text, obj),
+            kwargs={"raw": raw, "timeout": timeout},
+            name=f"mcp-http-{seq}",
+            daemon=True,
+        )
         self._threads = [x for x in self._threads if x.is_alive()] + [t]
         t.start()
 
@@ -336,8 +360,16 @@ class HttpTransport:
         hdrs.update(extra)
         return {k: v for k, v in hdrs.items() if v is not None}
 
-    def _run(self, seq: int, text: str, obj: Any, *, queue_answers: bool = True, raw: bool = False,
-             timeout: float | None = None) -> None:
+    def _run(
+        self,
+        seq: int,
+        text: str,
+        obj: Any,
+        *,
+        queue_answers: bool = True,
+        raw: bool = False,
+        timeout: float | None = None,
+    ) -> None:
         rid = obj.get("id") if isinstance(obj, dict) and "method" in obj else None
         answered = False
 
@@ -358,8 +390,7 @@ class HttpTransport:
 
         err = None
         try:
-            ex = self._exchange("POST", text, {}, derive=True, obj=obj, seq=seq, deliver=deliver,
-                                timeout=timeout)
+            ex = self._exchange("POST", text, {}, derive=True, obj=obj, seq=seq, deliver=deliver, timeout=timeout)
         except HttpError as e:
             ex, err = e.exchange, e
         if queue_answers:
@@ -367,8 +398,18 @@ class HttpTransport:
         elif err is not None:
             raise err
 
-    def _exchange(self, method: str, text: str | None, extra: dict, *, derive: bool,
-                  obj: Any = None, seq: int = 0, deliver=None, timeout: float | None = None) -> Exchange:
+    def _exchange(
+        self,
+        method: str,
+        text: str | None,
+        extra: dict,
+        *,
+        derive: bool,
+        obj: Any = None,
+        seq: int = 0,
+        deliver=None,
+        timeout: float | None = None,
+    ) -> Exchange:
         import httpx
         from httpx_sse import EventSource, SSEError
 
@@ -376,8 +417,7 @@ class HttpTransport:
         hdrs = self._request_headers(obj, derive, extra)
         if text is None:
             hdrs.pop("Content-Type", None)
-        ex = Exchange(method=method, url=self.url, request_headers=list(hdrs.items()),
-                      request_body=text or "", seq=seq)
+        ex = Exchange(method=method, url=self.url, request_headers=list(hdrs.items()), request_body=text or "", seq=seq)
         self.exchanges.append(ex)
         self.last_exchange = ex
         reported = False
@@ -395,15 +435,19 @@ class HttpTransport:
         try:
             # This request's own deadline (plus a margin) bounds the read; the client's
             # default applies when the caller gave none.
-            limit = httpx.Timeout((self.timeout if timeout is None else timeout) + 1.0,
-                                  connect=self.connect_timeout)
-            with self._client.stream(method, self.url, content=None if text is None else text.encode("utf-8"),
-                                     headers=hdrs, timeout=limit) as r:
+            limit = httpx.Timeout((self.timeout if timeout is None else timeout) + 1.0, connect=self.connect_timeout)
+            with self._client.stream(
+                method, self.url, content=None if text is None else text.encode("utf-8"), headers=hdrs, timeout=limit
+            ) as r:
                 ex.status, ex.reason = r.status_code, r.reason_phrase
                 ex.http_version = r.http_version
                 ex.headers = list(r.headers.items())
-                if (r.headers.get("mcp-session-id") and r.is_success and isinstance(obj, dict)
-                        and obj.get("method") == "initialize"):
+                if (
+                    r.headers.get("mcp-session-id")
+                    and r.is_success
+                    and isinstance(obj, dict)
+                    and obj.get("method") == "initialize"
+                ):
                     # Only a legacy handshake opens a session; a modern exchange never adopts one.
                     self.session_id = r.headers["mcp-session-id"]
                 length = r.headers.get("content-length")
@@ -415,7 +459,7 @@ class HttpTransport:
                         if deliver is not None and sse.data.strip():
                             # (an event with empty data, e.g. a legacy resumption primer, is no message)
                             if not reported and self._answers(sse.data, obj):
-                                report()     # the trace shows the HTTP before the answer it carried
+                                report()  # the trace shows the HTTP before the answer it carried
                             deliver(ex, sse.data)
                         # Anything after the response is unusual; it is shown in a second note.
                 else:
@@ -436,7 +480,9 @@ class HttpTransport:
         except httpx.ConnectError as e:
             ex.error = f"cannot connect: {e}"
             report()
-            raise HttpError(f"cannot connect to {self.url}: {e or 'connection refused'}; is the server running?", ex) from None
+            raise HttpError(
+                f"cannot connect to {self.url}: {e or 'connection refused'}; is the server running?", ex
+            ) from None
         except httpx.TimeoutException as e:
             ex.error = f"{type(e).__name__}"
             report()
@@ -479,6 +525,7 @@ class HttpTransport:
         if not isinstance(tools, list) or not any("x-mcp-header" in json.dumps(t) for t in tools):
             return
         from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
+
         for tool in tools:
             if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
                 continue
@@ -499,6 +546,7 @@ class HttpTransport:
         if not mapping or not isinstance(args, dict):
             return {}
         from mcp.shared.inbound import mcp_param_headers
+
         return mcp_param_headers(mapping, args)
 
     def _learn_legacy(self, sent: Any, answer: Any) -> None:
@@ -512,12 +560,16 @@ class HttpTransport:
         if ex.error:
             what = f"the reply broke off ({ex.error})"
         elif ex.is_sse:
-            what = (f"the SSE stream ended after {len(ex.events)} event(s) without the response "
-                    "(a broken stream loses the request: re-issue it with a new id)")
+            what = (
+                f"the SSE stream ended after {len(ex.events)} event(s) without the response "
+                "(a broken stream loses the request: re-issue it with a new id)"
+            )
         elif isinstance(ex.json(), dict) and isinstance(ex.json().get("error"), dict):
             err = ex.json()["error"]
-            what = (f"the body is a JSON-RPC error for id {ex.json().get('id')!r}, not for the request sent "
-                    f"({err.get('code')}: {err.get('message')})")
+            what = (
+                f"the body is a JSON-RPC error for id {ex.json().get('id')!r}, not for the request sent "
+                f"({err.get('code')}: {err.get('message')})"
+            )
         elif ex.body.strip():
             what = f"the {ex.content_type or 'untyped'} body is not the JSON-RPC answer"
         else:

@@ -117,13 +117,11 @@ def _pump_stderr(stream, lines: list, owner: "weakref.ref") -> None:
 class StdioTransport:
     """Spawn `argv` (a list, never a shell string) and exchange lines with it."""
 
-    def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None,
-                 grace: float = 2.0):
+    def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None, grace: float = 2.0):
         if isinstance(argv, os.PathLike):
             argv = [os.fspath(argv)]
         if isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence) or not argv:
-            raise TypeError("argv must be a non-empty list such as [sys.executable, 'server.py'], "
-                            "not a shell string")
+            raise TypeError("argv must be a non-empty list such as [sys.executable, 'server.py'], not a shell string")
         argv = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in argv]
         if not all(isinstance(a, str) for a in argv):
             raise TypeError("every argv item must be a string (or a path)")
@@ -145,26 +143,35 @@ class StdioTransport:
             return self
         exe = self.argv[0]
         if os.sep not in exe and shutil.which(exe, path=(self.env or os.environ).get("PATH")) is None:
-            raise TransportClosed(f"cannot start the server: {exe!r} is not on PATH; "
-                                  "install it or give the full path")
+            raise TransportClosed(f"cannot start the server: {exe!r} is not on PATH; install it or give the full path")
         if self.cwd is not None and not os.path.isdir(self.cwd):
             raise TransportClosed(f"cannot start the server: the working folder {self.cwd!r} does not exist")
         env = None if self.env is None else {**os.environ, **self.env}
         try:
             self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=env, cwd=self.cwd, bufsize=0, start_new_session=True)
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=self.cwd,
+                bufsize=0,
+                start_new_session=True,
+            )
         except OSError as e:
             hint = ""
             if e.errno == errno.ENOEXEC or isinstance(e, PermissionError):
-                hint = (f"; if it is a script, run it through its interpreter, "
-                        f"e.g. [sys.executable, {exe!r}]")
+                hint = f"; if it is a script, run it through its interpreter, e.g. [sys.executable, {exe!r}]"
             raise TransportClosed(f"cannot start the server {exe!r}: {e.strerror or e}{hint}") from None
-        os.set_blocking(self.proc.stdin.fileno(), False)   # writes wait in select, with a deadline
+        os.set_blocking(self.proc.stdin.fileno(), False)  # writes wait in select, with a deadline
         self._finalizer = weakref.finalize(self, reap, self.proc, self.grace)
         self._threads = [
-            threading.Thread(target=_pump_stderr, args=(self.proc.stderr, self.stderr_lines, weakref.ref(self)),
-                             name=f"mcp-stderr-{self.proc.pid}", daemon=True),
+            threading.Thread(
+                target=_pump_stderr,
+                args=(self.proc.stderr, self.stderr_lines, weakref.ref(self)),
+                name=f"mcp-stderr-{self.proc.pid}",
+                daemon=True,
+            ),
         ]
         for t in self._threads:
             t.start()
@@ -223,8 +230,9 @@ class StdioTransport:
                     pass
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise DeadlineExceeded(f"the server did not read its stdin within {timeout:g} s "
-                                           f"({len(data)} bytes still unsent)")
+                    raise DeadlineExceeded(
+                        f"the server did not read its stdin within {timeout:g} s ({len(data)} bytes still unsent)"
+                    )
                 select.select([], [fd], [], remaining)
         except DeadlineExceeded:  # a TimeoutError, hence an OSError: not a closed pipe
             raise

@@ -16,8 +16,23 @@ import datetime as _dt
 import math
 import re
 
-__all__ = ["FieldSpec", "analyse", "capabilities", "secret_terms", "parse_date", "parse_datetime", "utc_string", "format_number", "is_num", "is_count", "EMAIL_RE", "URI_RE", "INT_RE", "SCHEMA_REF", "SPEC_ELICITATION"]
-
+__all__ = [
+    "FieldSpec",
+    "analyse",
+    "capabilities",
+    "secret_terms",
+    "parse_date",
+    "parse_datetime",
+    "utc_string",
+    "format_number",
+    "is_num",
+    "is_count",
+    "EMAIL_RE",
+    "URI_RE",
+    "INT_RE",
+    "SCHEMA_REF",
+    "SPEC_ELICITATION",
+]
 
 
 SPEC_ELICITATION = "https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation"
@@ -124,7 +139,7 @@ def _plain_options(seq, where: str, problems: list[str]) -> list[tuple[str, str]
     return [(v, v) for v in seq]
 
 
-def analyse(name: str, schema, required: bool) -> FieldSpec:
+def analyse(name: str, schema, required: bool) -> FieldSpec:  # noqa: C901 -- one branch per primitive kind of the restricted schema
     if not isinstance(schema, dict):
         spec = FieldSpec(name, {}, required)
         spec.problems.append("a property schema must be an object")
@@ -157,7 +172,11 @@ def analyse(name: str, schema, required: bool) -> FieldSpec:
         for k in ("minItems", "maxItems"):
             if k in schema and not is_count(schema[k]):
                 p.append(f"{k} must be a non-negative integer")
-        if is_count(schema.get("minItems")) and is_count(schema.get("maxItems")) and schema["minItems"] > schema["maxItems"]:
+        if (
+            is_count(schema.get("minItems"))
+            and is_count(schema.get("maxItems"))
+            and schema["minItems"] > schema["maxItems"]
+        ):
             p.append("minItems is larger than maxItems: no selection can be valid")
         spec.kind = "multi"
     elif t == "string":
@@ -168,7 +187,11 @@ def analyse(name: str, schema, required: bool) -> FieldSpec:
             spec.options = _plain_options(schema["enum"], "enum", p)
             names = schema.get("enumNames")
             if names is not None and spec.options:
-                if isinstance(names, list) and len(names) == len(spec.options) and all(isinstance(n, str) for n in names):
+                if (
+                    isinstance(names, list)
+                    and len(names) == len(spec.options)
+                    and all(isinstance(n, str) for n in names)
+                ):
                     # LegacyTitledEnumSchema: enumNames are the display labels.
                     spec.options = [(n, c) for n, (_, c) in zip(names, spec.options)]
                 else:

@@ -100,8 +100,7 @@ class RoundsExceeded(LocalError, RuntimeError):
 
     def __init__(self, rounds: int, exchange: Any = None):
         super().__init__(
-            f"the server still asked for input after {rounds} rounds; "
-            "giving up (a server may re-ask, but not forever)",
+            f"the server still asked for input after {rounds} rounds; giving up (a server may re-ask, but not forever)",
             {"rounds": rounds},
         )
         self.rounds = rounds

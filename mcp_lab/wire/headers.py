@@ -21,8 +21,11 @@ def encode_header_value(value: str) -> str:
     """A header value as 2026-07-28 sends it: printable ASCII without edge spaces as is, else
     `=?base64?...?=` (also for a value that already looks like that wrapper), the same rule as
     the official SDK's, so both ends agree byte for byte."""
-    if (all(0x20 <= ord(ch) < 0x7F for ch in value) and value == value.strip()
-            and not (value.startswith("=?base64?") and value.endswith("?="))):
+    if (
+        all(0x20 <= ord(ch) < 0x7F for ch in value)
+        and value == value.strip()
+        and not (value.startswith("=?base64?") and value.endswith("?="))
+    ):
         return value
     return "=?base64?" + base64.b64encode(value.encode("utf-8")).decode("ascii") + "?="
 
@@ -31,15 +34,16 @@ def decode_header_value(value: str) -> str:
     """The inverse of `encode_header_value`; a malformed wrapper raises ValueError."""
     if value.startswith("=?base64?") and value.endswith("?="):
         payload = value[9:-2]
-        raw = base64.b64decode(payload, validate=True)          # binascii.Error is a ValueError
+        raw = base64.b64decode(payload, validate=True)  # binascii.Error is a ValueError
         if base64.b64encode(raw).decode("ascii") != payload:
             raise ValueError("non-canonical base64 in a header value")
         return raw.decode("utf-8")
     return value
 
 
-def headers_for(body: Any, *, legacy_version: str | None = None,
-                notification_version: str | None = revisions.LATEST) -> dict[str, str]:
+def headers_for(
+    body: Any, *, legacy_version: str | None = None, notification_version: str | None = revisions.LATEST
+) -> dict[str, str]:
     """The MCP request headers that mirror a message body (the body stays the source of truth)."""
     out: dict[str, str] = {}
     if not isinstance(body, dict):

@@ -22,11 +22,30 @@ from typing import Any, Union
 from mcp_lab.wire.errors import DeadlineExceeded, ProtocolError, RemoteError, TransportClosed
 
 __all__ = [
-    "PARSE_ERROR", "INVALID_REQUEST", "METHOD_NOT_FOUND", "INVALID_PARAMS", "INTERNAL_ERROR",
-    "HEADER_MISMATCH", "MISSING_REQUIRED_CLIENT_CAPABILITY", "UNSUPPORTED_PROTOCOL_VERSION",
-    "ERROR_NAMES", "MODERN_ERROR_CODES",
-    "ProtocolError", "TransportClosed", "DeadlineExceeded", "Request", "Notification", "Result", "Error", "Message",
-    "parse", "parse_obj", "encode", "to_dict", "is_valid_id", "PendingIds",
+    "PARSE_ERROR",
+    "INVALID_REQUEST",
+    "METHOD_NOT_FOUND",
+    "INVALID_PARAMS",
+    "INTERNAL_ERROR",
+    "HEADER_MISMATCH",
+    "MISSING_REQUIRED_CLIENT_CAPABILITY",
+    "UNSUPPORTED_PROTOCOL_VERSION",
+    "ERROR_NAMES",
+    "MODERN_ERROR_CODES",
+    "ProtocolError",
+    "TransportClosed",
+    "DeadlineExceeded",
+    "Request",
+    "Notification",
+    "Result",
+    "Error",
+    "Message",
+    "parse",
+    "parse_obj",
+    "encode",
+    "to_dict",
+    "is_valid_id",
+    "PendingIds",
 ]
 
 # Standard JSON-RPC codes.
@@ -52,8 +71,7 @@ ERROR_NAMES = {
 }
 
 # The errors only a modern (2026-07-28) server emits; the probe treats them as proof of era.
-MODERN_ERROR_CODES = frozenset({HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY,
-                                UNSUPPORTED_PROTOCOL_VERSION})
+MODERN_ERROR_CODES = frozenset({HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION})
 
 
 def is_valid_id(value: Any) -> bool:
@@ -216,8 +234,9 @@ def parse_obj(obj: Any) -> Message:
             raise bad('"error" must be an object with an integer "code"')
         if not isinstance(err.get("message", ""), str):
             raise bad('"error.message" must be a string')
-        return Error(id=raw_id if has_id else None, code=err["code"],
-                     message=err.get("message", ""), data=err.get("data"))
+        return Error(
+            id=raw_id if has_id else None, code=err["code"], message=err.get("message", ""), data=err.get("data")
+        )
     raise bad("neither a request, a notification nor a response")
 
 

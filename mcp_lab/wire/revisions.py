@@ -18,11 +18,26 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
-    "LATEST", "LEGACY", "MODERN_VERSIONS", "LEGACY_VERSIONS", "ALL_VERSIONS",
-    "PROTOCOL_VERSION_KEY", "CLIENT_CAPABILITIES_KEY", "CLIENT_INFO_KEY", "SERVER_INFO_KEY",
-    "LOG_LEVEL_KEY", "SUBSCRIPTION_ID_KEY", "REQUIRED_META_KEYS",
-    "MODERN_REQUEST_METHODS", "LEGACY_ONLY_METHODS", "MODERN_ONLY_METHODS", "MRTR_METHODS",
-    "DEFAULT_CLIENT_INFO", "meta", "era_of", "missing_meta_keys",
+    "LATEST",
+    "LEGACY",
+    "MODERN_VERSIONS",
+    "LEGACY_VERSIONS",
+    "ALL_VERSIONS",
+    "PROTOCOL_VERSION_KEY",
+    "CLIENT_CAPABILITIES_KEY",
+    "CLIENT_INFO_KEY",
+    "SERVER_INFO_KEY",
+    "LOG_LEVEL_KEY",
+    "SUBSCRIPTION_ID_KEY",
+    "REQUIRED_META_KEYS",
+    "MODERN_REQUEST_METHODS",
+    "LEGACY_ONLY_METHODS",
+    "MODERN_ONLY_METHODS",
+    "MRTR_METHODS",
+    "DEFAULT_CLIENT_INFO",
+    "meta",
+    "era_of",
+    "missing_meta_keys",
 ]
 
 LATEST = "2026-07-28"
@@ -37,23 +52,38 @@ PROTOCOL_VERSION_KEY = _PREFIX + "protocolVersion"
 CLIENT_CAPABILITIES_KEY = _PREFIX + "clientCapabilities"
 CLIENT_INFO_KEY = _PREFIX + "clientInfo"
 SERVER_INFO_KEY = _PREFIX + "serverInfo"
-LOG_LEVEL_KEY = _PREFIX + "logLevel"          # deprecated by SEP-2577, still valid
+LOG_LEVEL_KEY = _PREFIX + "logLevel"  # deprecated by SEP-2577, still valid
 SUBSCRIPTION_ID_KEY = _PREFIX + "subscriptionId"
 # A request without either of these is malformed: the server answers -32602.
 REQUIRED_META_KEYS = (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY)
 
 # The client request methods of 2026-07-28 (schema: ClientRequest).
-MODERN_REQUEST_METHODS = frozenset({
-    "server/discover", "completion/complete",
-    "prompts/get", "prompts/list",
-    "resources/list", "resources/templates/list", "resources/read",
-    "subscriptions/listen", "tools/call", "tools/list",
-})
+MODERN_REQUEST_METHODS = frozenset(
+    {
+        "server/discover",
+        "completion/complete",
+        "prompts/get",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "subscriptions/listen",
+        "tools/call",
+        "tools/list",
+    }
+)
 # Removed in 2026-07-28: a modern server answers them with -32601.
-LEGACY_ONLY_METHODS = frozenset({
-    "initialize", "notifications/initialized", "ping", "logging/setLevel",
-    "resources/subscribe", "resources/unsubscribe", "notifications/roots/list_changed",
-})
+LEGACY_ONLY_METHODS = frozenset(
+    {
+        "initialize",
+        "notifications/initialized",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "notifications/roots/list_changed",
+    }
+)
 MODERN_ONLY_METHODS = frozenset({"server/discover", "subscriptions/listen"})
 # The only requests that may answer with resultType "input_required".
 MRTR_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
@@ -61,8 +91,9 @@ MRTR_METHODS = frozenset({"tools/call", "prompts/get", "resources/read"})
 DEFAULT_CLIENT_INFO = {"name": "mcp_lab", "version": "0.1.0"}
 
 
-def meta(protocol_version: str = LATEST, capabilities: dict | None = None,
-         client_info: dict | None = None, **extra: Any) -> dict:
+def meta(
+    protocol_version: str = LATEST, capabilities: dict | None = None, client_info: dict | None = None, **extra: Any
+) -> dict:
     """The `_meta` object a modern request carries.
 
     `capabilities` defaults to `{}` ("no optional capabilities"), which is a valid
@@ -79,7 +110,7 @@ def meta(protocol_version: str = LATEST, capabilities: dict | None = None,
 
 
 def era_of(version: str | None) -> str | None:
-    """"modern", "legacy", or None for a version this package does not know."""
+    """ "modern", "legacy", or None for a version this package does not know."""
     if version in MODERN_VERSIONS:
         return "modern"
     if version in LEGACY_VERSIONS:

@@ -31,20 +31,25 @@ from mcp_lab.wire import jsonrpc
 __all__ = ["Event", "Trace", "Diagram"]
 
 _FOLD = 160  # characters of a line shown before folding
-_LEGEND = {"send": "client wrote", "recv": "server wrote", "noise": "stdout line that is not JSON-RPC",
-           "stderr": "server log", "note": "mcp_lab's reasoning (probe step)",
-           "http": "raw HTTP exchange (status, headers, body, SSE events)"}
+_LEGEND = {
+    "send": "client wrote",
+    "recv": "server wrote",
+    "noise": "stdout line that is not JSON-RPC",
+    "stderr": "server log",
+    "note": "mcp_lab's reasoning (probe step)",
+    "http": "raw HTTP exchange (status, headers, body, SSE events)",
+}
 
 
 @dataclass(frozen=True)
 class Event:
-    kind: str                 # send | recv | noise | stderr | note | http
-    line: str                 # the exact text (no trailing newline)
-    message: Any = None       # the parsed jsonrpc message, when the line is one
-    t: float = 0.0            # seconds since the trace began
+    kind: str  # send | recv | noise | stderr | note | http
+    line: str  # the exact text (no trailing newline)
+    message: Any = None  # the parsed jsonrpc message, when the line is one
+    t: float = 0.0  # seconds since the trace began
     elapsed_ms: float | None = None  # for a recv that answers a send: the round trip
-    note: str | None = None   # a remark (why a line is noise, what a probe step concluded)
-    peer: str = "server"      # which server side (one lifeline per process)
+    note: str | None = None  # a remark (why a line is noise, what a probe step concluded)
+    peer: str = "server"  # which server side (one lifeline per process)
 
     @property
     def summary(self) -> str:
@@ -82,8 +87,16 @@ class Trace:
         self.title = title
 
     # -- appending ------------------------------------------------------------------------
-    def add(self, kind: str, line: str, message: Any = None, *, note: str | None = None,
-            peer: str = "server", at: float | None = None) -> Event:
+    def add(
+        self,
+        kind: str,
+        line: str,
+        message: Any = None,
+        *,
+        note: str | None = None,
+        peer: str = "server",
+        at: float | None = None,
+    ) -> Event:
         now = time.monotonic() if at is None else at
         elapsed = None
         msg_id = getattr(message, "id", None)
@@ -149,18 +162,28 @@ class Trace:
         return self.text()
 
     def __repr__(self) -> str:
-        return f"<Trace {len(self)} events: {', '.join(e.summary for e in list(self)[:6])}{'…' if len(self) > 6 else ''}>"
+        return (
+            f"<Trace {len(self)} events: {', '.join(e.summary for e in list(self)[:6])}{'…' if len(self) > 6 else ''}>"
+        )
 
     def _repr_html_(self) -> str:
         rows = []
         multi = len(self.peers) > 1
-        style = {"send": "#e8f0fe", "recv": "#e6f4ea", "noise": "#fce8e6", "stderr": "#f1f3f4", "note": "#fef7e0",
-                 "http": "#f3e8fd"}
+        style = {
+            "send": "#e8f0fe",
+            "recv": "#e6f4ea",
+            "noise": "#fce8e6",
+            "stderr": "#f1f3f4",
+            "note": "#fef7e0",
+            "http": "#f3e8fd",
+        }
         for e in self:
             text = html.escape(e.line)
             if len(e.line) > _FOLD or (e.kind == "http" and "\n" in e.line):
-                text = (f"<details><summary><code>{html.escape(e.line[:_FOLD])}…</code></summary>"
-                        f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code></details>")
+                text = (
+                    f"<details><summary><code>{html.escape(e.line[:_FOLD])}…</code></summary>"
+                    f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code></details>"
+                )
             else:
                 text = f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code>"
             rt = f"{e.elapsed_ms:.1f}" if e.elapsed_ms is not None else ""
@@ -171,19 +194,26 @@ class Trace:
                 f"<td>{self._ARROW.get(e.kind, '')} {html.escape(e.kind)}</td>"
                 + (f"<td>{html.escape(e.peer)}</td>" if multi else "")
                 + f"<td>{html.escape(e.summary)}</td><td style='text-align:left'>{text}{note}</td>"
-                f"<td style='text-align:right'>{rt}</td></tr>")
-        head = ("<tr><th>ms</th><th>dir</th>" + ("<th>peer</th>" if multi else "")
-                + "<th>what</th><th style='text-align:left'>exact line</th><th>round trip ms</th></tr>")
+                f"<td style='text-align:right'>{rt}</td></tr>"
+            )
+        head = (
+            "<tr><th>ms</th><th>dir</th>"
+            + ("<th>peer</th>" if multi else "")
+            + "<th>what</th><th style='text-align:left'>exact line</th><th>round trip ms</th></tr>"
+        )
         title = f"<b>{html.escape(self.title)}</b>" if self.title else ""
         present = [k for k in style if any(e.kind == k for e in self)]
         legend = " ".join(
             f"<span style='background:{style[k]};padding:0 4px'>{self._ARROW[k]} {k}: {_LEGEND[k]}</span>"
-            for k in present)
-        return (f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>"
-                + (f"<div style='font-size:11px'>{legend}</div>" if legend else ""))
+            for k in present
+        )
+        return f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>" + (
+            f"<div style='font-size:11px'>{legend}</div>" if legend else ""
+        )
 
     def mermaid(self, *, client: str = "client") -> "Diagram":
         """A sequence diagram: one lifeline for the client, one per server peer."""
+
         def ident(name: str) -> str:
             return "P" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
@@ -217,9 +247,17 @@ class Trace:
 
     # -- export ---------------------------------------------------------------------------
     def to_json(self) -> list[dict]:
-        return [{"kind": e.kind, "peer": e.peer, "t_ms": round(e.t * 1000, 3), "line": e.line,
-                 "elapsed_ms": None if e.elapsed_ms is None else round(e.elapsed_ms, 3),
-                 "note": e.note} for e in self]
+        return [
+            {
+                "kind": e.kind,
+                "peer": e.peer,
+                "t_ms": round(e.t * 1000, 3),
+                "line": e.line,
+                "elapsed_ms": None if e.elapsed_ms is None else round(e.elapsed_ms, 3),
+                "note": e.note,
+            }
+            for e in self
+        ]
 
 
 class Diagram(str):
@@ -227,4 +265,3 @@ class Diagram(str):
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         return {"text/vnd.mermaid": str(self), "text/plain": str(self)}
-

@@ -24,14 +24,30 @@ def state(n: int) -> str:
     return f'round {n}: "quoted" \\ back/slash é ünï ✓ +/=  '
 
 
-WHEN = {"method": "elicitation/create", "params": {
-    "mode": "form", "message": "When?",
-    "requestedSchema": {"type": "object", "properties": {"startsAt": {"type": "string", "format": "date-time"}},
-                        "required": ["startsAt"]}}}
-WHERE = {"method": "elicitation/create", "params": {
-    "mode": "form", "message": "Where?",
-    "requestedSchema": {"type": "object", "properties": {"room": {"type": "string", "enum": ["A", "B"]}},
-                        "required": ["room"]}}}
+WHEN = {
+    "method": "elicitation/create",
+    "params": {
+        "mode": "form",
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+            "required": ["startsAt"],
+        },
+    },
+}
+WHERE = {
+    "method": "elicitation/create",
+    "params": {
+        "mode": "form",
+        "message": "Where?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"room": {"type": "string", "enum": ["A", "B"]}},
+            "required": ["room"],
+        },
+    },
+}
 
 
 def interim(params: dict, n: int) -> dict:
@@ -39,8 +55,11 @@ def interim(params: dict, n: int) -> dict:
         return {"resultType": "input_required", "inputRequests": {f"ask-{n}": WHEN}, "requestState": state(n)}
     if MODE == "later":
         return {"resultType": "input_required", "requestState": state(n)}
-    return {"resultType": "input_required", "inputRequests": {"when/1": WHEN, "Where ✓": WHERE},
-            "requestState": state(n)}
+    return {
+        "resultType": "input_required",
+        "inputRequests": {"when/1": WHEN, "Where ✓": WHERE},
+        "requestState": state(n),
+    }
 
 
 def answer(params: dict) -> dict:

@@ -1,4 +1,4 @@
-"""mcp_lab latency bench: `make bench` (or `.venv/bin/python tests/bench.py`).
+"""mcp_lab latency bench: `make bench` (or `.venv/bin/python bench/bench.py`).
 
 Prints one table, every number measured in this run against a baseline measured in the same run
 on the same machine, so the verdicts mean "how much do we add" rather than "how fast is this box":
@@ -35,19 +35,19 @@ from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
-SPAWN_RUNS = 7          # interpreter starts per spawn measurement (median)
-WARM_ROUNDS = 500       # round trips per warm measurement (median)
-DEADLINE = 10.0         # seconds for any single wait on a child
+SPAWN_RUNS = 7  # interpreter starts per spawn measurement (median)
+WARM_ROUNDS = 500  # round trips per warm measurement (median)
+DEADLINE = 10.0  # seconds for any single wait on a child
 
 
 @dataclass
 class Row:
     metric: str
-    value: float | None = None      # ms
-    baseline: float | None = None   # ms
+    value: float | None = None  # ms
+    baseline: float | None = None  # ms
     ratio: float | None = None
     target: str = ""
-    ok: bool | None = None          # None = ERROR
+    ok: bool | None = None  # None = ERROR
     note: str = ""
 
 
@@ -68,8 +68,15 @@ def _ms(seconds: float) -> float:
 def _run_to_exit(argv: list[str]) -> float:
     """Seconds from spawn to exit of a child that needs no input."""
     t0 = time.perf_counter()
-    done = subprocess.run(argv, cwd=ROOT, env=_env(), stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=DEADLINE)
+    done = subprocess.run(
+        argv,
+        cwd=ROOT,
+        env=_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        timeout=DEADLINE,
+    )
     elapsed = time.perf_counter() - t0
     if done.returncode != 0:
         tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["(no stderr)"]
@@ -111,18 +118,18 @@ def _reap(proc: subprocess.Popen) -> None:
 def _discover_line() -> bytes:
     from mcp_lab import revisions
 
-    msg = {"jsonrpc": "2.0", "id": 1, "method": "server/discover",
-           "params": {"_meta": revisions.meta()}}
+    msg = {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": revisions.meta()}}
     return (json.dumps(msg, separators=(",", ":")) + "\n").encode()
 
 
 # -- measurements ---------------------------------------------------------------------------
 
+
 def measure_import() -> Row:
     row = Row("import mcp_lab (fresh interpreter)", target="cost < 150 ms")
-    _run_to_exit([PY, "-c", "import mcp_lab"])        # warm the .pyc files and the page cache
+    _run_to_exit([PY, "-c", "import mcp_lab"])  # warm the .pyc files and the page cache
     imports, bases = [], []
-    for _ in range(SPAWN_RUNS):                          # interleaved: drift hits both alike
+    for _ in range(SPAWN_RUNS):  # interleaved: drift hits both alike
         bases.append(_run_to_exit([PY, "-c", "pass"]))
         imports.append(_run_to_exit([PY, "-c", "import mcp_lab"]))
     row.value, row.baseline = _ms(statistics.median(imports)), _ms(statistics.median(bases))
@@ -135,9 +142,14 @@ def measure_import() -> Row:
 
 def _cold_calendar(line: bytes) -> float:
     t0 = time.perf_counter()
-    proc = subprocess.Popen([PY, "-m", "mcp_lab.servers.calendar"], cwd=ROOT, env=_env(),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [PY, "-m", "mcp_lab.servers.calendar"],
+        cwd=ROOT,
+        env=_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         proc.stdin.write(line)
         proc.stdin.flush()
@@ -154,7 +166,7 @@ def _cold_calendar(line: bytes) -> float:
 def measure_cold_start() -> Row:
     row = Row("calendar cold start to first answer", target="ratio < 2x")
     line = _discover_line()
-    _cold_calendar(line)                                 # warm-up, not counted
+    _cold_calendar(line)  # warm-up, not counted
     colds, bases = [], []
     for _ in range(SPAWN_RUNS):
         bases.append(_run_to_exit([PY, "-c", "pass"]))
@@ -175,8 +187,9 @@ class _RawPipe:
     deadline, which turns a stuck readline into EOF (an error), never a hang."""
 
     def __init__(self, argv: list[str], rounds: int):
-        self.proc = subprocess.Popen(argv, cwd=ROOT, env=_env(), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            argv, cwd=ROOT, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
         self.watchdog = threading.Timer(DEADLINE + rounds * 0.05, self.proc.kill)
         self.watchdog.start()
 
@@ -194,13 +207,14 @@ class _RawPipe:
         _reap(self.proc)
 
 
-def _interleaved(client_call: Callable[[], None], raw: _RawPipe, line: bytes, rounds: int,
-                 block: int = 20) -> tuple[list[float], list[float]]:
+def _interleaved(
+    client_call: Callable[[], None], raw: _RawPipe, line: bytes, rounds: int, block: int = 20
+) -> tuple[list[float], list[float]]:
     """Alternate short blocks of client and raw round trips, so both meet the same machine
     state (CPU frequency, the other core's load, the scheduler's mood): measured in two
     separate phases, the same code was seen to move by 3x between runs on these machines."""
     ours, base = [], []
-    for _ in range(3):                       # warm both paths
+    for _ in range(3):  # warm both paths
         client_call()
         raw.round_trip(line)
     while len(ours) < rounds:
@@ -242,13 +256,17 @@ def measure_warm_round_trip() -> Row:
 
     def echo_line(client, size: int) -> bytes:
         # The echo moves an answer-sized line, so both sides pay the same pipe bytes.
-        return (json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"pad": "x" * max(0, size - 40)}},
-                           separators=(",", ":")) + "\n").encode()
+        return (
+            json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"pad": "x" * max(0, size - 40)}}, separators=(",", ":"))
+            + "\n"
+        ).encode()
 
     _measure_against(row, [PY, "-c", ECHO], echo_line)
     row.ok = True
-    row.note = ("per round trip, medians, interleaved; baseline: raw pipe echo. The echo does no MCP "
-                "work at all, so this ratio is the server's cost plus the client's; the next row isolates the client's")
+    row.note = (
+        "per round trip, medians, interleaved; baseline: raw pipe echo. The echo does no MCP "
+        "work at all, so this ratio is the server's cost plus the client's; the next row isolates the client's"
+    )
     return row
 
 
@@ -260,8 +278,13 @@ def measure_client_overhead() -> Row:
     row = Row(f"Client overhead, tools/list x{WARM_ROUNDS}", target="ratio < 1.2x")
 
     def request_line(client, size: int) -> bytes:
-        return (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
-                            "params": {"_meta": revisions.meta()}}, separators=(",", ":")) + "\n").encode()
+        return (
+            json.dumps(
+                {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": revisions.meta()}},
+                separators=(",", ":"),
+            )
+            + "\n"
+        ).encode()
 
     _measure_against(row, [PY, "-m", "mcp_lab.servers.calendar"], request_line)
     row.ok = row.ratio < 1.2
@@ -281,10 +304,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_notebooks import MEASUREMENTS as NOTEBOOK_MEASUREMENTS  # noqa: E402
 from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
 
-MEASUREMENTS += TOKEN_MEASUREMENTS + NOTEBOOK_MEASUREMENTS   # a function may return several rows
+MEASUREMENTS += TOKEN_MEASUREMENTS + NOTEBOOK_MEASUREMENTS  # a function may return several rows
 
 
 # -- report ---------------------------------------------------------------------------------
+
 
 def _fmt_ms(v: float | None) -> str:
     return "-" if v is None else (f"{v:.3f} ms" if v < 1 else f"{v:.1f} ms")
@@ -295,8 +319,16 @@ def render(rows: list[Row]) -> str:
     cells = [head]
     for r in rows:
         verdict = "ERROR" if r.ok is None else ("PASS" if r.ok else "MISS")
-        cells.append((r.metric, _fmt_ms(r.value), _fmt_ms(r.baseline),
-                      "-" if r.ratio is None else f"{r.ratio:.2f}x", r.target, verdict))
+        cells.append(
+            (
+                r.metric,
+                _fmt_ms(r.value),
+                _fmt_ms(r.baseline),
+                "-" if r.ratio is None else f"{r.ratio:.2f}x",
+                r.target,
+                verdict,
+            )
+        )
     widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
     out = []
     for n, c in enumerate(cells):

@@ -1,11 +1,11 @@
-"""`make bench` rows for mcp_lab.tokens (issue 6, item 7), in tests/bench.py's Row format.
+"""`make bench` rows for mcp_lab.tokens (issue 6, item 7), in bench/bench.py's Row format.
 
 bench.py includes them with two lines after its MEASUREMENTS list:
 
     from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
     MEASUREMENTS += TOKEN_MEASUREMENTS
 
-Run alone: `python tests/bench_tokens.py`. Not collected by pytest (no test_ prefix).
+Run alone: `python bench/bench_tokens.py`. Not collected by pytest (no test_ prefix).
 
   metric                               value                        baseline                 target
   load o200k_base (fresh interpreter)  `-c "...encoding()"`, warm   `-c pass`                cost < 1 s
@@ -52,24 +52,33 @@ def measure_encoding_load() -> "object":
 
         def run(argv: list[str]) -> float:
             t0 = time.perf_counter()
-            done = subprocess.run(argv, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=b.DEADLINE)
+            done = subprocess.run(
+                argv,
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                timeout=b.DEADLINE,
+            )
             if done.returncode != 0:
                 tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["(no stderr)"]
                 raise RuntimeError(f"loading the encoding exited {done.returncode}: {tail[0]}")
             return time.perf_counter() - t0
 
-        cold = run([b.PY, "-c", LOAD_CODE])           # empty cache: not counted, reported
+        cold = run([b.PY, "-c", LOAD_CODE])  # empty cache: not counted, reported
         loads, bases = [], []
-        for _ in range(b.SPAWN_RUNS):                  # interleaved, as bench.py's import row
+        for _ in range(b.SPAWN_RUNS):  # interleaved, as bench.py's import row
             bases.append(run([b.PY, "-c", "pass"]))
             loads.append(run([b.PY, "-c", LOAD_CODE]))
     row.value, row.baseline = b._ms(statistics.median(loads)), b._ms(statistics.median(bases))
     row.ratio = row.value / row.baseline
     extra = row.value - row.baseline
     row.ok = extra < 1000.0
-    row.note = (f"import + encoding() cost {extra:.0f} ms over `-c pass` (warm cache); "
-                f"cold first run {b._ms(cold) - row.baseline:.0f} ms")
+    row.note = (
+        f"import + encoding() cost {extra:.0f} ms over `-c pass` (warm cache); "
+        f"cold first run {b._ms(cold) - row.baseline:.0f} ms"
+    )
     return row
 
 
@@ -81,9 +90,9 @@ def measure_catalog_count() -> "object":
     b = _bench()
     row = b.Row("count the reference catalog (encoding loaded)", target="< 50 ms")
     enc = tokens.encoding("o200k_base")
-    cat = tokens.fetch_catalog("everything")        # the pinned reference server, 13 tools
+    cat = tokens.fetch_catalog("everything")  # the pinned reference server, 13 tools
     tools, instructions = list(cat.tools), cat.instructions
-    tokens.catalog_cost(tools, instructions, enc)    # warm-up, not counted
+    tokens.catalog_cost(tools, instructions, enc)  # warm-up, not counted
     counts, bases = [], []
     for _ in range(COUNT_ROUNDS):
         t0 = time.perf_counter()
@@ -95,8 +104,10 @@ def measure_catalog_count() -> "object":
     row.value, row.baseline = b._ms(statistics.median(counts)), b._ms(statistics.median(bases))
     row.ratio = row.value / row.baseline
     row.ok = row.value < 50.0
-    row.note = (f"catalog_cost of {len(tools)} tools + instructions = {result.total:,} tokens, median of "
-                f"{COUNT_ROUNDS}; baseline: len(json.dumps(catalog)) of the same {cat.era}-era catalog")
+    row.note = (
+        f"catalog_cost of {len(tools)} tools + instructions = {result.total:,} tokens, median of "
+        f"{COUNT_ROUNDS}; baseline: len(json.dumps(catalog)) of the same {cat.era}-era catalog"
+    )
     return row
 
 
@@ -110,7 +121,8 @@ if __name__ == "__main__":
         try:
             rows.append(fn())
         except Exception as e:  # the same ERROR row bench.py makes
-            rows.append(b.Row(fn.__name__.removeprefix("measure_").replace("_", " "), ok=None,
-                              note=f"{type(e).__name__}: {e}"))
+            rows.append(
+                b.Row(fn.__name__.removeprefix("measure_").replace("_", " "), ok=None, note=f"{type(e).__name__}: {e}")
+            )
     print(b.render(rows))
     sys.exit(1 if any(r.ok is None for r in rows) else 0)
