@@ -1,10 +1,14 @@
-"""Every rule of the bundled calendar (issue 2, item 8), each its own test, on a real process."""
+"""Every rule of the bundled calendar (issue 2, item 8), each its own test.
+
+Most run in-process (the `calendar` fixture: the server's own handle_line over the in-memory
+transport); the ones about the process itself (stdout/stderr discipline, state dying with the
+process) run on a real child process (`calendar_process`)."""
 
 import base64
 import json
 
 import pytest
-from support import wait_for
+from _support import wait_for
 
 from mcp_lab import jsonrpc
 from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, meta
@@ -236,7 +240,8 @@ def test_a_notification_gets_no_reply(calendar):
     assert calendar.request("tools/list").ok  # and the next request is still answered in order
 
 
-def test_stdout_carries_only_mcp_messages_and_logs_go_to_stderr(calendar):
+def test_stdout_carries_only_mcp_messages_and_logs_go_to_stderr(calendar_process):
+    calendar = calendar_process
     for method in ("server/discover", "tools/list", "resources/read"):
         calendar.request(method, {"uri": "calendar://week"} if method == "resources/read" else None)
     calendar.send_raw("garbage")
@@ -246,7 +251,8 @@ def test_stdout_carries_only_mcp_messages_and_logs_go_to_stderr(calendar):
     assert calendar.transport.returncode is None  # still alive
 
 
-def test_events_are_module_state_on_purpose_and_die_with_the_process(calendar):
+def test_events_are_module_state_on_purpose_and_die_with_the_process(calendar_process):
+    calendar = calendar_process
     import mcp_lab
 
     call(calendar, "create_event", {"title": "Dentist", "startsAt": "2026-09-10T08:30:00Z"}).unwrap()

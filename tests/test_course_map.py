@@ -3,7 +3,7 @@
 import json
 import re
 
-from support import ROOT
+from _support import ROOT
 
 
 def _readme_map() -> list[str]:

@@ -11,8 +11,8 @@ import json
 import sys
 
 import pytest
+from _support import ROOT
 from fakes.http_fake import FakeServer
-from support import ROOT
 
 import mcp_lab
 from mcp_lab import http_servers, jsonrpc

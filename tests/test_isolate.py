@@ -125,7 +125,7 @@ def test_flip_one_character_changes_exactly_one():
 
 
 def test_reference_server_answers_without_initialize():
-    from support import reference_argv
+    from _support import reference_argv
 
     reference_argv()  # fails with the fix named when the pinned server is missing
     iso = isolated(

@@ -181,7 +181,7 @@ def test_eras():
 
 def test_known_request_methods_match_the_official_schema():
     """Our method list is the schema's ClientRequest union (read from ../shared when present)."""
-    from support import SPEC_2026
+    from _support import SPEC_2026
 
     schema_path = SPEC_2026 / "schema.json"
     if not schema_path.exists():

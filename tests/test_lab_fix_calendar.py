@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
 from mcp_lab.course.check_calendar import CheckFailed, CheckReport, check
 
-ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "labs" / "01-fix-the-calendar" / "calendar_server.py"
 SOLUTION = ROOT / "labs" / "solutions" / "01-fix-the-calendar" / "calendar_server.py"
 

@@ -19,11 +19,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
 from mcp_lab.course import check_ask, check_budget, check_requests
 from mcp_lab.course._check import CheckFailed
 
-ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
 SOLUTIONS = LABS / "solutions"
 NOTEBOOKS = ("00-requests-by-hand.ipynb", "02-ask-the-person.ipynb", "03-token-budget.ipynb")

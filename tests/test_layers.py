@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "mcp_lab"
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 

@@ -12,7 +12,7 @@ import dataclasses
 import json
 
 import pytest
-from support import ROOT, SPEC_2026
+from _support import ROOT, SPEC_2026
 
 import mcp_lab
 from mcp_lab import jsonrpc, revisions
@@ -33,7 +33,7 @@ def _bad(findings):
     return [f for f in findings if f.severity in ("error", "warning")]
 
 
-from support import reference_argv  # noqa: E402  (fails, never skips, when it is missing)
+from _support import reference_argv  # noqa: E402  (fails, never skips, when it is missing)
 
 CALENDAR_SESSION = [
     ("server/discover", {}),

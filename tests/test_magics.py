@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 import nbformat
+from _support import ROOT
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
-from support import ROOT
 from test_lint import reference_argv
 
 META_FULL = json.dumps(

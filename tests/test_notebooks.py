@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SEARCHED = ("notebooks", "labs/solutions")
 CELL_TIMEOUT = 120  # seconds, per cell (nbclient's `timeout`)
 NOTEBOOK_TIMEOUT = 600  # seconds, per notebook, kernel start and shutdown included

@@ -19,7 +19,7 @@ from mcp_lab.servers import known
 from mcp_lab.session.probe import Verdict, cached, forget, probe
 
 FAKES = Path(__file__).resolve().parent / "fakes"
-ROOT = Path(__file__).resolve().parent.parent
+from _support import ROOT  # noqa: E402
 
 
 def fake(name: str, *args: str) -> list[str]:

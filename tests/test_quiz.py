@@ -125,7 +125,7 @@ def test_across_the_course_the_right_answer_is_not_always_in_the_same_place():
     import json
     from collections import Counter
 
-    from support import ROOT
+    from _support import ROOT
 
     slots = Counter()
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):

@@ -15,8 +15,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SKIP_PARTS = {".venv", "node_modules", ".ipynb_checkpoints", "test-output", "build"}
 
 

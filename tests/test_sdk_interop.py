@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import secrets
 import sys
-from pathlib import Path
 
 import pytest
+from _support import ROOT as REPO  # noqa: E402
 
 import mcp_lab
 from mcp_lab import jsonrpc, revisions
 from mcp_lab.session.client import Client
 from mcp_lab.transport.stdio import StdioTransport
 
-REPO = Path(__file__).resolve().parents[1]
 SDK_SERVER = [sys.executable, "-m", "mcp_lab.servers.sdk_calendar"]
 BUNDLED_SERVER = ["-m", "mcp_lab.servers.calendar"]
 # A cold SDK server needs about a second to import `mcp.server`; leave room for a busy CI box.

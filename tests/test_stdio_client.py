@@ -6,7 +6,7 @@ import sys
 import textwrap
 
 import pytest
-from support import wait_for
+from _support import wait_for
 
 import mcp_lab
 from mcp_lab import jsonrpc

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from _support import ROOT as REPO  # noqa: E402
 
 from mcp_lab import tokens
 from mcp_lab.tokens import EncodingDataError, catalog_cost, count, encoding, tool_tokens
 
-REPO = Path(__file__).resolve().parents[1]
 O200K_HASH = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
 
 
@@ -285,7 +285,7 @@ def test_renderings_mark_cheapest_and_costliest():
 
 
 def _reference_argv():
-    from support import reference_argv
+    from _support import reference_argv
 
     return reference_argv()
 

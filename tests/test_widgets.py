@@ -17,10 +17,10 @@ from pathlib import Path
 
 import ipywidgets as w
 import pytest
+from _support import ROOT as REPO  # noqa: E402
 
 from mcp_lab import widgets as W
 
-REPO = Path(__file__).resolve().parents[1]
 SPEC = Path(os.environ.get("MCP_LAB_SPEC_DIR", REPO.parent / "shared" / "spec" / "2026-07-28"))
 EXAMPLES = SPEC / "examples"
 NEED_SPEC = pytest.mark.skipif(not EXAMPLES.is_dir(), reason="spec examples not found at ../shared/spec")

@@ -15,8 +15,8 @@ import sys
 
 import nbformat
 import pytest
+from _support import ROOT, wait_for
 from nbformat.v4 import new_code_cell, new_notebook
-from support import ROOT, wait_for
 from test_magics import _with_reference
 
 from mcp_lab.notebook.wire_kernel import KERNEL_NAME, complete

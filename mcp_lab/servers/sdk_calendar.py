@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from datetime import datetime
@@ -271,6 +272,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     parser.add_argument("--state-key-file", metavar="PATH", help=f"shared request-state key (else ${STATE_KEY_ENV})")
     args = parser.parse_args(argv)
+    # Plain log lines on stderr, one record per line, whatever is installed: the SDK logs through
+    # rich when rich is importable (a dev tool may bring it), and rich pads and wraps records at its
+    # console width. basicConfig here makes the SDK's own basicConfig a no-op.
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     server = build_server(_state_key(args.state_key_file))
     if args.http is not None:
         _serve_http(server, args.http)

@@ -17,7 +17,7 @@ import itertools
 import time
 from typing import Any
 
-from mcp_lab.transport.stdio import StdioTransport
+from mcp_lab.transport.base import Transport
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
 from mcp_lab.wire.trace import Trace
@@ -33,13 +33,14 @@ class Client:
 
     def __init__(
         self,
-        transport: StdioTransport,
+        transport: Transport,
         *,
         name: str = "server",
         capabilities: dict | None = None,
         client_info: dict | None = None,
         protocol_version: str = revisions.LATEST,
         timeout: float = 5.0,
+        trace: Trace | None = None,
     ):
         self.transport = transport
         self.name = name
@@ -49,14 +50,14 @@ class Client:
         self.timeout = timeout
         # None until someone (the probe, or the learner) decides; "legacy" turns auto-_meta off.
         self.era: str | None = None
-        self.trace = Trace(title=f"mcp_lab <-> {name}")
+        # The caller may own the record (one Trace for several connections, as isolated() does).
+        self.trace = trace if trace is not None else Trace(title=f"mcp_lab <-> {name}")
         self.pending = jsonrpc.PendingIds()
         self.abandoned: set = set()  # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
-        if hasattr(transport, "on_http"):
-            # The HTTP transport reports each raw exchange (status, headers, SSE events).
-            transport.on_http = lambda ex, note: self.trace.add("http", ex.raw, ex, peer=self.name, note=note)
+        # Streamable HTTP reports each raw exchange (status, headers, SSE events); others never do.
+        transport.on_http = lambda ex, note: self.trace.add("http", ex.raw, ex, peer=self.name, note=note)
 
     # -- the public verbs -----------------------------------------------------------------
     def request(
@@ -78,7 +79,7 @@ class Client:
         deadline = self.timeout if timeout is None else timeout
         self.pending.add(rid)
         try:
-            self._send(jsonrpc.encode(msg), msg, deadline)
+            self.send_message(jsonrpc.encode(msg), msg, deadline)
             answer = self._await(rid, deadline, method)
         except DeadlineExceeded:
             # The request is still out there: its id stays pending (reusing it is refused),
@@ -94,7 +95,7 @@ class Client:
     def notify(self, method: str, params: dict | None = None) -> None:
         """Send a notification: no id, and the server must never answer it."""
         msg = jsonrpc.Notification(method=method, params=params)
-        self._send(jsonrpc.encode(msg), msg)
+        self.send_message(jsonrpc.encode(msg), msg)
 
     def send_raw(self, text: str, *, timeout: float | None = None, quiet: float = 0.5) -> list:
         """Write the learner's exact text and collect what comes back.
@@ -137,7 +138,7 @@ class Client:
             deadline = min(deadline, time.monotonic() + quiet)
         while time.monotonic() < deadline and (expected or not got or unknown):
             try:
-                ev = self._read_one(deadline - time.monotonic())
+                ev = self.read_event(deadline - time.monotonic())
             except DeadlineExceeded:
                 break
             got.append(ev.message if ev.message is not None else ev.line)
@@ -173,13 +174,17 @@ class Client:
     def __repr__(self) -> str:
         return f"<mcp_lab.Client {self.name!r} pid={self.transport.pid} era={self.era}>"
 
-    # -- internals ------------------------------------------------------------------------
-    def _send(self, line: str, msg: Any, timeout: float | None = None) -> None:
+    # -- the two halves of an exchange, for drivers that wait their own way (the probes) --
+    def send_message(self, line: str, msg: Any = None, timeout: float | None = None) -> None:
+        """Record and write one encoded message line (`msg` is its parsed form, for the Trace)."""
         self.trace.add("send", line, msg, peer=self.name)
         self.transport.send_line(line, self.timeout if timeout is None else timeout)
 
-    def _read_one(self, timeout: float):
-        """Read one stdout line and record it: a message (`recv`) or `noise`."""
+    def read_event(self, timeout: float):
+        """Read one line from the server and record it: a message (`recv`) or `noise`.
+
+        Returns the recorded `Event`; raises `DeadlineExceeded` after `timeout` seconds of
+        silence and `TransportClosed` when the server is gone."""
         at, line = self.transport.read_line(timeout)
         try:
             line.encode("utf-8")
@@ -222,6 +227,7 @@ class Client:
                 note = f"unknown resultType {rt!r}: a client must treat it as invalid"
         return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note)
 
+    # -- internals ------------------------------------------------------------------------
     def _await(self, rid, timeout: float, method: str):
         deadline = time.monotonic() + timeout
         while True:
@@ -233,7 +239,7 @@ class Client:
                     + (f"; the server's stderr ended with: {tail}" if tail else "")
                 )
             try:
-                ev = self._read_one(remaining)
+                ev = self.read_event(remaining)
             except DeadlineExceeded:
                 continue
             m = ev.message

@@ -35,7 +35,7 @@ from typing import Any, Iterable, Sequence
 
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
-from mcp_lab.wire.trace import Diagram, Event, Trace
+from mcp_lab.wire.trace import Diagram, Trace
 
 __all__ = ["isolated", "Isolation", "Row"]
 
@@ -262,8 +262,8 @@ def isolated(
     messages = list(messages)
     names = _labels(len(messages), labels)
     rows: list[Row] = []
-    events: list[Event] = []
-    t0 = time.monotonic()
+    # One Trace for the whole run, owned here: every process records into it, on one clock.
+    trace = Trace(title=f"isolated({_server_name(server)}): one process per message")
     for i, (message, label) in enumerate(zip(messages, names)):
         if callable(message):
             message = message(list(rows))
@@ -272,7 +272,8 @@ def isolated(
         row = Row(label=label, method=method, request=None)
         client = None
         try:
-            client = connect(server, timeout=timeout, env=env, cwd=cwd, name=label)
+            first = len(trace)
+            client = connect(server, timeout=timeout, env=env, cwd=cwd, name=label, trace=trace)
             row.pid = client.transport.pid
             answer = client.request(method, params, meta=meta, timeout=timeout)
             row.elapsed_ms = (time.monotonic() - started) * 1000.0
@@ -284,7 +285,8 @@ def isolated(
             if client is not None:
                 row.exit_code = client.close()
         if client is not None:
-            for ev in client.trace:
+            mine = [ev for ev in trace[first:] if ev.peer == label]
+            for ev in mine:
                 if ev.kind == "send" and row.request is None:
                     row.request = ev.line
                 elif ev.kind == "recv" and getattr(ev.message, "id", None) == getattr(row.answer, "id", object()):
@@ -292,14 +294,8 @@ def isolated(
                 elif ev.kind == "noise":
                     row.noise.append(ev.line)
             row.stderr = list(client.stderr)
-            row.trace = client.trace
-            # Rebase each process's clock on the run's, so the combined trace reads in order.
-            offset = started - t0
-            events.extend(
-                Event(ev.kind, ev.line, ev.message, ev.t + offset, ev.elapsed_ms, ev.note, label) for ev in client.trace
-            )
+            row.trace = Trace(mine, title=f"{label}: one process")
         rows.append(row)
-    trace = Trace(events, title=f"isolated({_server_name(server)}): one process per message")
     return Isolation(_server_name(server), rows, trace)
 
 

@@ -173,7 +173,13 @@ def _identity(info: dict | None) -> str:
 # -- the cache ------------------------------------------------------------------------------
 def _key(server) -> Any:
     if isinstance(server, Client):
-        return tuple(server.transport.argv)
+        # A process is known by its argv, an HTTP server by its URL; an in-memory server by
+        # its handler object (one per transport, so nothing is shared by accident).
+        t = server.transport
+        argv = getattr(t, "argv", None)
+        if argv is not None:
+            return tuple(argv)
+        return getattr(t, "url", None) or ("memory", id(t))
     if isinstance(server, str):
         return server
     return tuple(server)
@@ -195,8 +201,7 @@ def cached(server) -> "Verdict | None":
 def _alive(client: Client | None) -> bool:
     if client is None:
         return False
-    proc = client.transport.proc
-    return proc is not None and proc.poll() is None and proc.stdin is not None and not proc.stdin.closed
+    return client.transport.alive
 
 
 # -- the probe ------------------------------------------------------------------------------
@@ -262,7 +267,7 @@ class _Reasoning:
 
     def step(self, text: str) -> None:
         self.steps.append(text)
-        self.c.trace.add("note", text, peer=self.c.name)
+        self.c.trace.note(text, peer=self.c.name)
 
     def verdict(self, era, version, caps=None, info=None, instructions=None, supported=(), cached=False):
         self.c.era = era
@@ -301,13 +306,13 @@ class _Run(_Reasoning):
         c.pending.add(rid)
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         try:
-            c._send(jsonrpc.encode(msg), msg)
+            c.send_message(jsonrpc.encode(msg), msg)
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return None
                 try:
-                    ev = c._read_one(remaining)
+                    ev = c.read_event(remaining)
                 except DeadlineExceeded:
                     return None
                 if ev.kind == "noise":
@@ -503,13 +508,7 @@ def _died(client: Client, e: TransportClosed) -> TransportClosed:
     The write of the discover can fail (broken pipe) before the dead process is reaped and its
     stderr drained, so wait for both here rather than trusting the first message."""
     t = client.transport
-    if t.proc is not None:
-        try:
-            t.proc.wait(t.grace)
-        except Exception:
-            pass
-        for thread in t._threads:
-            thread.join(t.grace)
+    t.settle()
     code = t.returncode
     tail = " | ".join(line for line in t.stderr_tail() if line.strip())
     msg = (

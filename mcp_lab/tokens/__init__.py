@@ -56,7 +56,15 @@ the client and the probe when a server is first counted.
 
 from __future__ import annotations
 
-from mcp_lab.tokens.catalog import CatalogCost, ToolCost, catalog_cost, render_catalog, render_tool, tool_tokens
+from mcp_lab.tokens.catalog import (
+    CatalogCost,
+    ToolCost,
+    catalog_cost,
+    render_catalog,
+    render_tool,
+    tool_tokens,
+)
+from mcp_lab.tokens.catalog import _wire_bytes as _wire_bytes  # notebook 05 measures wire bytes with it
 from mcp_lab.tokens.chart import Chart
 from mcp_lab.tokens.encodings import (
     _SPECS as _SPECS,

@@ -284,6 +284,13 @@ class HttpTransport:
         return self.stderr_lines[-n:]
 
     # -- the line interface -------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        return not self._closed
+
+    def settle(self) -> None:
+        return None
+
     def send_line(self, line: str, timeout: float | None = None) -> None:
         """POST one message (the client's encoded line); `timeout` is that request's deadline."""
         self._post(line, raw=False, timeout=timeout)

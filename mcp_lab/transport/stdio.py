@@ -132,6 +132,7 @@ class StdioTransport:
         self.proc: subprocess.Popen | None = None
         self.stderr_lines: list[str] = []
         self.on_stderr: Callable[[str], None] | None = None
+        self.on_http = None  # the Transport protocol's HTTP report hook; a pipe has no HTTP
         self._buf = bytearray()
         self._eof = False
         self._threads: list[threading.Thread] = []
@@ -209,6 +210,24 @@ class StdioTransport:
         return self.proc.poll() if self.proc else None
 
     # -- lines --------------------------------------------------------------------------
+    @property
+    def alive(self) -> bool:
+        """The process runs and its stdin is still open."""
+        p = self.proc
+        return p is not None and p.poll() is None and p.stdin is not None and not p.stdin.closed
+
+    def settle(self) -> None:
+        """After a failure: wait (at most `grace` s each) for the exit and the stderr pump to drain,
+        so the message that follows can quote the exit code and the server's last words."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(self.grace)
+        except subprocess.TimeoutExpired:
+            pass
+        for t in self._threads:
+            t.join(self.grace)
+
     def write(self, text: str, timeout: float = 10.0) -> None:
         """Write `text` exactly as given (the learner's raw bytes, UTF-8 encoded).
 

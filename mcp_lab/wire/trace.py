@@ -13,37 +13,34 @@ Each event keeps the exact text, the parsed message when there is one, the time 
 trace began, and for an answer the round trip from the request it answers.  `peer` names the
 server side of the exchange, so one Trace can hold several processes (one lifeline each).
 
-Three renderers read the same events: `text()` for terminals, `_repr_html_()` for notebooks
-(long lines folded behind <details>), and `mermaid()`, a sequence diagram that JupyterLab 4
-draws natively from the `text/vnd.mermaid` MIME type.
+Three renderers read the same events (`mcp_lab.wire.trace_views`): `text()` for terminals,
+`_repr_html_()` for notebooks (long lines folded behind <details>), and `mermaid()`, a sequence
+diagram that JupyterLab 4 draws natively from the `text/vnd.mermaid` MIME type.
+
+The caller owns the Trace: `Client(trace=...)` appends to the one it is given (`isolated()` gives
+every process the same one), and `note()` is the public way to add a remark of one's own (the
+probe's reasoning). Event kinds are the `EventKind` literals, checked in `add()` and nowhere else.
 """
 
 from __future__ import annotations
 
-import html
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Literal, get_args
 
-from mcp_lab.wire import jsonrpc
+from mcp_lab.wire import jsonrpc, trace_views
+from mcp_lab.wire.trace_views import Diagram
 
-__all__ = ["Event", "Trace", "Diagram"]
+__all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram"]
 
-_FOLD = 160  # characters of a line shown before folding
-_LEGEND = {
-    "send": "client wrote",
-    "recv": "server wrote",
-    "noise": "stdout line that is not JSON-RPC",
-    "stderr": "server log",
-    "note": "mcp_lab's reasoning (probe step)",
-    "http": "raw HTTP exchange (status, headers, body, SSE events)",
-}
+EventKind = Literal["send", "recv", "noise", "stderr", "note", "http"]
+EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 
 
 @dataclass(frozen=True)
 class Event:
-    kind: str  # send | recv | noise | stderr | note | http
+    kind: EventKind
     line: str  # the exact text (no trailing newline)
     message: Any = None  # the parsed jsonrpc message, when the line is one
     t: float = 0.0  # seconds since the trace began
@@ -97,6 +94,8 @@ class Trace:
         peer: str = "server",
         at: float | None = None,
     ) -> Event:
+        if kind not in EVENT_KINDS:
+            raise ValueError(f"unknown event kind {kind!r}; one of {sorted(EVENT_KINDS)}")
         now = time.monotonic() if at is None else at
         elapsed = None
         msg_id = getattr(message, "id", None)
@@ -110,16 +109,22 @@ class Trace:
             self._events.append(ev)
         return ev
 
+    def note(self, text: str, *, peer: str = "server") -> Event:
+        """Add a remark of mcp_lab's own (a probe step, a conclusion): shown, never sent."""
+        return self.add("note", text, peer=peer)
+
     # -- reading --------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Event]:
         with self._lock:
             return iter(list(self._events))
 
     def __len__(self) -> int:
-        return len(self._events)
+        with self._lock:
+            return len(self._events)
 
     def __getitem__(self, i):
-        return self._events[i]
+        with self._lock:
+            return self._events[i]
 
     def of(self, *kinds: str) -> list[Event]:
         return [e for e in self if e.kind in kinds]
@@ -141,109 +146,24 @@ class Trace:
                 seen.append(e.peer)
         return seen
 
-    # -- renderers ------------------------------------------------------------------------
-    _ARROW = {"send": "->", "recv": "<-", "noise": "<!", "stderr": "..", "note": "##", "http": "~~"}
-
+    # -- renderers (in mcp_lab.wire.trace_views) --------------------------------------------
     def text(self, width: int | None = None) -> str:
-        out = [self.title] if self.title else []
-        multi = len(self.peers) > 1
-        for e in self:
-            rt = f" ({e.elapsed_ms:.1f} ms)" if e.elapsed_ms is not None else ""
-            who = f"[{e.peer}] " if multi else ""
-            line = e.line
-            if e.kind == "http" and e.note:
-                line = e.note  # the raw exchange spans many lines: see e.line, or the HTML view
-            line = line if width is None or len(line) <= width else line[: width - 1] + "…"
-            extra = f"   # {e.note}" if e.note and e.kind not in ("note", "http") else ""
-            out.append(f"{e.t * 1000:9.1f} ms {self._ARROW.get(e.kind, '  ')} {who}{line}{rt}{extra}")
-        return "\n".join(out)
+        return trace_views.as_text(self, width)
 
     def __str__(self) -> str:
         return self.text()
 
     def __repr__(self) -> str:
-        return (
-            f"<Trace {len(self)} events: {', '.join(e.summary for e in list(self)[:6])}{'…' if len(self) > 6 else ''}>"
-        )
+        events = list(self)
+        more = "…" if len(events) > 6 else ""
+        return f"<Trace {len(events)} events: {', '.join(e.summary for e in events[:6])}{more}>"
 
     def _repr_html_(self) -> str:
-        rows = []
-        multi = len(self.peers) > 1
-        style = {
-            "send": "#e8f0fe",
-            "recv": "#e6f4ea",
-            "noise": "#fce8e6",
-            "stderr": "#f1f3f4",
-            "note": "#fef7e0",
-            "http": "#f3e8fd",
-        }
-        for e in self:
-            text = html.escape(e.line)
-            if len(e.line) > _FOLD or (e.kind == "http" and "\n" in e.line):
-                text = (
-                    f"<details><summary><code>{html.escape(e.line[:_FOLD])}…</code></summary>"
-                    f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code></details>"
-                )
-            else:
-                text = f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code>"
-            rt = f"{e.elapsed_ms:.1f}" if e.elapsed_ms is not None else ""
-            note = f"<br><i>{html.escape(e.note)}</i>" if e.note and e.kind not in ("note", "http") else ""
-            rows.append(
-                f"<tr style='background:{style.get(e.kind, '#fff')}'>"
-                f"<td style='text-align:right'>{e.t * 1000:.1f}</td>"
-                f"<td>{self._ARROW.get(e.kind, '')} {html.escape(e.kind)}</td>"
-                + (f"<td>{html.escape(e.peer)}</td>" if multi else "")
-                + f"<td>{html.escape(e.summary)}</td><td style='text-align:left'>{text}{note}</td>"
-                f"<td style='text-align:right'>{rt}</td></tr>"
-            )
-        head = (
-            "<tr><th>ms</th><th>dir</th>"
-            + ("<th>peer</th>" if multi else "")
-            + "<th>what</th><th style='text-align:left'>exact line</th><th>round trip ms</th></tr>"
-        )
-        title = f"<b>{html.escape(self.title)}</b>" if self.title else ""
-        present = [k for k in style if any(e.kind == k for e in self)]
-        legend = " ".join(
-            f"<span style='background:{style[k]};padding:0 4px'>{self._ARROW[k]} {k}: {_LEGEND[k]}</span>"
-            for k in present
-        )
-        return f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>" + (
-            f"<div style='font-size:11px'>{legend}</div>" if legend else ""
-        )
+        return trace_views.as_html(self)
 
     def mermaid(self, *, client: str = "client") -> "Diagram":
         """A sequence diagram: one lifeline for the client, one per server peer."""
-
-        def ident(name: str) -> str:
-            return "P" + "".join(ch if ch.isalnum() else "_" for ch in name)
-
-        def label(s: str) -> str:
-            # Mermaid treats ';' and '#' specially inside messages; keep labels plain.
-            s = s.replace(";", ",").replace("#", "no.").replace("\n", " ")
-            return s if len(s) <= 70 else s[:69] + "…"
-
-        lines = ["sequenceDiagram", f"    participant C as {label(client)}"]
-        for p in self.peers:
-            lines.append(f"    participant {ident(p)} as {label(p)}")
-        for e in self:
-            p = ident(e.peer)
-            if e.kind == "send":
-                lines.append(f"    C->>{p}: {label(e.summary)}")
-            elif e.kind == "recv":
-                arrow = "--x" if isinstance(e.message, jsonrpc.Error) else "-->>"
-                extra = ""
-                if isinstance(e.message, jsonrpc.Error):
-                    extra = f" {e.message.message}"
-                lines.append(f"    {p}{arrow}C: {label(e.summary + extra)}")
-            elif e.kind == "noise":
-                lines.append(f"    {p}--xC: {label('stdout noise: ' + e.line)}")
-            elif e.kind == "stderr":
-                lines.append(f"    Note right of {p}: {label('stderr: ' + e.line)}")
-            elif e.kind == "note":
-                lines.append(f"    Note over C: {label(e.line)}")
-            elif e.kind == "http":
-                lines.append(f"    Note over C,{p}: {label(e.note or 'HTTP exchange')}")
-        return Diagram("\n".join(lines))
+        return trace_views.as_mermaid(self, client=client)
 
     # -- export ---------------------------------------------------------------------------
     def to_json(self) -> list[dict]:
@@ -258,10 +178,3 @@ class Trace:
             }
             for e in self
         ]
-
-
-class Diagram(str):
-    """Mermaid source that JupyterLab draws (text/vnd.mermaid) and a terminal prints."""
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/vnd.mermaid": str(self), "text/plain": str(self)}

@@ -1,4 +1,4 @@
-"""Helpers shared by the test modules (import as `from support import ...`).
+"""Helpers shared by the test modules, once: `from _support import ROOT, wait_for, ...`.
 
 Kept out of conftest.py on purpose: with a second conftest.py under tests/browser/,
 `from conftest import ...` would be ambiguous.
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is tests/_support/__init__.py)
 SHARED = ROOT.parent / "shared"  # the course's shared folder, when it is beside the repo
 SPEC_2026 = SHARED / "spec" / "2026-07-28"
 CALENDAR_ARGV = [sys.executable, "-m", "mcp_lab.servers.calendar"]
