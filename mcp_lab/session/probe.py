@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_lab.session.client import Client
-from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire import era, jsonrpc, revisions
 from mcp_lab.wire.errors import DeadlineExceeded, McpError, ProtocolError, TransportClosed
 from mcp_lab.wire.trace import Trace
 
@@ -335,92 +335,42 @@ class _Run(_Reasoning):
         params = {"_meta": revisions.meta(version, self.c.capabilities, self.c.client_info)}
         return self.exchange("server/discover", params)
 
-    # -- the decision ----------------------------------------------------------------------
+    # -- the decision (mcp_lab.wire.era decides; this drives) ---------------------------------
     def probe(self) -> Verdict:
         version = revisions.LATEST
         self.step(f"send server/discover with protocolVersion {version} in _meta (deadline {self.timeout:g} s)")
         answer = self.discover(version)
-        for attempt in range(2):
-            if isinstance(answer, jsonrpc.Result):
-                return self.from_discover_result(answer)
-            if isinstance(answer, jsonrpc.Error) and answer.code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:
-                supported = _supported(answer.data)
-                if supported is not None:
-                    mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
-                    self.step(
-                        f"-32022 with data.supported {supported}: the server is modern but refused "
-                        f"{version}; a modern answer rules out the initialize fallback"
-                    )
-                    if not mutual or attempt == 1:
-                        why = (
-                            "none of them is a modern version mcp_lab speaks"
-                            if not mutual
-                            else f"the retry at {version} was refused again"
-                        )
-                        self.step(f"no mutual version: {why}; no initialize is sent")
-                        return self.verdict("modern", None, supported=supported)
-                    version = mutual[0]
-                    self.step(f"retry server/discover at {version}, a version both sides speak")
-                    answer = self.discover(version)
-                    continue
-            if isinstance(answer, jsonrpc.Error) and answer.code in jsonrpc.MODERN_ERROR_CODES:
-                # -32020 / -32021: only a modern server emits them, so they settle the era even
-                # though they name no version to retry with.
-                self.step(
-                    f"error {answer.code} ({answer.message!r}) is a modern error: the server is "
-                    f"modern; it refused this discover, so no capabilities are known"
-                )
-                return self.verdict("modern", version)
-            break
-        return self.fallback(answer)
+        retried = False
+        while True:
+            d = era.decide(answer, asked=version, may_retry=not retried, wait=self.timeout)
+            if d.next is era.Next.RETRY:
+                self.steps_of(d)
+                version, retried = d.version, True
+                answer = self.discover(version)
+                continue
+            return self.act(d, answer, version)
+
+    def act(self, d: era.Decision, answer, asked: str) -> Verdict:
+        """Write the decision's reasons as steps, then do what it says (every branch but RETRY)."""
+        self.steps_of(d)
+        if d.next is era.Next.USE:
+            r = answer.result
+            meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
+            info = meta.get(revisions.SERVER_INFO_KEY)
+            info = info if isinstance(info, dict) else None
+            return self.verdict("modern", d.version, r.get("capabilities"), info, r.get("instructions"), d.supported)
+        if d.next is era.Next.MODERN_NO_VERSION:
+            return self.verdict("modern", None, supported=d.supported)
+        if d.next is era.Next.MODERN_REFUSED:
+            return self.verdict("modern", asked)
+        return self.handshake(revisions.LATEST, probed=True)
+
+    def steps_of(self, d: era.Decision) -> None:
+        for reason in d.reasons:
+            self.step(reason)
 
     def from_discover_result(self, answer: jsonrpc.Result) -> Verdict:
-        r = answer.result
-        supported = r.get("supportedVersions")
-        if not (
-            isinstance(supported, list)
-            and all(isinstance(v, str) for v in supported)
-            and isinstance(r.get("capabilities"), dict)
-        ):
-            self.step(
-                "the answer is a result but not a DiscoverResult (no supportedVersions list "
-                "and capabilities object): not proof of a modern server"
-            )
-            return self.fallback(None, explained=True)
-        mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
-        if not mutual:
-            self.step(
-                f"a DiscoverResult listing {supported}, with no modern version mcp_lab speaks: "
-                "a legacy advertisement, not proof of modernity (the official SDKs fall back too)"
-            )
-            return self.fallback(None, explained=True)
-        version = mutual[0]
-        meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
-        info = meta.get(revisions.SERVER_INFO_KEY)
-        self.step(
-            f"a DiscoverResult: the server is modern; supportedVersions {supported}, "
-            f"use {version}. No handshake follows: every request carries _meta"
-        )
-        return self.verdict(
-            "modern",
-            version,
-            r.get("capabilities"),
-            info if isinstance(info, dict) else None,
-            r.get("instructions"),
-            supported,
-        )
-
-    def fallback(self, answer, *, explained: bool = False) -> Verdict:
-        if not explained:
-            if answer is None:
-                self.step(f"no answer to server/discover within {self.timeout:g} s: silence means legacy")
-            elif isinstance(answer, jsonrpc.Error):
-                self.step(
-                    f"error {answer.code} ({answer.message!r}) is not a recognised modern error: the server is legacy"
-                )
-            else:
-                self.step("the answer is not a DiscoverResult: the server is legacy")
-        return self.handshake(revisions.LATEST, probed=True)
+        return self.act(era.decide(answer, asked=revisions.LATEST), answer, revisions.LATEST)
 
     def handshake(self, asked: str, *, probed: bool, cached: bool = False) -> Verdict:
         c = self.c
@@ -437,7 +387,7 @@ class _Run(_Reasoning):
                 + (" (nor to server/discover): this does not behave as an MCP server" if probed else "")
             )
         if isinstance(answer, jsonrpc.Error):
-            supported = _supported(answer.data)
+            supported = era.supported_versions(answer.data)
             if answer.code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION and supported is not None and probed:
                 # A modern server that was slow to start: the discover timed out here but the
                 # server took it (or is modern-only and refuses initialize, listing versions).
@@ -450,7 +400,7 @@ class _Run(_Reasoning):
                         )
                         return self.from_discover_result(late)
                 self.step(f"initialize refused with -32022 listing {supported}: modern evidence, probe again")
-                mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
+                mutual = era.mutual_versions(supported)
                 if mutual:
                     retry = self.discover(mutual[0])
                     if isinstance(retry, jsonrpc.Result):
@@ -518,11 +468,3 @@ def _died(client: Client, e: TransportClosed) -> TransportClosed:
         + (f"; its stderr ended with: {tail}" if tail else "; it wrote nothing on stderr")
     )
     return TransportClosed(msg, data={"stderr": list(t.stderr_lines), "cause": e.message})
-
-
-def _supported(data: Any) -> list[str] | None:
-    """`data.supported` of a -32022 error, or None when it is not a list of version strings."""
-    s = data.get("supported") if isinstance(data, dict) else None
-    if isinstance(s, list) and s and all(isinstance(v, str) for v in s):
-        return s
-    return None

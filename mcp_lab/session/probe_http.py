@@ -22,9 +22,9 @@ legacy fallback the transport carries the `Mcp-Session-Id` the server minted.
 from __future__ import annotations
 
 from mcp_lab.session.client import Client
-from mcp_lab.session.probe import Verdict, _Reasoning, _supported
+from mcp_lab.session.probe import Verdict, _Reasoning
 from mcp_lab.transport.http import HttpError, HttpTransport
-from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire import era, jsonrpc, revisions
 
 __all__ = ["probe_http"]
 
@@ -86,59 +86,33 @@ class _HttpRun(_Reasoning):
         for attempt in range(3):
             self.c.protocol_version = version
             status, answer, ex = self.send("server/discover", None, meta=True)
-            code = answer.code if isinstance(answer, jsonrpc.Error) else None
-            if status == 200 and isinstance(answer, jsonrpc.Result):
-                r = answer.result
-                supported = r.get("supportedVersions")
-                if isinstance(supported, list) and isinstance(r.get("capabilities"), dict):
-                    mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
-                    if mutual:
-                        meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
-                        info = meta.get(revisions.SERVER_INFO_KEY)
-                        self.step(f"200 with a DiscoverResult: modern; supportedVersions {supported}, use {mutual[0]}")
-                        return self.verdict(
-                            "modern",
-                            mutual[0],
-                            r.get("capabilities"),
-                            info if isinstance(info, dict) else None,
-                            r.get("instructions"),
-                            supported,
-                        )
-                self.step("200, but not a DiscoverResult speaking a modern version: not proof of a modern server")
-                break
-            if status == 400 and code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION and attempt < 2:
-                supported = _supported(answer.data) or []
-                mutual = [v for v in revisions.MODERN_VERSIONS if v in supported and v != version]
-                self.step(f"400 with -32022, supported {supported}: modern, wrong version")
-                if not mutual:
-                    self.step("no mutual modern version; no initialize is sent")
-                    return self.verdict("modern", None, supported=supported)
-                version = mutual[0]
-                self.step(f"retry at {version}")
+            reply = era.HttpReply(
+                status, (ex.content_type or "") if ex is not None else "", ex is None or not ex.body.strip()
+            )
+            d = era.decide(answer, asked=version, may_retry=attempt < 2, http=reply)
+            for reason in d.reasons:
+                self.step(reason)
+            if d.next is era.Next.RETRY:
+                version = d.version
                 continue
-            if status == 400 and code == jsonrpc.HEADER_MISMATCH and attempt < 2:
+            if d.next is era.Next.RETRY_HEADERS:
                 # Our own headers were wrong (an override left in transport.headers): drop the
                 # overrides so they are derived from the body again, and retry.
-                self.step(f"400 with -32020 ({answer.message}): modern; re-derive the headers from the body and retry")
                 for k in ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"):
                     self.c.transport.headers.pop(k, None)
                 continue
-            if status == 400 and code in jsonrpc.MODERN_ERROR_CODES:
-                self.step(f"400 with {code} ({answer.message}): a modern error, so the server is modern")
-                return self.verdict("modern", version)
-            if status == 404 and code == jsonrpc.METHOD_NOT_FOUND:
-                self.step("404 with a JSON-RPC -32601 body: a modern server without this method, so modern")
-                return self.verdict("modern", version)
-            body = (
-                "an empty body"
-                if ex is None or not ex.body.strip()
-                else (
-                    f"error {code} ({answer.message!r})"
-                    if code is not None
-                    else f"an unrecognised {ex.content_type or 'untyped'} body"
+            if d.next is era.Next.USE:
+                r = answer.result
+                meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
+                info = meta.get(revisions.SERVER_INFO_KEY)
+                info = info if isinstance(info, dict) else None
+                return self.verdict(
+                    "modern", d.version, r.get("capabilities"), info, r.get("instructions"), d.supported
                 )
-            )
-            self.step(f"HTTP {status} with {body}: not a modern answer, so the server is legacy")
+            if d.next is era.Next.MODERN_NO_VERSION:
+                return self.verdict("modern", None, supported=d.supported)
+            if d.next is era.Next.MODERN_REFUSED:
+                return self.verdict("modern", version)
             break
         return self.fallback()
 
