@@ -292,11 +292,65 @@ def measure_client_overhead() -> Row:
     return row
 
 
+SDK_ROUNDS = 300  # tools/call round trips per client in the SDK comparison (median)
+
+
+def measure_against_the_sdk_client() -> Row:
+    """mcp_lab's Client against the official SDK's `mcp.Client`, both on the bundled calendar
+    over stdio, per uncached `tools/call` (the SDK answers a repeated tools/list from its cache
+    within ttlMs, so list calls would not measure the wire). Interleaved blocks, one event loop."""
+    import anyio
+    from mcp import Client as SdkClient
+    from mcp import StdioServerParameters
+
+    import mcp_lab
+
+    row = Row(f"Client vs the SDK's Client, tools/call x{SDK_ROUNDS}", target="ratio <= 0.5x (>= 2x faster)")
+    arguments = {"title": "Bench", "startsAt": "2026-09-10T08:30:00Z"}
+    params = {"name": "create_event", "arguments": arguments}
+    ours: list[float] = []
+    theirs: list[float] = []
+
+    async def run() -> None:
+        with anyio.fail_after(SDK_ROUNDS * 2 * DEADLINE):  # every wait has a deadline
+            await compare()
+
+    async def compare() -> None:
+        server = StdioServerParameters(command=PY, args=["-m", "mcp_lab.servers.calendar"], env=_env())
+        async with SdkClient(server, read_timeout_seconds=DEADLINE) as sdk:
+            with mcp_lab.connect("calendar", timeout=DEADLINE) as mine:
+                for _ in range(3):  # warm both
+                    mine.request("tools/call", params).unwrap()
+                    await sdk.call_tool("create_event", arguments)
+                while len(ours) < SDK_ROUNDS:
+                    for _ in range(20):
+                        t0 = time.perf_counter()
+                        mine.request("tools/call", params).unwrap()
+                        ours.append(time.perf_counter() - t0)
+                    for _ in range(20):
+                        t0 = time.perf_counter()
+                        answer = await sdk.call_tool("create_event", arguments)
+                        theirs.append(time.perf_counter() - t0)
+                        if answer.is_error:
+                            raise RuntimeError(f"the SDK's tools/call failed: {answer}")
+
+    anyio.run(run)
+    row.value, row.baseline = _ms(statistics.median(ours)), _ms(statistics.median(theirs))
+    row.ratio = row.value / row.baseline
+    row.ok = row.ratio <= 0.5
+    row.note = (
+        f"per tools/call, medians, interleaved; baseline: the SDK's mcp.Client on the same server kind; "
+        f"mcp_lab is {row.baseline / row.value:.1f}x faster"
+    )
+    return row
+
+
 MEASUREMENTS: list[Callable[[], "Row | list[Row]"]] = [
     measure_import,
     measure_cold_start,
     measure_warm_round_trip,
     measure_client_overhead,
+    measure_against_the_sdk_client,
 ]
 
 # Token rows (issue 6) live beside the rows above, in the same Row format.
