@@ -20,18 +20,15 @@ Every server is bound to 127.0.0.1 only.  The Node reference server calls
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 import socket
-import subprocess
 import sys
-import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from mcp_lab.transport.stdio import reap
+from mcp_lab.transport.process import ServerProcess
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, TransportClosed
 
 __all__ = ["serve_http", "HttpServer", "ServerProcess", "free_port", "port_open", "live", "argv_for"]
@@ -85,74 +82,6 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
         f"no HTTP form known for {name!r}: use calendar, sdk_calendar or everything, "
         "or pass an argv list with a '{port}' placeholder"
     )
-
-
-_stop = reap  # the same polite-then-sure shutdown as the stdio transport
-
-
-class ServerProcess:
-    """A server child process whose stdout and stderr are drained into lists by two threads."""
-
-    def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None, grace: float = 3.0):
-        self.argv = list(argv)
-        self.grace = grace
-        self.stderr_lines: list[str] = []
-        self.stdout_lines: list[str] = []
-        self.on_stderr: Callable[[str], None] | None = None
-        try:
-            self.proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=None if env is None else {**os.environ, **env},
-                cwd=cwd,
-                start_new_session=True,
-            )
-        except (FileNotFoundError, PermissionError) as e:
-            raise TransportClosed(f"cannot start the server {self.argv[0]!r}: {e.strerror or e}") from None
-        self._finalizer = weakref.finalize(self, _stop, self.proc, grace)
-        self._threads = [
-            threading.Thread(target=self._pump, args=(self.proc.stdout, self.stdout_lines, False), daemon=True),
-            threading.Thread(target=self._pump, args=(self.proc.stderr, self.stderr_lines, True), daemon=True),
-        ]
-        for t in self._threads:
-            t.start()
-
-    def _pump(self, stream, sink: list[str], is_stderr: bool) -> None:
-        try:
-            for raw in iter(stream.readline, b""):
-                line = raw.decode("utf-8", errors="replace").rstrip("\n")
-                sink.append(line)
-                cb = self.on_stderr if is_stderr else None
-                if cb is not None:
-                    try:
-                        cb(line)
-                    except Exception:
-                        pass
-        except (OSError, ValueError):
-            pass
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-    @property
-    def returncode(self) -> int | None:
-        return self.proc.poll()
-
-    def stderr_tail(self, n: int = 5) -> list[str]:
-        return self.stderr_lines[-n:]
-
-    def close(self) -> int | None:
-        _stop(self.proc, self.grace)
-        for t in self._threads:
-            t.join(self.grace)
-        for pipe in (self.proc.stdout, self.proc.stderr):
-            with contextlib.suppress(OSError):
-                pipe.close()
-        self._finalizer.detach()
-        return self.proc.returncode
 
 
 class HttpServer:

@@ -24,94 +24,22 @@ children go down together, and a `weakref.finalize` reaps it if the owner forget
 
 from __future__ import annotations
 
-import errno
 import os
 import select
 import shutil
-import signal
 import subprocess
 import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
 
-from mcp_lab.wire.jsonrpc import DeadlineExceeded, TransportClosed
+from mcp_lab.transport.process import pump_lines, reap, spawn
+from mcp_lab.wire.errors import DeadlineExceeded, TransportClosed
 
 __all__ = ["StdioTransport", "reap"]
 
 _STDERR_TAIL = 5
 _CHUNK = 1 << 16
-
-
-def _group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-        return True
-    except (ProcessLookupError, PermissionError):
-        return False
-
-
-def _signal_group(pgid: int, sig: int) -> None:
-    try:
-        os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def reap(proc: subprocess.Popen, grace: float) -> None:
-    """Stop a child the polite way, then the sure way.  Safe to call more than once.
-
-    With a stdin pipe, closing it comes first (a stdio server SHOULD exit on EOF); then
-    SIGTERM and SIGKILL, `grace` seconds apart.  Signals go to the child's whole process
-    group (it was started in a session of its own), and still go there after the leader has
-    exited, so that a wrapper's children (a shell script's, npx's) do not outlive it.
-    """
-    pgid = proc.pid
-    if proc.poll() is None and proc.stdin is not None:
-        try:
-            if not proc.stdin.closed:
-                proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            pass
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        if proc.poll() is not None and not _group_alive(pgid):
-            return
-        _signal_group(pgid, sig)
-        deadline = time.monotonic() + grace
-        try:
-            proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            continue
-        # The leader is gone; give the rest of its group the same grace before the next signal.
-        while _group_alive(pgid) and time.monotonic() < deadline:
-            time.sleep(0.01)
-
-
-def _pump_stderr(stream, lines: list, owner: "weakref.ref") -> None:
-    """Drain a child's stderr into `lines`, calling the owner's `on_stderr` for each line.
-
-    A module-level function holding only a weak reference to its transport: a thread whose
-    target were a bound method would keep the transport alive as long as the child lives,
-    so a Client the learner simply dropped would never be reaped.
-    """
-    try:
-        for raw in iter(stream.readline, b""):
-            line = raw.decode("utf-8", errors="replace").rstrip("\n")
-            lines.append(line)
-            transport = owner()
-            callback = getattr(transport, "on_stderr", None)
-            del transport
-            if callback is not None:
-                try:
-                    callback(line)
-                except Exception:  # a broken observer must not kill the pump
-                    pass
-    except (OSError, ValueError):
-        pass
 
 
 class StdioTransport:
@@ -147,29 +75,13 @@ class StdioTransport:
             raise TransportClosed(f"cannot start the server: {exe!r} is not on PATH; install it or give the full path")
         if self.cwd is not None and not os.path.isdir(self.cwd):
             raise TransportClosed(f"cannot start the server: the working folder {self.cwd!r} does not exist")
-        env = None if self.env is None else {**os.environ, **self.env}
-        try:
-            self.proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=env,
-                cwd=self.cwd,
-                bufsize=0,
-                start_new_session=True,
-            )
-        except OSError as e:
-            hint = ""
-            if e.errno == errno.ENOEXEC or isinstance(e, PermissionError):
-                hint = f"; if it is a script, run it through its interpreter, e.g. [sys.executable, {exe!r}]"
-            raise TransportClosed(f"cannot start the server {exe!r}: {e.strerror or e}{hint}") from None
+        self.proc = spawn(self.argv, env=self.env, cwd=self.cwd, stdin=True)
         os.set_blocking(self.proc.stdin.fileno(), False)  # writes wait in select, with a deadline
         self._finalizer = weakref.finalize(self, reap, self.proc, self.grace)
         self._threads = [
             threading.Thread(
-                target=_pump_stderr,
-                args=(self.proc.stderr, self.stderr_lines, weakref.ref(self)),
+                target=pump_lines,
+                args=(self.proc.stderr, self.stderr_lines, weakref.ref(self), "on_stderr"),
                 name=f"mcp-stderr-{self.proc.pid}",
                 daemon=True,
             ),
