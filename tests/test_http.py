@@ -16,7 +16,8 @@ from fakes.http_fake import FakeServer
 
 import mcp_lab
 from mcp_lab import http_servers, jsonrpc
-from mcp_lab.transport.http import HttpError, HttpTransport, ResponseTooLarge, headers_for
+from mcp_lab.transport.http import HttpError, HttpTransport, ResponseTooLarge
+from mcp_lab.wire.headers import headers_for
 from mcp_lab.wire.jsonrpc import DeadlineExceeded
 
 PORTS: list[int] = []
@@ -327,11 +328,11 @@ def test_x_mcp_header_arguments_travel_as_mcp_param_headers_checked_by_the_real_
     argv = [sys.executable, str(ROOT / "tests" / "fakes" / "sdk_header_server.py"), "{port}"]
     with http_servers.serve_http(argv) as srv, mcp_lab.connect(srv.url, timeout=15) as c:
         assert c.request("tools/list").ok
-        assert c.transport.param_headers == {"forecast": {("region",): "Region"}}
+        assert c.http_state.param_headers == {"forecast": {("region",): "Region"}}
         ok = c.request("tools/call", {"name": "forecast", "arguments": {"region": "Açores"}})
         assert ok.unwrap()["content"][0]["text"] == "Sunny in Açores"
         sent = dict(c.transport.last_exchange.request_headers)
         assert sent["Mcp-Param-Region"] == "=?base64?QcOnb3Jlcw==?="  # not plain ASCII: base64-wrapped
-        c.transport.param_headers.clear()  # a client that forgets it...
+        c.http_state.param_headers.clear()  # a client that forgets it...
         refused = c.request("tools/call", {"name": "forecast", "arguments": {"region": "Açores"}})
         assert refused.code == -32020 and c.transport.last_exchange.status == 400

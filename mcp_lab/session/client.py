@@ -17,6 +17,7 @@ import itertools
 import time
 from typing import Any
 
+from mcp_lab.session.http_headers import HttpSessionState
 from mcp_lab.transport.base import Transport
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
@@ -56,6 +57,11 @@ class Client:
         self.abandoned: set = set()  # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
+        # Session knowledge for Streamable HTTP (_meta -> headers, learnt x-mcp-header arguments,
+        # the legacy version); only the HTTP transport calls these hooks.
+        self.http_state = HttpSessionState()
+        transport.derive_headers = self.http_state.derive
+        transport.on_answer = self.http_state.learn
         # Streamable HTTP reports each raw exchange (status, headers, SSE events); others never do.
         transport.on_http = lambda ex, note: self.trace.add("http", ex.raw, ex, peer=self.name, note=note)
 

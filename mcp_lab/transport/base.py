@@ -23,6 +23,10 @@ class Transport(Protocol):
     # Streamable HTTP reports each raw exchange here (status, headers, SSE events); the other
     # transports never call it.
     on_http: Callable[[Any, str | None], None] | None
+    # Streamable HTTP asks the session for a body's MCP headers and tells it what each matched
+    # answer was (mcp_lab.session.http_headers); the other transports never call these.
+    derive_headers: Callable[[Any], dict[str, str]] | None
+    on_answer: Callable[[Any, Any], None] | None
 
     @property
     def pid(self) -> int | None: ...

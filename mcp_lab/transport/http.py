@@ -40,16 +40,12 @@ from urllib.parse import urlsplit
 
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import DeadlineExceeded, HttpError, ProtocolError, TransportClosed
-from mcp_lab.wire.headers import decode_header_value, encode_header_value, headers_for
 
 __all__ = [
     "HttpTransport",
     "Exchange",
     "HttpError",
     "ResponseTooLarge",
-    "headers_for",
-    "encode_header_value",
-    "decode_header_value",
     "MAX_BODY",
     "ACCEPT",
 ]
@@ -217,11 +213,10 @@ class HttpTransport:
         self.last_exchange: Exchange | None = None
         self.on_http: Callable[[Exchange, str], None] | None = None
         self.session_id: str | None = None  # only a legacy server mints one
-        # tool name -> {property path: header token}, learnt from tools/list answers, so a
-        # tools/call can mirror `x-mcp-header` arguments as Mcp-Param-{Name} headers.
-        self.param_headers: dict[str, dict] = {}
-        self.invalid_tools: dict[str, str] = {}  # tool name -> why a client must drop it
-        self.legacy_version: str | None = None  # negotiated by a legacy initialize
+        # The session layer's hooks (mcp_lab.session.http_headers): the MCP headers a body
+        # needs, and what an answer teaches. The transport itself interprets no MCP.
+        self.derive_headers: Callable[[Any], dict[str, str]] | None = None
+        self.on_answer: Callable[[Any, Any], None] | None = None
         self._stderr_lines: list[str] = []
         self._on_stderr: Callable[[str], None] | None = None
         self._queue: queue.Queue = queue.Queue()
@@ -359,8 +354,8 @@ class HttpTransport:
     def _request_headers(self, obj: Any, derive: bool, extra: dict) -> dict[str, str]:
         hdrs: dict[str, str | None] = {"Accept": ACCEPT, "Content-Type": "application/json"}
         if derive:
-            hdrs.update(headers_for(obj, legacy_version=self.legacy_version))
-            hdrs.update(self._mcp_param_headers(obj))
+            if self.derive_headers is not None:
+                hdrs.update(self.derive_headers(obj))
             if self.session_id:
                 hdrs["Mcp-Session-Id"] = self.session_id
         hdrs.update(self.headers)
@@ -391,8 +386,8 @@ class HttpTransport:
                 m = None
             if isinstance(m, (jsonrpc.Result, jsonrpc.Error)) and rid is not None and m.id == rid:
                 answered = True
-                self._learn_legacy(obj, m)
-                self._learn_tools(obj, m)
+                if self.on_answer is not None:
+                    self.on_answer(obj, m)
             self._queue.put(("line", seq, time.monotonic(), line))
 
         err = None
@@ -518,49 +513,6 @@ class HttpTransport:
         except ValueError:
             return False
         return isinstance(m, dict) and m.get("id") == obj["id"] and ("result" in m or "error" in m)
-
-    def _learn_tools(self, sent: Any, answer: Any) -> None:
-        """Remember which tool arguments a tools/call must mirror into Mcp-Param-* headers.
-
-        The rules for a valid `x-mcp-header` annotation (pure `properties` chain, an RFC 9110
-        token, integer/string/boolean, unique ignoring case) are the official SDK's, used here
-        rather than rewritten; an invalid tool is recorded, since a client MUST drop it.
-        """
-        if not (isinstance(sent, dict) and sent.get("method") == "tools/list" and isinstance(answer, jsonrpc.Result)):
-            return
-        tools = answer.result.get("tools")
-        if not isinstance(tools, list) or not any("x-mcp-header" in json.dumps(t) for t in tools):
-            return
-        from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
-
-        for tool in tools:
-            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
-                continue
-            why = find_invalid_x_mcp_header(tool.get("inputSchema"))
-            if why:
-                self.invalid_tools[tool["name"]] = why
-                self.param_headers.pop(tool["name"], None)
-            else:
-                mapping = x_mcp_header_map(tool.get("inputSchema"))
-                if mapping:
-                    self.param_headers[tool["name"]] = mapping
-
-    def _mcp_param_headers(self, obj: Any) -> dict[str, str]:
-        if not (isinstance(obj, dict) and obj.get("method") == "tools/call" and isinstance(obj.get("params"), dict)):
-            return {}
-        mapping = self.param_headers.get(obj["params"].get("name"))
-        args = obj["params"].get("arguments")
-        if not mapping or not isinstance(args, dict):
-            return {}
-        from mcp.shared.inbound import mcp_param_headers
-
-        return mcp_param_headers(mapping, args)
-
-    def _learn_legacy(self, sent: Any, answer: Any) -> None:
-        if isinstance(sent, dict) and sent.get("method") == "initialize" and isinstance(answer, jsonrpc.Result):
-            v = answer.result.get("protocolVersion")
-            if isinstance(v, str):
-                self.legacy_version = v
 
     @staticmethod
     def _why_unanswered(ex: Exchange) -> str:

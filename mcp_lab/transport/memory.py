@@ -37,7 +37,10 @@ class MemoryTransport:
         self.serve_line = serve_line
         self.name = name
         self.on_stderr: Callable[[str], None] | None = None
+        # The Transport protocol's HTTP hooks, never called here.
         self.on_http: Callable[[Any, str | None], None] | None = None
+        self.derive_headers = None
+        self.on_answer = None
         self.stderr_lines: list[str] = []
         self._out: deque[tuple[float, str]] = deque()
         self._partial = ""

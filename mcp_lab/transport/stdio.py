@@ -60,7 +60,10 @@ class StdioTransport:
         self.proc: subprocess.Popen | None = None
         self.stderr_lines: list[str] = []
         self.on_stderr: Callable[[str], None] | None = None
-        self.on_http = None  # the Transport protocol's HTTP report hook; a pipe has no HTTP
+        # The Transport protocol's HTTP hooks; a pipe has no HTTP, so they are never called.
+        self.on_http = None
+        self.derive_headers = None
+        self.on_answer = None
         self._buf = bytearray()
         self._eof = False
         self._threads: list[threading.Thread] = []
