@@ -1,28 +1,28 @@
-"""mcp_lab.mrtr: the multi round-trip loop, against real server processes.
+"""mcp_lab.mrtr: the multi round-trip loop, against real server logic.
 
 Servers: the bundled stdlib calendar, the SDK-built calendar (mcp 2.3.0, whose requestState is
 an AES-GCM token), and tests/fakes/stubborn_server.py, which never stops asking (the round
 bound), only says "try again later" (requestState-only rounds) or asks two forms under odd
 keys. Answers come from `mcp_lab.widgets`, so every test goes through the real widget code.
 
-What is checked is what crossed the wire: the exact lines in `client.trace.sent` and
+The stdlib calendar and the stubborn server run in-process (their own line handlers over the
+in-memory transport); the SDK calendar is a real process. What is checked is what crossed the wire: the exact lines in `client.trace.sent` and
 `client.trace.received`, decoded only to compare values.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import time
-from pathlib import Path
 
 import pytest
+from fakes import stubborn_server  # noqa: E402  (tests/ is on sys.path: see conftest.py)
 
 import mcp_lab
 from mcp_lab import jsonrpc, mrtr, widgets
+from mcp_lab.session.connect import connect_in_memory
 from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY
 
-FAKE = Path(__file__).resolve().parent / "fakes" / "stubborn_server.py"
 WHEN = "2026-09-10T08:30:00Z"
 DENTIST = {"name": "create_event", "arguments": {"title": "Dentist"}}
 CREATED = f"Created e3: Dentist at {WHEN}"
@@ -31,7 +31,11 @@ BOTH_MODES = {"elicitation": widgets.capabilities()}  # what ElicitationForm can
 
 @pytest.fixture(params=["calendar", "sdk_calendar"])
 def server(request):
-    """Each calendar in turn: the bare-hands one and the SDK one speak the same wire."""
+    """Each calendar in turn: the bare-hands one (in-process) and the SDK one (a real process)
+    speak the same wire."""
+    if request.param == "calendar":
+        yield request.getfixturevalue("calendar")
+        return
     client = mcp_lab.connect(request.param, timeout=15.0)
     try:
         yield client
@@ -44,8 +48,9 @@ def fake():
     """fake(mode, *args) -> a Client on the stubborn server; all are closed at the end."""
     made = []
 
-    def start(*args: str):
-        c = mcp_lab.connect([sys.executable, str(FAKE), *args], name="stubborn")
+    def start(mode: str = "always", *args: str):
+        later = int(args[0]) if args else stubborn_server.LATER
+        c = connect_in_memory(lambda line: stubborn_server.handle_line(line, mode, later), name="stubborn")
         made.append(c)
         return c
 
