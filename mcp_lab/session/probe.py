@@ -38,6 +38,7 @@ from typing import Any
 
 from mcp_lab.session.client import Client
 from mcp_lab.wire import era, jsonrpc, revisions
+from mcp_lab.wire.era import Era
 from mcp_lab.wire.errors import DeadlineExceeded, McpError, ProtocolError, TransportClosed
 from mcp_lab.wire.trace import Trace
 
@@ -270,6 +271,7 @@ class _Reasoning:
         self.c.trace.note(text, peer=self.c.name)
 
     def verdict(self, era, version, caps=None, info=None, instructions=None, supported=(), cached=False):
+        era = None if era is None else Era(era)  # checked here, once: a typo is a ValueError
         self.c.era = era
         if version is not None:
             self.c.protocol_version = version

@@ -118,7 +118,7 @@ class _HttpRun(_Reasoning):
 
     def fallback(self) -> Verdict:
         c = self.c
-        c.era = "legacy"
+        c.era = era.Era.LEGACY
         # Ask for the newest revision, as the stdio probe does, and accept what the server picks:
         # the answer is itself the measurement (the reference server says 2025-11-25).
         params = {"protocolVersion": revisions.LATEST, "capabilities": {}, "clientInfo": c.client_info}

@@ -25,7 +25,7 @@ The rules, in order (never keyed to one error code):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from mcp_lab.wire import jsonrpc, revisions
@@ -33,14 +33,17 @@ from mcp_lab.wire import jsonrpc, revisions
 __all__ = ["Era", "Next", "Decision", "HttpReply", "decide", "mutual_versions", "supported_versions", "discover_shape"]
 
 
-class Era(str, Enum):
-    """The two eras; a `str` so that `verdict.era == "modern"` keeps reading naturally."""
+class Era(StrEnum):
+    """The two eras; a `str` so that `verdict.era == "modern"` and f-strings read naturally."""
 
     MODERN = "modern"
     LEGACY = "legacy"
 
+    def __repr__(self) -> str:  # a learner printing (v.era, v.version) sees ('modern', ...)
+        return repr(self.value)
 
-class Next(str, Enum):
+
+class Next(StrEnum):
     USE = "use"
     RETRY = "retry"
     RETRY_HEADERS = "retry-headers"
