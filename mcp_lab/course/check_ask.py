@@ -226,6 +226,7 @@ def _first_round(what: str, first: Any) -> jsonrpc.Result:
     return first
 
 
+# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
 def _check(argv: list[str], timeout: float) -> CheckReport:
     report = CheckReport(server=Path(argv[-1]).name)
     ok = report.passed.append

@@ -76,6 +76,7 @@ def _served(tools: list, timeout: float) -> list[dict]:
     return answer.result["tools"]
 
 
+# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
 def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> CheckReport:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError

@@ -217,6 +217,7 @@ def check(server: str | Path | Sequence[str], *, timeout: float = 10.0, env: dic
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
 def _check(r: _Runner, report: CheckReport) -> None:
     listed = r.run("process 0", "tools/list", {})
     if not listed.ok:

@@ -106,6 +106,7 @@ def _as_object(i: int, value: Any) -> dict:
     return value
 
 
+# Long on purpose: one expectation after another for one request, each with its own hint.
 def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
     what = _label(i)
     method = EXPECTED[i][0]
@@ -239,6 +240,7 @@ def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
     return report
 
 
+# Long on purpose: one expectation after another for the learner's requests, each with its own hint.
 def _judge(i: int, obj: dict, result: dict) -> str:
     """The answer a correct request gets; returns the line the report shows."""
     what = _label(i)

@@ -166,6 +166,7 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
             return False
 
         # -- the one endpoint --------------------------------------------------------------
+        # Long on purpose: the POST checks in the order the transport page gives them.
         def do_POST(self):
             self._body_read = False
             if not self._origin_ok():

@@ -102,6 +102,7 @@ BOOKING_SCHEMA: dict[str, Any] = {
 SEATING_LABELS = {"indoor": "an indoor", "terrace": "a terrace", "bar": "a bar"}
 
 
+# Long on purpose: the server's declarations (tool, resource, prompt) one after another, as an SDK user writes them.
 def build_server(state_key: str | bytes | None = None) -> MCPServer:
     """Build the server; ``state_key`` switches from the per-process key to a shared one."""
     security = RequestStateSecurity(keys=[state_key]) if state_key is not None else None

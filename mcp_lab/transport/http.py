@@ -400,6 +400,7 @@ class HttpTransport:
         elif err is not None:
             raise err
 
+    # Long on purpose: one HTTP exchange from request to last SSE event, sharing one Exchange record and one error translation.
     def _exchange(
         self,
         method: str,

@@ -28,6 +28,7 @@ def contains_id(pending: Collection, rid: Any) -> bool:
         return False
 
 
+# Long on purpose: one rule per block, each with its spec anchor.
 def check_request_meta(out: Findings, params: Any) -> None:
     add = lambda *a, **k: out.append(Finding(*a, **k))  # noqa: E731
     if params is None:
@@ -98,6 +99,7 @@ def check_request_meta(out: Findings, params: Any) -> None:
     check_meta_keys(out, meta, request=True)
 
 
+# Long on purpose: one rule per block, each with its spec anchor.
 def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
     """The naming rules of _meta keys: `prefix/name`, prefixes reverse-DNS, MCP's reserved."""
     add = lambda *a, **k: out.append(Finding(*a, **k))  # noqa: E731

@@ -16,6 +16,7 @@ from mcp_lab.wire.revisions import (
 
 
 # -- schema validation through mcp-types ------------------------------------------------------
+# Long on purpose: one rule per block, each with its spec anchor.
 def check_schema(out: Findings, method: str, version: str, params: Any, *, notification: bool) -> None:
     """Validate params with the mcp-types model of (method, version); errors become findings."""
     import pydantic
