@@ -76,6 +76,6 @@ bench: setup
 	$(VPY) bench/bench.py
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results
+	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
