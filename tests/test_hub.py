@@ -1,0 +1,117 @@
+"""The workshop hub (classroom/hub/, `make hub`) with five learners, end to end.
+
+The real JupyterHub with the project's config and the pinned configurable-http-proxy: five
+learners log in through the hub's REST API with the workshop password, their servers start, the
+requests-by-hand lab's solution runs in every learner's own server (through the Jupyter server's
+kernel websocket, as JupyterLab runs it), each learner's files are shown to be their own, and
+after the hub stops no process it started is left.  Select with `-m hub`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hub_support import HUB_CONFIG, ROOT, WorkshopHub, run_notebook, text_of
+
+pytestmark = pytest.mark.hub
+
+LEARNERS = ["ana", "ben", "chidi", "dara", "emil"]
+
+
+def solution_notebook() -> Path:
+    found = sorted((ROOT / "labs" / "solutions").glob("*requests-by-hand.ipynb"))
+    if len(found) != 1:
+        pytest.fail(f"expected one requests-by-hand solution in labs/solutions, found {found}",
+                    pytrace=False)
+    return found[0]
+
+
+def _put(hub: WorkshopHub, name: str, path: str, model: dict) -> None:
+    r = hub.http.put(f"{hub.server_url(name)}/api/contents/{path}", headers=hub.headers(name),
+                     json=model)
+    assert r.status_code in (200, 201), f"saving {path} for {name}: {r.status_code} {r.text[:200]}"
+
+
+def _home_listing(hub: WorkshopHub, name: str, path: str = "") -> set[str]:
+    r = hub.http.get(f"{hub.server_url(name)}/api/contents/{path}", headers=hub.headers(name))
+    assert r.status_code == 200, f"listing {path!r} for {name}: {r.status_code}"
+    return {item["name"] for item in r.json()["content"]}
+
+
+def _check_course_copy(hub: WorkshopHub, name: str) -> None:
+    top = _home_listing(hub, name)
+    assert {"notebooks", "labs"} <= top, f"{name}'s home lacks the course: {sorted(top)}"
+    labs = _home_listing(hub, name, "labs")
+    assert "solutions" not in labs, f"{name} was handed the solutions: {sorted(labs)}"
+    assert any(n.endswith("requests-by-hand.ipynb") for n in labs), sorted(labs)
+
+
+def test_five_learners_each_run_the_lab_in_their_own_server(tmp_path: Path) -> None:
+    solution = solution_notebook()
+    lab_path = f"labs/{solution.name}"
+    data = tmp_path / "hub"
+    with WorkshopHub(data, LEARNERS) as hub:
+        r = hub.http.post(f"{hub.url}/hub/api/users/ana/tokens",
+                          json={"auth": {"username": "ana", "password": "not-the-password"}})
+        assert r.status_code == 403, f"a wrong password got {r.status_code}, expected 403"
+        for name in LEARNERS:
+            hub.login(name)
+        t0 = time.perf_counter()
+        for name in LEARNERS:
+            hub.start_server(name)
+        for name in LEARNERS:
+            hub.wait_ready(name)
+        spawn_seconds = time.perf_counter() - t0
+
+        content = json.loads(solution.read_text(encoding="utf-8"))
+        for name in LEARNERS:
+            _check_course_copy(hub, name)
+            _put(hub, name, lab_path, {"type": "notebook", "format": "json", "content": content})
+            _put(hub, name, "whoami.txt", {"type": "file", "format": "text", "content": name})
+
+        async def everyone():
+            return await asyncio.gather(*(
+                run_notebook(hub.server_url(n), hub.tokens[n], lab_path,
+                             extra_cells=("import os; print(os.path.realpath(os.environ['HOME']))",
+                                          "print(open(os.path.expanduser('~/whoami.txt')).read())"))
+                for n in LEARNERS))
+
+        results = asyncio.run(everyone())
+        hub.remember_processes()
+        for name, result in zip(LEARNERS, results):
+            assert not result["errors"], f"{name}'s run of {lab_path} failed: {result['errors']}"
+            home, whoami = (text_of(o).strip() for o in result["outputs"])
+            assert home == str((data / "homes" / name).resolve()), f"{name}'s kernel HOME is {home}"
+            assert whoami == name, f"{name}'s kernel read {whoami!r} from ~/whoami.txt"
+            # The hub lets a learner into their own server only.
+            other = LEARNERS[(LEARNERS.index(name) + 1) % len(LEARNERS)]
+            r = hub.http.get(f"{hub.server_url(other)}/api/contents/", headers=hub.headers(name),
+                             follow_redirects=False)
+            assert r.status_code == 403, f"{name}'s token opened {other}'s server: {r.status_code}"
+        homes = sorted(p.name for p in (data / "homes").iterdir())
+        assert homes == sorted(LEARNERS), f"one home per learner expected, found {homes}"
+        left = hub.stop()
+        assert hub.proc.returncode == 0, f"the hub exited {hub.proc.returncode}:\n{hub.log_tail()}"
+    assert not left, f"processes left after the hub stopped: {left}"
+    print(f"5 servers ready in {spawn_seconds:.1f} s; lab runs "
+          + ", ".join(f"{r['seconds']:.1f}" for r in results) + " s")
+
+
+def test_wrong_settings_fail_in_one_line(tmp_path: Path) -> None:
+    """A too-short workshop password stops the hub with one line that says what to do."""
+    done = subprocess.run(
+        [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)], cwd=tmp_path,
+        env={**os.environ, "MCP_LAB_HUB_PASSWORD": "short",
+             "MCP_LAB_HUB_DATA": str(tmp_path)},
+        capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    assert "MCP_LAB_HUB_PASSWORD must have at least 8 characters" in done.stderr, done.stderr[-500:]
+    assert "Traceback" not in done.stderr, done.stderr[-800:]
