@@ -64,6 +64,17 @@ def tree_rss(proc: psutil.Process) -> int:
     return total
 
 
+def tree_pss(proc: psutil.Process) -> int:
+    """Proportional set size of a process tree, in bytes (shared pages split among users)."""
+    total = 0
+    for p in [proc, *proc.children(recursive=True)]:
+        try:
+            total += p.memory_full_info().pss
+        except (psutil.Error, AttributeError):
+            pass
+    return total
+
+
 class WorkshopHub:
     """The real hub on free ports; a context manager that leaves no process behind."""
 
