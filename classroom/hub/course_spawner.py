@@ -26,6 +26,7 @@ from traitlets import List, Unicode
 # Never handed to a learner: the worked solutions (the teacher keeps those), editor litter.
 NOT_COPIED = ("solutions", ".ipynb_checkpoints", "__pycache__")
 COPIED_MARK = ".mcp_lab-course-copied"
+COURSE_PARTS = ("notebooks", "labs")
 
 
 def copy_course(course_root: Path, home: Path, parts: list[str]) -> bool:
@@ -54,7 +55,7 @@ class CourseSpawner(SimpleLocalProcessSpawner):
     """SimpleLocalProcessSpawner that copies the course into the learner's home first."""
 
     course_root = Unicode(config=True, help="The checkout whose course is copied to learners.")
-    course_parts = List(Unicode(), ["notebooks", "labs"], config=True,
+    course_parts = List(Unicode(), list(COURSE_PARTS), config=True,
                         help="Folders of the checkout copied into each learner's home.")
 
     async def start(self):
@@ -63,3 +64,19 @@ class CourseSpawner(SimpleLocalProcessSpawner):
         if copied:
             self.log.info("copied the course into %s for %s", self.home_dir, self.user.name)
         return await super().start()
+
+
+def main(argv: list[str]) -> int:
+    """`python course_spawner.py --copy-into HOME`: the copy made by the course image's start."""
+    if len(argv) != 2 or argv[0] != "--copy-into":
+        raise SystemExit("usage: course_spawner.py --copy-into HOME")
+    course_root = Path(__file__).resolve().parents[2]
+    copied = copy_course(course_root, Path(argv[1]), list(COURSE_PARTS))
+    print(f"course {'copied into' if copied else 'already in'} {argv[1]}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))
