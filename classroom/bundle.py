@@ -29,9 +29,9 @@ from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 SKIPPED_DIRS = {"node_modules", ".venv", ".git", "build", ".hub"}
-BUILD_BACKEND = ["setuptools>=68", "wheel"]     # pyproject.toml's [build-system] requires
-DEADLINE = 900                                    # seconds for one pip or npm step
-PARALLEL = 4          # pip downloads at once: each pin costs an index round trip, not CPU
+BUILD_BACKEND = ["setuptools>=68", "wheel"]  # pyproject.toml's [build-system] requires
+DEADLINE = 900  # seconds for one pip or npm step
+PARALLEL = 4  # pip downloads at once: each pin costs an index round trip, not CPU
 
 
 def fail(message: str) -> None:
@@ -59,8 +59,11 @@ def node_parts() -> list[Path]:
 
 
 def collect_wheels(bundle: Path) -> int:
-    pins = [line for line in run([sys.executable, "-m", "pip", "freeze", "--exclude-editable"])
-            .splitlines() if line and not line.startswith("#") and "mcp_lab" not in line.lower()]
+    pins = [
+        line
+        for line in run([sys.executable, "-m", "pip", "freeze", "--exclude-editable"]).splitlines()
+        if line and not line.startswith("#") and "mcp_lab" not in line.lower()
+    ]
     if not any(p.lower().startswith("jupyterhub==") for p in pins):
         fail("the teach extra is not installed in this .venv (run `make teach` first)")
     (bundle / "requirements.txt").write_text("\n".join(pins) + "\n", encoding="utf-8")
@@ -79,8 +82,7 @@ def fetch_wheels(requirements: list[str], wheels: Path) -> None:
         return
     base = [sys.executable, "-m", "pip"]
     try:
-        run([*base, "download", "--no-deps", "-q", "--only-binary=:all:", "-d", str(wheels),
-             *requirements])
+        run([*base, "download", "--no-deps", "-q", "--only-binary=:all:", "-d", str(wheels), *requirements])
     except SystemExit:
         run([*base, "wheel", "--no-deps", "-q", "-w", str(wheels), *requirements])
 
@@ -92,8 +94,7 @@ def collect_npm(bundle: Path, parts: list[Path]) -> None:
             for name in ("package.json", "package-lock.json"):
                 shutil.copy2(part / name, Path(tmp) / name)
             # A throw-away install whose only lasting effect is the filled cache.
-            run(["npm", "ci", "--cache", str(cache), "--ignore-scripts", "--no-audit", "--no-fund"],
-                cwd=Path(tmp))
+            run(["npm", "ci", "--cache", str(cache), "--ignore-scripts", "--no-audit", "--no-fund"], cwd=Path(tmp))
 
 
 def size_mb(folder: Path) -> float:
@@ -104,8 +105,9 @@ def write_install(bundle: Path, wheel_count: int, parts: list[Path]) -> None:
     tag = f"cp{sys.version_info.major}{sys.version_info.minor}-{sysconfig.get_platform()}"
     node = run(["node", "--version"]).strip()
     listed = "\n".join(f"  - {p.relative_to(CHECKOUT).as_posix()}" for p in parts)
-    (bundle / "INSTALL.txt").write_text(f"""\
-mcp_lab classroom bundle (written {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())})
+    (bundle / "INSTALL.txt").write_text(
+        f"""\
+mcp_lab classroom bundle (written {time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
 
 For: Python {platform.python_version()} on {tag} ({platform.system()} {platform.machine()}),
 with Node.js {node} (any Node.js 20 or newer works).  The wheels are for this Python minor
@@ -123,7 +125,9 @@ Install a checkout of mcp_lab on a machine without internet:
 
 Prerequisites not in the bundle: Python {sys.version_info.major}.{sys.version_info.minor} with venv,
 Node.js 20+ with npm, make.  Size: {size_mb(bundle):.0f} MB.
-""", encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -141,8 +145,10 @@ def main(argv: list[str]) -> int:
     parts = node_parts()
     collect_npm(bundle, parts)
     write_install(bundle, count, parts)
-    print(f"classroom bundle: {bundle} ({count} wheels, {len(parts)} Node parts, "
-          f"{size_mb(bundle):.0f} MB) in {time.perf_counter() - t0:.0f} s")
+    print(
+        f"classroom bundle: {bundle} ({count} wheels, {len(parts)} Node parts, "
+        f"{size_mb(bundle):.0f} MB) in {time.perf_counter() - t0:.0f} s"
+    )
     return 0
 
 

@@ -36,8 +36,7 @@ sys.path.insert(0, str(HERE))
 from hub_support import ROOT, WorkshopHub, run_notebook, tree_pss, tree_rss  # noqa: E402
 
 SIZES = (1, 3, 5)
-KEEP_A_SERVER = ("import mcp_lab\n_bench_server = mcp_lab.connect('calendar')\n"
-                 "_bench_server.request('tools/list')")
+KEEP_A_SERVER = "import mcp_lab\n_bench_server = mcp_lab.connect('calendar')\n_bench_server.request('tools/list')"
 
 
 def _solution() -> Path:
@@ -55,16 +54,22 @@ def measure(n: int, solution: Path) -> dict:
         with WorkshopHub(Path(tmp) / "hub", names) as hub:
             ready = _login_and_start(hub, names)
             for name in names:
-                r = hub.http.put(f"{hub.server_url(name)}/api/contents/{lab_path}",
-                                 headers=hub.headers(name),
-                                 json={"type": "notebook", "format": "json", "content": content})
+                r = hub.http.put(
+                    f"{hub.server_url(name)}/api/contents/{lab_path}",
+                    headers=hub.headers(name),
+                    json={"type": "notebook", "format": "json", "content": content},
+                )
                 r.raise_for_status()
 
             async def everyone():
-                return await asyncio.gather(*(
-                    run_notebook(hub.server_url(n_), hub.tokens[n_], lab_path,
-                                 extra_cells=(KEEP_A_SERVER,), keep_kernel=True)
-                    for n_ in names))
+                return await asyncio.gather(
+                    *(
+                        run_notebook(
+                            hub.server_url(n_), hub.tokens[n_], lab_path, extra_cells=(KEEP_A_SERVER,), keep_kernel=True
+                        )
+                        for n_ in names
+                    )
+                )
 
             runs = asyncio.run(everyone())
             errors = [e for r in runs for e in r["errors"]]
@@ -75,13 +80,19 @@ def measure(n: int, solution: Path) -> dict:
             left = hub.stop()
     if left:
         raise SystemExit(f"bench-hub: processes left after the hub stopped: {left}")
-    return {"learners": n, "ready_s": ready, "memory_mb": memory, "pss_mb": shared,
-            "lab_s": [r["seconds"] for r in runs]}
+    return {
+        "learners": n,
+        "ready_s": ready,
+        "memory_mb": memory,
+        "pss_mb": shared,
+        "lab_s": [r["seconds"] for r in runs],
+    }
 
 
 def _login_and_start(hub: WorkshopHub, names: list[str]) -> list[float]:
     """Everyone logs in and asks for a server at the same moment (one thread per learner, as
     a room of browsers would); seconds from each learner's login to their server being ready."""
+
     def one(name: str) -> float:
         t0 = time.perf_counter()
         hub.login(name)
@@ -103,14 +114,16 @@ def main() -> int:
     for n in SIZES:
         rows.append(measure(n, solution))
         print(f"  measured N={n}", file=sys.stderr, flush=True)
-    print(f"{'learners':>8}  {'login -> ready s':>18}  {'RSS/learner MB':>16}  "
-          f"{'PSS/learner MB':>16}  {'lab run s':>12}")
-    print(f"{'':>8}  {'median / worst':>18}  {'median / worst':>16}  {'median / worst':>16}  "
-          f"{'med / worst':>12}")
+    print(
+        f"{'learners':>8}  {'login -> ready s':>18}  {'RSS/learner MB':>16}  {'PSS/learner MB':>16}  {'lab run s':>12}"
+    )
+    print(f"{'':>8}  {'median / worst':>18}  {'median / worst':>16}  {'median / worst':>16}  {'med / worst':>12}")
     for r in rows:
-        print(f"{r['learners']:>8}  {_cell(r['ready_s'], '.1f'):>18}  "
-              f"{_cell(r['memory_mb'], '.0f'):>16}  {_cell(r['pss_mb'], '.0f'):>16}  "
-              f"{_cell(r['lab_s'], '.1f'):>12}")
+        print(
+            f"{r['learners']:>8}  {_cell(r['ready_s'], '.1f'):>18}  "
+            f"{_cell(r['memory_mb'], '.0f'):>16}  {_cell(r['pss_mb'], '.0f'):>16}  "
+            f"{_cell(r['lab_s'], '.1f'):>12}"
+        )
     out = ROOT / "build" / "bench-hub.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(rows, indent=1), encoding="utf-8")

@@ -83,11 +83,15 @@ class WorkshopHub:
         self.learners = list(learners)
         self.port, api_port, proxy_api_port = free_ports(3)
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = dict(os.environ, MCP_LAB_HUB_PORT=str(self.port),
-                        MCP_LAB_HUB_API_PORT=str(api_port),
-                        MCP_LAB_HUB_PROXY_API_PORT=str(proxy_api_port),
-                        MCP_LAB_HUB_PASSWORD=PASSWORD, MCP_LAB_HUB_DATA=str(self.data),
-                        MCP_LAB_HUB_LEARNERS=",".join(self.learners))
+        self.env = dict(
+            os.environ,
+            MCP_LAB_HUB_PORT=str(self.port),
+            MCP_LAB_HUB_API_PORT=str(api_port),
+            MCP_LAB_HUB_PROXY_API_PORT=str(proxy_api_port),
+            MCP_LAB_HUB_PASSWORD=PASSWORD,
+            MCP_LAB_HUB_DATA=str(self.data),
+            MCP_LAB_HUB_LEARNERS=",".join(self.learners),
+        )
         self.log_path = self.data / "hub.log"
         self.proc: subprocess.Popen | None = None
         self.seen: dict[int, psutil.Process] = {}
@@ -101,9 +105,14 @@ class WorkshopHub:
             raise HubError(f"{PROXY} is missing: run `make teach` (npm ci in classroom/hub)")
         with open(self.log_path, "wb") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)], cwd=self.data,
-                env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True)
+                [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)],
+                cwd=self.data,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         try:
             self._wait(lambda: self._get_ok("/hub/api/"), START_DEADLINE, "the hub to answer")
         except BaseException:
@@ -160,9 +169,10 @@ class WorkshopHub:
     # -- what a learner does -------------------------------------------------------------------
     def login(self, name: str, password: str = PASSWORD) -> str:
         """A token for `name`, requested with the workshop password (the hub's REST login)."""
-        r = self.http.post(f"{self.url}/hub/api/users/{name}/tokens",
-                           json={"auth": {"username": name, "password": password},
-                                 "note": "test login"})
+        r = self.http.post(
+            f"{self.url}/hub/api/users/{name}/tokens",
+            json={"auth": {"username": name, "password": password}, "note": "test login"},
+        )
         if r.status_code != 201:
             raise HubError(f"login of {name} answered {r.status_code}: {r.text[:200]}")
         self.tokens[name] = r.json()["token"]
@@ -215,14 +225,31 @@ class WorkshopHub:
 
 # -- running a notebook in a learner's server --------------------------------------------------
 
+
 def _message(code: str, session: str) -> dict:
     msg_id = uuid.uuid4().hex
-    return {"header": {"msg_id": msg_id, "msg_type": "execute_request", "session": session,
-                       "username": "", "version": "5.3",
-                       "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
-            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
-            "content": {"code": code, "silent": False, "store_history": True,
-                        "user_expressions": {}, "allow_stdin": False, "stop_on_error": True}}
+    return {
+        "header": {
+            "msg_id": msg_id,
+            "msg_type": "execute_request",
+            "session": session,
+            "username": "",
+            "version": "5.3",
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        },
+        "parent_header": {},
+        "metadata": {},
+        "channel": "shell",
+        "buffers": [],
+        "content": {
+            "code": code,
+            "silent": False,
+            "store_history": True,
+            "user_expressions": {},
+            "allow_stdin": False,
+            "stop_on_error": True,
+        },
+    }
 
 
 async def _execute(ws, code: str, session: str, deadline: float) -> tuple[str, list[dict]]:
@@ -251,8 +278,9 @@ async def _execute(ws, code: str, session: str, deadline: float) -> tuple[str, l
     return status, outputs
 
 
-async def run_notebook(server_url: str, token: str, path: str, extra_cells: tuple[str, ...] = (),
-                       keep_kernel: bool = False) -> dict:
+async def run_notebook(
+    server_url: str, token: str, path: str, extra_cells: tuple[str, ...] = (), keep_kernel: bool = False
+) -> dict:
     """Execute the notebook at `path` (relative to the learner's home) in a new kernel of the
     learner's server, cell by cell, stopping at the first unexpected error.
 
@@ -270,16 +298,16 @@ async def run_notebook(server_url: str, token: str, path: str, extra_cells: tupl
         if r.status_code != 200:
             raise HubError(f"{path} not readable in {server_url}: {r.status_code}")
         cells = [c for c in r.json()["content"]["cells"] if c["cell_type"] == "code"]
-        r = await http.post(f"{server_url}/api/sessions", json={
-            "path": path, "type": "notebook", "name": path.rsplit("/", 1)[-1],
-            "kernel": {"name": "python3"}})
+        r = await http.post(
+            f"{server_url}/api/sessions",
+            json={"path": path, "type": "notebook", "name": path.rsplit("/", 1)[-1], "kernel": {"name": "python3"}},
+        )
         if r.status_code != 201:
             raise HubError(f"could not start a kernel for {path}: {r.status_code} {r.text[:200]}")
         sess = r.json()
         ws_url = server_url.replace("http://", "ws://") + f"/api/kernels/{sess['kernel']['id']}/channels"
         result = {"errors": [], "outputs": [], "session": sess["id"]}
-        ws = await asyncio.wait_for(websocket_connect(HTTPRequest(ws_url, headers=headers)),
-                                    timeout=CELL_DEADLINE)
+        ws = await asyncio.wait_for(websocket_connect(HTTPRequest(ws_url, headers=headers)), timeout=CELL_DEADLINE)
         try:
             session = uuid.uuid4().hex
             for index, cell in enumerate(cells):
@@ -287,8 +315,9 @@ async def run_notebook(server_url: str, token: str, path: str, extra_cells: tupl
                 status, outputs = await _execute(ws, source, session, CELL_DEADLINE)
                 if status != "ok" and "raises-exception" not in cell["metadata"].get("tags", []):
                     err = next((o for o in outputs if o["type"] == "error"), {})
-                    result["errors"].append(f"code cell {index}: {err.get('ename')}: "
-                                            f"{err.get('evalue')}\n{source[:300]}")
+                    result["errors"].append(
+                        f"code cell {index}: {err.get('ename')}: {err.get('evalue')}\n{source[:300]}"
+                    )
                     break
             for code in extra_cells if not result["errors"] else ():
                 status, outputs = await _execute(ws, code, session, CELL_DEADLINE)

@@ -57,11 +57,16 @@ def test_the_image_runs_exactly_the_projects_set_up() -> None:
         for other in ("pip install", "npm ci", "npm install", "ipykernel install", "python -m venv"):
             assert other not in r, f"the image installs beside make ({other!r} in RUN {r!r})"
     # The Makefile's `setup` and `teach` are where those steps live (what the image then runs).
-    plan = subprocess.run(["make", "-n", "-B", "setup", "teach"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    plan = subprocess.run(["make", "-n", "-B", "setup", "teach"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert plan.returncode == 0, plan.stderr
-    for step in ("pip install", "-e '.[dev]'", "-e '.[dev,teach]'", "ipykernel install",
-                 "mcp_lab.wire_kernel install", "npm ci"):
+    for step in (
+        "pip install",
+        "-e '.[dev]'",
+        "-e '.[dev,teach]'",
+        "ipykernel install",
+        "mcp_lab.wire_kernel install",
+        "npm ci",
+    ):
         assert step in plan.stdout, f"`make setup teach` no longer runs {step!r}"
     # Prerequisites tools/check_prereqs.sh asks for: Python 3.11+ (bookworm: 3.11), venv, make, Node 20+.
     base = next(a for i, a in steps if i == "FROM")
@@ -78,7 +83,7 @@ def test_the_image_start_copies_the_course_then_becomes_the_server() -> None:
     script = IMAGE / "start-learner.sh"
     assert script.stat().st_mode & 0o111, "start-learner.sh must be executable"
     lines = [ln for ln in script.read_text().splitlines() if ln and not ln.startswith("#")]
-    assert "classroom/hub/course_spawner.py --copy-into \"$HOME\"" in lines[-2], lines
+    assert 'classroom/hub/course_spawner.py --copy-into "$HOME"' in lines[-2], lines
     assert lines[-1] == 'exec /srv/mcp_lab/.venv/bin/jupyterhub-singleuser "$@"', lines
 
 
@@ -87,10 +92,9 @@ def test_z2jh_config_parses_and_names_the_image() -> None:
     single = config["singleuser"]
     assert f"{single['image']['name']}:{single['image']['tag']}" == image_ref()
     assert single["cmd"] == "/srv/mcp_lab/classroom/image/start-learner.sh"
-    assert single["storage"]["homeMountPath"] == "/home/jovyan"     # the image's uid 1000 home
+    assert single["storage"]["homeMountPath"] == "/home/jovyan"  # the image's uid 1000 home
     to_mb = {"M": 1, "G": 1000}
-    guarantee, limit = (int(v[:-1]) * to_mb[v[-1]] for v in (single["memory"]["guarantee"],
-                                                               single["memory"]["limit"]))
+    guarantee, limit = (int(v[:-1]) * to_mb[v[-1]] for v in (single["memory"]["guarantee"], single["memory"]["limit"]))
     assert 232 <= guarantee <= limit, "the guarantee covers the measured learner (232 MB)"
     assert config["cull"]["enabled"] is True and config["cull"]["timeout"] > 0
     hub = config["hub"]["config"]
@@ -103,8 +107,9 @@ def test_course_copy_is_once_and_leaves_out_the_solutions(tmp_path: Path) -> Non
     assert copy_course(ROOT, home, ["notebooks", "labs"]) is True
     assert (home / COPIED_MARK).exists()
     assert not (home / "labs" / "solutions").exists(), "a learner must not get the solutions"
-    assert sorted(p.name for p in (home / "notebooks").glob("*.ipynb")) == \
-        sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert sorted(p.name for p in (home / "notebooks").glob("*.ipynb")) == sorted(
+        p.name for p in (ROOT / "notebooks").glob("*.ipynb")
+    )
     mine = next((home / "labs").glob("*.ipynb"))
     mine.write_text("my edits", encoding="utf-8")
     assert copy_course(ROOT, home, ["notebooks", "labs"]) is False
@@ -112,7 +117,10 @@ def test_course_copy_is_once_and_leaves_out_the_solutions(tmp_path: Path) -> Non
     with pytest.raises(FileNotFoundError, match="no-such-part"):
         copy_course(ROOT, tmp_path / "ben", ["no-such-part"])
     # The image's start calls the same copy from the command line.
-    done = subprocess.run([sys.executable, str(ROOT / "classroom" / "hub" / "course_spawner.py"),
-                           "--copy-into", str(tmp_path / "chidi")], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "classroom" / "hub" / "course_spawner.py"), "--copy-into", str(tmp_path / "chidi")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and (tmp_path / "chidi" / COPIED_MARK).exists(), done.stderr

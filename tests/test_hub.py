@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from hub_support import HUB_CONFIG, ROOT, WorkshopHub, run_notebook, text_of
 
 pytestmark = pytest.mark.hub
@@ -29,14 +28,12 @@ LEARNERS = ["ana", "ben", "chidi", "dara", "emil"]
 def solution_notebook() -> Path:
     found = sorted((ROOT / "labs" / "solutions").glob("*requests-by-hand.ipynb"))
     if len(found) != 1:
-        pytest.fail(f"expected one requests-by-hand solution in labs/solutions, found {found}",
-                    pytrace=False)
+        pytest.fail(f"expected one requests-by-hand solution in labs/solutions, found {found}", pytrace=False)
     return found[0]
 
 
 def _put(hub: WorkshopHub, name: str, path: str, model: dict) -> None:
-    r = hub.http.put(f"{hub.server_url(name)}/api/contents/{path}", headers=hub.headers(name),
-                     json=model)
+    r = hub.http.put(f"{hub.server_url(name)}/api/contents/{path}", headers=hub.headers(name), json=model)
     assert r.status_code in (200, 201), f"saving {path} for {name}: {r.status_code} {r.text[:200]}"
 
 
@@ -59,8 +56,9 @@ def test_five_learners_each_run_the_lab_in_their_own_server(tmp_path: Path) -> N
     lab_path = f"labs/{solution.name}"
     data = tmp_path / "hub"
     with WorkshopHub(data, LEARNERS) as hub:
-        r = hub.http.post(f"{hub.url}/hub/api/users/ana/tokens",
-                          json={"auth": {"username": "ana", "password": "not-the-password"}})
+        r = hub.http.post(
+            f"{hub.url}/hub/api/users/ana/tokens", json={"auth": {"username": "ana", "password": "not-the-password"}}
+        )
         assert r.status_code == 403, f"a wrong password got {r.status_code}, expected 403"
         for name in LEARNERS:
             hub.login(name)
@@ -78,11 +76,20 @@ def test_five_learners_each_run_the_lab_in_their_own_server(tmp_path: Path) -> N
             _put(hub, name, "whoami.txt", {"type": "file", "format": "text", "content": name})
 
         async def everyone():
-            return await asyncio.gather(*(
-                run_notebook(hub.server_url(n), hub.tokens[n], lab_path,
-                             extra_cells=("import os; print(os.path.realpath(os.environ['HOME']))",
-                                          "print(open(os.path.expanduser('~/whoami.txt')).read())"))
-                for n in LEARNERS))
+            return await asyncio.gather(
+                *(
+                    run_notebook(
+                        hub.server_url(n),
+                        hub.tokens[n],
+                        lab_path,
+                        extra_cells=(
+                            "import os; print(os.path.realpath(os.environ['HOME']))",
+                            "print(open(os.path.expanduser('~/whoami.txt')).read())",
+                        ),
+                    )
+                    for n in LEARNERS
+                )
+            )
 
         results = asyncio.run(everyone())
         hub.remember_processes()
@@ -93,25 +100,32 @@ def test_five_learners_each_run_the_lab_in_their_own_server(tmp_path: Path) -> N
             assert whoami == name, f"{name}'s kernel read {whoami!r} from ~/whoami.txt"
             # The hub lets a learner into their own server only.
             other = LEARNERS[(LEARNERS.index(name) + 1) % len(LEARNERS)]
-            r = hub.http.get(f"{hub.server_url(other)}/api/contents/", headers=hub.headers(name),
-                             follow_redirects=False)
+            r = hub.http.get(
+                f"{hub.server_url(other)}/api/contents/", headers=hub.headers(name), follow_redirects=False
+            )
             assert r.status_code == 403, f"{name}'s token opened {other}'s server: {r.status_code}"
         homes = sorted(p.name for p in (data / "homes").iterdir())
         assert homes == sorted(LEARNERS), f"one home per learner expected, found {homes}"
         left = hub.stop()
         assert hub.proc.returncode == 0, f"the hub exited {hub.proc.returncode}:\n{hub.log_tail()}"
     assert not left, f"processes left after the hub stopped: {left}"
-    print(f"5 servers ready in {spawn_seconds:.1f} s; lab runs "
-          + ", ".join(f"{r['seconds']:.1f}" for r in results) + " s")
+    print(
+        f"5 servers ready in {spawn_seconds:.1f} s; lab runs "
+        + ", ".join(f"{r['seconds']:.1f}" for r in results)
+        + " s"
+    )
 
 
 def test_wrong_settings_fail_in_one_line(tmp_path: Path) -> None:
     """A too-short workshop password stops the hub with one line that says what to do."""
     done = subprocess.run(
-        [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)], cwd=tmp_path,
-        env={**os.environ, "MCP_LAB_HUB_PASSWORD": "short",
-             "MCP_LAB_HUB_DATA": str(tmp_path)},
-        capture_output=True, text=True, timeout=60)
+        [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)],
+        cwd=tmp_path,
+        env={**os.environ, "MCP_LAB_HUB_PASSWORD": "short", "MCP_LAB_HUB_DATA": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode != 0
     assert "MCP_LAB_HUB_PASSWORD must have at least 8 characters" in done.stderr, done.stderr[-500:]
     assert "Traceback" not in done.stderr, done.stderr[-800:]

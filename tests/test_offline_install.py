@@ -18,7 +18,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from hub_support import free_ports
 
 pytestmark = pytest.mark.offline
@@ -28,11 +27,14 @@ DEADLINE = 600
 
 
 def _run(argv: list[str], cwd: Path, env: dict | None = None, timeout: float = DEADLINE) -> str:
-    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=timeout, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+    )
     if done.returncode != 0:
-        pytest.fail(f"`{' '.join(argv)}` in {cwd} exited {done.returncode}:\n"
-                    f"{(done.stdout + done.stderr)[-3000:]}", pytrace=False)
+        pytest.fail(
+            f"`{' '.join(argv)}` in {cwd} exited {done.returncode}:\n{(done.stdout + done.stderr)[-3000:]}",
+            pytrace=False,
+        )
     return done.stdout
 
 
@@ -47,12 +49,23 @@ def _copy_checkout(dest: Path) -> None:
 
 def _no_network_env() -> dict:
     closed = f"http://127.0.0.1:{free_ports(1)[0]}"
-    env = {k: v for k, v in os.environ.items()
-           if not k.upper().startswith(("PIP_", "NPM_CONFIG_")) and k not in ("MAKEFLAGS", "MFLAGS")}
-    env.update(PIP_CONFIG_FILE=os.devnull, PIP_INDEX_URL=f"{closed}/simple",
-               npm_config_proxy=closed, npm_config_https_proxy=closed,
-               HTTP_PROXY=closed, HTTPS_PROXY=closed, http_proxy=closed, https_proxy=closed,
-               NO_PROXY="", no_proxy="")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.upper().startswith(("PIP_", "NPM_CONFIG_")) and k not in ("MAKEFLAGS", "MFLAGS")
+    }
+    env.update(
+        PIP_CONFIG_FILE=os.devnull,
+        PIP_INDEX_URL=f"{closed}/simple",
+        npm_config_proxy=closed,
+        npm_config_https_proxy=closed,
+        HTTP_PROXY=closed,
+        HTTPS_PROXY=closed,
+        http_proxy=closed,
+        https_proxy=closed,
+        NO_PROXY="",
+        no_proxy="",
+    )
     return env
 
 
@@ -75,6 +88,19 @@ def test_a_fresh_checkout_installs_from_the_bundle_offline(tmp_path: Path) -> No
     assert _run([str(proxy), "--version"], clone, env, timeout=60).strip().startswith("5.3.")
     notebook = sorted((clone / "notebooks").glob("*probe-then-fallback.ipynb"))
     assert len(notebook) == 1, f"expected one probe-then-fallback notebook, found {notebook}"
-    _run([str(clone / ".venv" / "bin" / "jupyter"), "nbconvert", "--to", "notebook", "--execute",
-          "--ExecutePreprocessor.timeout=120", "--output-dir", str(tmp_path / "out"),
-          str(notebook[0])], notebook[0].parent, env, timeout=300)
+    _run(
+        [
+            str(clone / ".venv" / "bin" / "jupyter"),
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--ExecutePreprocessor.timeout=120",
+            "--output-dir",
+            str(tmp_path / "out"),
+            str(notebook[0]),
+        ],
+        notebook[0].parent,
+        env,
+        timeout=300,
+    )

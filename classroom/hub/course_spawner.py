@@ -44,10 +44,8 @@ def copy_course(course_root: Path, home: Path, parts: list[str]) -> bool:
         raise FileNotFoundError(f"course folder(s) {missing} not found under {course_root}")
     home.mkdir(parents=True, exist_ok=True)
     for part in parts:
-        shutil.copytree(course_root / part, home / part, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(*NOT_COPIED))
-    mark.write_text("The course was copied here on this learner's first start.\n",
-                    encoding="utf-8")
+        shutil.copytree(course_root / part, home / part, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*NOT_COPIED))
+    mark.write_text("The course was copied here on this learner's first start.\n", encoding="utf-8")
     return True
 
 
@@ -55,12 +53,14 @@ class CourseSpawner(SimpleLocalProcessSpawner):
     """SimpleLocalProcessSpawner that copies the course into the learner's home first."""
 
     course_root = Unicode(config=True, help="The checkout whose course is copied to learners.")
-    course_parts = List(Unicode(), list(COURSE_PARTS), config=True,
-                        help="Folders of the checkout copied into each learner's home.")
+    course_parts = List(
+        Unicode(), list(COURSE_PARTS), config=True, help="Folders of the checkout copied into each learner's home."
+    )
 
     async def start(self):
-        copied = await asyncio.to_thread(copy_course, Path(self.course_root),
-                                         Path(self.home_dir), list(self.course_parts))
+        copied = await asyncio.to_thread(
+            copy_course, Path(self.course_root), Path(self.home_dir), list(self.course_parts)
+        )
         if copied:
             self.log.info("copied the course into %s for %s", self.home_dir, self.user.name)
         return await super().start()

@@ -120,7 +120,7 @@ c.CourseSpawner.home_dir_template = str(DATA / "homes" / "{username}")
 c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
 c.Spawner.args = ["--KernelManager.transport_encryption=auto"]
 if os.getuid() == 0:
-    c.Spawner.args.append("--ServerApp.allow_root=True")   # Jupyter refuses root otherwise
+    c.Spawner.args.append("--ServerApp.allow_root=True")  # Jupyter refuses root otherwise
 c.Spawner.default_url = "/lab/tree/notebooks/00-start-here.ipynb"
 c.Spawner.start_timeout = 60
 c.Spawner.http_timeout = 60
@@ -136,17 +136,29 @@ c.Spawner.mem_limit = "1G"
 c.Spawner.cpu_limit = 1.0
 
 # -- the idle culler (jupyterhub-idle-culler, a hub-managed service) ---------------------------
-c.JupyterHub.services = [{
-    "name": "idle-culler",
-    "command": [sys.executable, "-m", "jupyterhub_idle_culler",
-                f"--timeout={IDLE_MINUTES * 60}", "--cull-every=60"],
-}]
-c.JupyterHub.load_roles = [{
-    "name": "idle-culler",
-    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
-    "services": ["idle-culler"],
-}]
+c.JupyterHub.services = [
+    {
+        "name": "idle-culler",
+        "command": [
+            sys.executable,
+            "-m",
+            "jupyterhub_idle_culler",
+            f"--timeout={IDLE_MINUTES * 60}",
+            "--cull-every=60",
+        ],
+    }
+]
+c.JupyterHub.load_roles = [
+    {
+        "name": "idle-culler",
+        "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+        "services": ["idle-culler"],
+    }
+]
 
-print(f"mcp_lab workshop hub: http://127.0.0.1:{PORT}/  password: {PASSWORD}  "
-      f"(learners' homes in {DATA / 'homes'}; idle servers stop after {IDLE_MINUTES} min)",
-      file=sys.stderr, flush=True)
+print(
+    f"mcp_lab workshop hub: http://127.0.0.1:{PORT}/  password: {PASSWORD}  "
+    f"(learners' homes in {DATA / 'homes'}; idle servers stop after {IDLE_MINUTES} min)",
+    file=sys.stderr,
+    flush=True,
+)
