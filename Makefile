@@ -44,8 +44,14 @@ teach: setup $(TEACH_STAMP) $(HUB_NPM_STAMP)
 
 prereqs:
 	@sh tools/check_prereqs.sh >/dev/null
-	@if [ -n "$(OFFLINE)" ] && [ ! -d "$(OFFLINE)/wheels" ]; then \
-		echo "mcp_lab set-up: OFFLINE=$(OFFLINE) is not a classroom bundle (no wheels/ folder in it); write one with make wheelhouse" >&2; exit 1; fi
+	@if [ -n "$(OFFLINE)" ]; then \
+		if [ ! -d "$(OFFLINE)/wheels" ]; then \
+			echo "mcp_lab set-up: OFFLINE=$(OFFLINE) is not a classroom bundle (no wheels/ folder in it); write one with make wheelhouse" >&2; exit 1; fi; \
+		want=$$(cat "$(OFFLINE)/PLATFORM" 2>/dev/null); \
+		have=$$($$(sh tools/check_prereqs.sh) -c 'import sys, sysconfig; print(f"cp{sys.version_info[0]}{sys.version_info[1]}-{sysconfig.get_platform()}")'); \
+		if [ "$$want" != "$$have" ]; then \
+			echo "mcp_lab set-up: the bundle $(OFFLINE) holds wheels for $${want:-an unknown platform}, this machine's Python is $$have; write a bundle with make wheelhouse on a machine like this one" >&2; exit 1; fi; \
+	fi
 
 $(VPY): | prereqs
 	@py=$$(sh tools/check_prereqs.sh) || exit 1; \

@@ -11,6 +11,7 @@ One folder that lets `make setup OFFLINE=path` install this checkout with no net
                   `npm ci --offline --cache`
   requirements.txt  the pins the wheels were collected from
   INSTALL.txt     what the bundle is for, what it needs, how to use it
+  PLATFORM        the Python and platform the wheels fit (make setup OFFLINE= checks it)
 
 Run with the checkout's .venv Python (the Makefile does); it needs the network once, here.
 """
@@ -97,12 +98,18 @@ def collect_npm(bundle: Path, parts: list[Path]) -> None:
             run(["npm", "ci", "--cache", str(cache), "--ignore-scripts", "--no-audit", "--no-fund"], cwd=Path(tmp))
 
 
+def platform_tag() -> str:
+    """What the wheels fit, e.g. cp311-linux-x86_64 (the Makefile computes the same string)."""
+    return f"cp{sys.version_info[0]}{sys.version_info[1]}-{sysconfig.get_platform()}"
+
+
 def size_mb(folder: Path) -> float:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 1e6
 
 
 def write_install(bundle: Path, wheel_count: int, parts: list[Path]) -> None:
-    tag = f"cp{sys.version_info.major}{sys.version_info.minor}-{sysconfig.get_platform()}"
+    tag = platform_tag()
+    (bundle / "PLATFORM").write_text(tag + "\n", encoding="utf-8")   # checked by make setup OFFLINE=
     node = run(["node", "--version"]).strip()
     listed = "\n".join(f"  - {p.relative_to(CHECKOUT).as_posix()}" for p in parts)
     (bundle / "INSTALL.txt").write_text(

@@ -104,6 +104,10 @@ def test_five_learners_each_run_the_lab_in_their_own_server(tmp_path: Path) -> N
                 f"{hub.server_url(other)}/api/contents/", headers=hub.headers(name), follow_redirects=False
             )
             assert r.status_code == 403, f"{name}'s token opened {other}'s server: {r.status_code}"
+        # The idle culler is up and allowed to read the users (its first pass runs at start).
+        assert "200 GET /hub/api/users?state=[secret] (idle-culler@127.0.0.1)" in hub.log_tail(10_000), (
+            "the idle culler never listed the users:\n" + hub.log_tail()
+        )
         homes = sorted(p.name for p in (data / "homes").iterdir())
         assert homes == sorted(LEARNERS), f"one home per learner expected, found {homes}"
         left = hub.stop()
