@@ -307,27 +307,32 @@ async def run_notebook(
         sess = r.json()
         ws_url = server_url.replace("http://", "ws://") + f"/api/kernels/{sess['kernel']['id']}/channels"
         result = {"errors": [], "outputs": [], "session": sess["id"]}
-        ws = await asyncio.wait_for(websocket_connect(HTTPRequest(ws_url, headers=headers)), timeout=CELL_DEADLINE)
+        ws = None
         try:
-            session = uuid.uuid4().hex
-            for index, cell in enumerate(cells):
-                source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-                status, outputs = await _execute(ws, source, session, CELL_DEADLINE)
-                if status != "ok" and "raises-exception" not in cell["metadata"].get("tags", []):
-                    err = next((o for o in outputs if o["type"] == "error"), {})
-                    result["errors"].append(
-                        f"code cell {index}: {err.get('ename')}: {err.get('evalue')}\n{source[:300]}"
-                    )
-                    break
-            for code in extra_cells if not result["errors"] else ():
-                status, outputs = await _execute(ws, code, session, CELL_DEADLINE)
-                result["outputs"].append(outputs)
+            ws = await asyncio.wait_for(websocket_connect(HTTPRequest(ws_url, headers=headers)), CELL_DEADLINE)
+            await _run_cells(ws, cells, extra_cells, result)
         finally:
-            ws.close()
+            if ws is not None:
+                ws.close()
             result["seconds"] = time.perf_counter() - t0
             if not keep_kernel:
                 await http.delete(f"{server_url}/api/sessions/{sess['id']}")
     return result
+
+
+async def _run_cells(ws, cells: list[dict], extra_cells: tuple[str, ...], result: dict) -> None:
+    """The notebook's code cells in order (stop at the first unexpected error), then the extras."""
+    session = uuid.uuid4().hex
+    for index, cell in enumerate(cells):
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        status, outputs = await _execute(ws, source, session, CELL_DEADLINE)
+        if status != "ok" and "raises-exception" not in cell["metadata"].get("tags", []):
+            err = next((o for o in outputs if o["type"] == "error"), {})
+            result["errors"].append(f"code cell {index}: {err.get('ename')}: {err.get('evalue')}\n{source[:300]}")
+            return
+    for code in extra_cells:
+        _, outputs = await _execute(ws, code, session, CELL_DEADLINE)
+        result["outputs"].append(outputs)
 
 
 def text_of(outputs: list[dict]) -> str:
