@@ -34,7 +34,9 @@ LAB_ARGS ?=
 BUNDLE ?= build/classroom-bundle
 OFFLINE ?=
 PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/wheels)
-NPM_SOURCE := $(if $(OFFLINE),--offline --cache $(abspath $(OFFLINE))/npm-cache)
+# npm's settings as environment variables, so an install script's own nested npm (the `node`
+# package fetching its binary) reads the bundle's cache offline too.
+NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
 .PHONY: setup prereqs teach lab test bench hub bench-hub wheelhouse clean
 
@@ -73,11 +75,11 @@ $(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/wire_kernel.py
 	@touch $@
 
 $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
-	cd $(REF) && npm ci --no-audit --no-fund $(NPM_SOURCE)
+	cd $(REF) && $(NPM_ENV) npm ci --no-audit --no-fund
 	@touch $@
 
 $(HUB_NPM_STAMP): $(HUB)/package.json $(HUB)/package-lock.json | prereqs
-	cd $(HUB) && npm ci --no-audit --no-fund $(NPM_SOURCE)
+	cd $(HUB) && $(NPM_ENV) npm ci --no-audit --no-fund
 	@touch $@
 
 # The server's root is the repository, so labs/ is reachable from the file browser; the page

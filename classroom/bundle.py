@@ -7,8 +7,9 @@ One folder that lets `make setup OFFLINE=path` install this checkout with no net
                   Python only
   npm-cache/      an npm cache holding every package of every pinned Node part (each folder of
                   the checkout with a package-lock.json: the reference server, the hub's
-                  configurable-http-proxy, and any other the project pins), read by
-                  `npm ci --offline --cache`
+                  configurable-http-proxy, and any other the project pins, e.g. the
+                  conformance suite with its Node 22 binary), read by `npm ci` with
+                  npm_config_offline=true and npm_config_cache=<bundle>/npm-cache
   requirements.txt  the pins the wheels were collected from
   INSTALL.txt     what the bundle is for, what it needs, how to use it
   PLATFORM        the Python and platform the wheels fit (make setup OFFLINE= checks it)
@@ -18,6 +19,7 @@ Run with the checkout's .venv Python (the Makefile does); it needs the network o
 
 from __future__ import annotations
 
+import os
 import platform
 import shutil
 import subprocess
@@ -39,8 +41,8 @@ def fail(message: str) -> None:
     raise SystemExit(f"make wheelhouse: {message}")
 
 
-def run(argv: list[str], cwd: Path | None = None) -> str:
-    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=DEADLINE)
+def run(argv: list[str], cwd: Path | None = None, env: dict | None = None) -> str:
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=DEADLINE)
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
         fail(f"`{' '.join(argv[:4])} ...` failed: " + " | ".join(tail))
@@ -94,8 +96,10 @@ def collect_npm(bundle: Path, parts: list[Path]) -> None:
         with tempfile.TemporaryDirectory(prefix="mcp-lab-npm-") as tmp:
             for name in ("package.json", "package-lock.json"):
                 shutil.copy2(part / name, Path(tmp) / name)
-            # A throw-away install whose only lasting effect is the filled cache.
-            run(["npm", "ci", "--cache", str(cache), "--ignore-scripts", "--no-audit", "--no-fund"], cwd=Path(tmp))
+            # A throw-away install whose only lasting effect is the filled cache.  Install scripts
+            # run, with the cache in the environment: a nested npm they start (the `node`
+            # package fetching its platform binary) fills the same cache.
+            run(["npm", "ci", "--no-audit", "--no-fund"], cwd=Path(tmp), env={**os.environ, "npm_config_cache": str(cache)})
 
 
 def platform_tag() -> str:
