@@ -110,6 +110,6 @@ wheelhouse: teach
 	$(VPY) classroom/bundle.py $(BUNDLE)
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules .hub build dist .pytest_cache .hypothesis test-output test-results
+	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules build dist .pytest_cache .hypothesis test-output test-results
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +

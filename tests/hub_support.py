@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HUB_CONFIG = ROOT / "classroom" / "hub" / "jupyterhub_config.py"
 PROXY = ROOT / "classroom" / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
 PASSWORD = "workshop-2026"
+ADMIN_PASSWORD = "teacher-" + "x" * 32  # the config asks 32+ characters
 START_DEADLINE = 60.0
 SPAWN_DEADLINE = 120.0
 CELL_DEADLINE = 60.0
@@ -91,6 +92,7 @@ class WorkshopHub:
             MCP_LAB_HUB_PASSWORD=PASSWORD,
             MCP_LAB_HUB_DATA=str(self.data),
             MCP_LAB_HUB_LEARNERS=",".join(self.learners),
+            MCP_LAB_HUB_ADMIN_PASSWORD=ADMIN_PASSWORD,
         )
         self.log_path = self.data / "hub.log"
         self.proc: subprocess.Popen | None = None

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hub_support import HUB_CONFIG, ROOT, WorkshopHub, run_notebook, text_of
+from hub_support import ADMIN_PASSWORD, HUB_CONFIG, ROOT, WorkshopHub, run_notebook, text_of
 
 pytestmark = pytest.mark.hub
 
@@ -62,6 +62,10 @@ def test_five_learners_each_run_the_lab_in_their_own_server(tmp_path: Path) -> N
         assert r.status_code == 403, f"a wrong password got {r.status_code}, expected 403"
         for name in LEARNERS:
             hub.login(name)
+        # The teacher logs in with the admin password and sees the whole room.
+        r = hub.http.get(f"{hub.url}/hub/api/users", headers={"Authorization": f"token {hub.login('teacher', ADMIN_PASSWORD)}"})
+        assert r.status_code == 200, f"the teacher could not list the learners: {r.status_code}"
+        assert {u["name"] for u in r.json()} == {*LEARNERS, "teacher"}, r.text[:300]
         t0 = time.perf_counter()
         for name in LEARNERS:
             hub.start_server(name)
