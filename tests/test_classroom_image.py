@@ -107,6 +107,10 @@ def test_course_copy_is_once_and_leaves_out_the_solutions(tmp_path: Path) -> Non
     assert copy_course(ROOT, home, ["notebooks", "labs"]) is True
     assert (home / COPIED_MARK).exists()
     assert not (home / "labs" / "solutions").exists(), "a learner must not get the solutions"
+    assert not (home / "labs" / "source").exists(), "a learner must not get the labs' sources"
+    assert sorted(p.name for p in (home / "labs").glob("*.ipynb")) == sorted(
+        p.name for p in (ROOT / "labs").glob("*.ipynb")
+    ), "every student lab is copied"
     assert sorted(p.name for p in (home / "notebooks").glob("*.ipynb")) == sorted(
         p.name for p in (ROOT / "notebooks").glob("*.ipynb")
     )
@@ -124,3 +128,15 @@ def test_course_copy_is_once_and_leaves_out_the_solutions(tmp_path: Path) -> Non
         timeout=60,
     )
     assert done.returncode == 0 and (tmp_path / "chidi" / COPIED_MARK).exists(), done.stderr
+
+
+def test_course_copy_leaves_out_exactly_the_teachers_folders(tmp_path: Path) -> None:
+    course = tmp_path / "course"
+    for rel in ("notebooks/a.ipynb", "notebooks/source/kept.txt", "labs/b.ipynb", "labs/b/server.py",
+                "labs/solutions/b.ipynb", "labs/source/b/b.ipynb", "labs/.ipynb_checkpoints/b.ipynb"):
+        (course / rel).parent.mkdir(parents=True, exist_ok=True)
+        (course / rel).write_text("x", encoding="utf-8")
+    home = tmp_path / "home"
+    copy_course(course, home, ["notebooks", "labs"])
+    got = sorted(p.relative_to(home).as_posix() for p in home.rglob("*") if p.is_file() and p.name != COPIED_MARK)
+    assert got == ["labs/b.ipynb", "labs/b/server.py", "notebooks/a.ipynb", "notebooks/source/kept.txt"], got

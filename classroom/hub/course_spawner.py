@@ -2,11 +2,11 @@
 
 Every learner's server runs as the hub's own operating-system user (JupyterHub's
 `SimpleLocalProcessSpawner`), with a home folder of its own under the hub's data folder.  On a
-learner's first start the course (`notebooks/` and the student versions in `labs/`, never
-`labs/solutions/`) is copied into that home; later starts keep the learner's edits.  The
-servers use this checkout's virtual environment, so the bundled servers (`mcp_lab.connect`),
-the pinned Node reference server and the "MCP wire" kernel (registered in the environment by
-`make setup`) are ready without any per-learner install.
+learner's first start the course (`notebooks/` and the student versions in `labs/`; never
+`labs/solutions/` or the labs' sources in `labs/source/`) is copied into that home; later
+starts keep the learner's edits.  The servers use this checkout's virtual environment, so the
+bundled servers (`mcp_lab.connect`), the pinned Node reference server and the "MCP wire" kernel
+(registered in the environment by `make setup`) are ready without any per-learner install.
 
 What this does not do: separate learners from each other.  They share one user id, so one
 learner's code can read another's files.  That is acceptable for a workshop of people who
@@ -23,8 +23,10 @@ from pathlib import Path
 from jupyterhub.spawner import SimpleLocalProcessSpawner
 from traitlets import List, Unicode
 
-# Never handed to a learner: the worked solutions (the teacher keeps those), editor litter.
-NOT_COPIED = ("solutions", ".ipynb_checkpoints", "__pycache__")
+# Never handed to a learner: the worked solutions and the labs' one-source versions (nbgrader
+# sources hold the solutions too; the teacher keeps both), and editor litter anywhere.
+NOT_COPIED_PATHS = {"labs/solutions", "labs/source"}
+LITTER = {".ipynb_checkpoints", "__pycache__"}
 COPIED_MARK = ".mcp_lab-course-copied"
 COURSE_PARTS = ("notebooks", "labs")
 
@@ -43,8 +45,12 @@ def copy_course(course_root: Path, home: Path, parts: list[str]) -> bool:
     if missing:
         raise FileNotFoundError(f"course folder(s) {missing} not found under {course_root}")
     home.mkdir(parents=True, exist_ok=True)
+    def not_for_learners(folder: str, names: list[str]) -> set[str]:
+        rel = Path(folder).resolve().relative_to(course_root.resolve())
+        return {n for n in names if n in LITTER or (rel / n).as_posix() in NOT_COPIED_PATHS}
+
     for part in parts:
-        shutil.copytree(course_root / part, home / part, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*NOT_COPIED))
+        shutil.copytree(course_root / part, home / part, dirs_exist_ok=True, ignore=not_for_learners)
     mark.write_text("The course was copied here on this learner's first start.\n", encoding="utf-8")
     return True
 
