@@ -43,6 +43,13 @@ def _home_listing(hub: WorkshopHub, name: str, path: str = "") -> set[str]:
     return {item["name"] for item in r.json()["content"]}
 
 
+def _check_kernels(hub: WorkshopHub, name: str) -> None:
+    r = hub.http.get(f"{hub.server_url(name)}/api/kernelspecs", headers=hub.headers(name))
+    assert r.status_code == 200, f"kernelspecs for {name}: {r.status_code}"
+    names = set(r.json()["kernelspecs"])
+    assert {"python3", "mcp-wire"} <= names, f"{name}'s server lacks a course kernel: {sorted(names)}"
+
+
 def _check_course_copy(hub: WorkshopHub, name: str) -> None:
     top = _home_listing(hub, name)
     assert {"notebooks", "labs"} <= top, f"{name}'s home lacks the course: {sorted(top)}"
@@ -76,6 +83,7 @@ def test_five_learners_each_run_the_lab_in_their_own_server(tmp_path: Path) -> N
         content = json.loads(solution.read_text(encoding="utf-8"))
         for name in LEARNERS:
             _check_course_copy(hub, name)
+            _check_kernels(hub, name)
             _put(hub, name, lab_path, {"type": "notebook", "format": "json", "content": content})
             _put(hub, name, "whoami.txt", {"type": "file", "format": "text", "content": name})
 
