@@ -99,7 +99,11 @@ def collect_npm(bundle: Path, parts: list[Path]) -> None:
             # A throw-away install whose only lasting effect is the filled cache.  Install scripts
             # run, with the cache in the environment: a nested npm they start (the `node`
             # package fetching its platform binary) fills the same cache.
-            run(["npm", "ci", "--no-audit", "--no-fund"], cwd=Path(tmp), env={**os.environ, "npm_config_cache": str(cache)})
+            run(
+                ["npm", "ci", "--no-audit", "--no-fund"],
+                cwd=Path(tmp),
+                env={**os.environ, "npm_config_cache": str(cache)},
+            )
 
 
 def platform_tag() -> str:
@@ -113,7 +117,7 @@ def size_mb(folder: Path) -> float:
 
 def write_install(bundle: Path, wheel_count: int, parts: list[Path]) -> None:
     tag = platform_tag()
-    (bundle / "PLATFORM").write_text(tag + "\n", encoding="utf-8")   # checked by make setup OFFLINE=
+    (bundle / "PLATFORM").write_text(tag + "\n", encoding="utf-8")  # checked by make setup OFFLINE=
     node = run(["node", "--version"]).strip()
     listed = "\n".join(f"  - {p.relative_to(CHECKOUT).as_posix()}" for p in parts)
     (bundle / "INSTALL.txt").write_text(

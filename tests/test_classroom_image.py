@@ -132,8 +132,15 @@ def test_course_copy_is_once_and_leaves_out_the_solutions(tmp_path: Path) -> Non
 
 def test_course_copy_leaves_out_exactly_the_teachers_folders(tmp_path: Path) -> None:
     course = tmp_path / "course"
-    for rel in ("notebooks/a.ipynb", "notebooks/source/kept.txt", "labs/b.ipynb", "labs/b/server.py",
-                "labs/solutions/b.ipynb", "labs/source/b/b.ipynb", "labs/.ipynb_checkpoints/b.ipynb"):
+    for rel in (
+        "notebooks/a.ipynb",
+        "notebooks/source/kept.txt",
+        "labs/b.ipynb",
+        "labs/b/server.py",
+        "labs/solutions/b.ipynb",
+        "labs/source/b/b.ipynb",
+        "labs/.ipynb_checkpoints/b.ipynb",
+    ):
         (course / rel).parent.mkdir(parents=True, exist_ok=True)
         (course / rel).write_text("x", encoding="utf-8")
     home = tmp_path / "home"

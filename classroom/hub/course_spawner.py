@@ -45,6 +45,7 @@ def copy_course(course_root: Path, home: Path, parts: list[str]) -> bool:
     if missing:
         raise FileNotFoundError(f"course folder(s) {missing} not found under {course_root}")
     home.mkdir(parents=True, exist_ok=True)
+
     def not_for_learners(folder: str, names: list[str]) -> set[str]:
         rel = Path(folder).resolve().relative_to(course_root.resolve())
         return {n for n in names if n in LITTER or (rel / n).as_posix() in NOT_COPIED_PATHS}
