@@ -38,7 +38,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: setup prereqs teach lab test bench hub bench-hub wheelhouse clean
+.PHONY: setup prereqs teach lab test lint fmt bench hub bench-hub wheelhouse clean
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -69,9 +69,9 @@ $(TEACH_STAMP): pyproject.toml $(PIP_STAMP)
 	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[dev,teach]'
 	@touch $@
 
-$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/wire_kernel.py
+$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/notebook/wire_kernel.py
 	$(VPY) -m ipykernel install --sys-prefix
-	$(VPY) -m mcp_lab.wire_kernel install --sys-prefix
+	$(VPY) -m mcp_lab.notebook.wire_kernel install --sys-prefix
 	@touch $@
 
 $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
@@ -89,12 +89,24 @@ lab: setup
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
-test: setup teach
+# Lint, format check and the layer contract (pyproject.toml) run before any test: a few seconds.
+LINT_PATHS := mcp_lab tests tools bench classroom
+
+lint: setup
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+	$(VENV)/bin/lint-imports --no-cache
+
+test: lint teach
 	@sh tools/ensure_chromium.sh
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
+fmt: setup
+	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
+	$(VENV)/bin/ruff format $(LINT_PATHS)
+
 bench: setup
-	$(VPY) tests/bench.py
+	$(VPY) bench/bench.py
 
 # The workshop hub on 127.0.0.1 (classroom/hub/jupyterhub_config.py lists its settings:
 # MCP_LAB_HUB_PORT, MCP_LAB_HUB_PASSWORD, ...); Ctrl-C stops it and every learner's server.
@@ -103,13 +115,13 @@ hub: teach
 
 # Capacity of the hub on this machine: 1, 3 and 5 learners at once (README, "Capacity").
 bench-hub: teach
-	$(VPY) tests/bench_hub.py
+	$(VPY) bench/bench_hub.py
 
 # The classroom bundle for a room without internet: every wheel and npm package set-up needs.
 wheelhouse: teach
 	$(VPY) classroom/bundle.py $(BUNDLE)
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules build dist .pytest_cache .hypothesis test-output test-results
+	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +

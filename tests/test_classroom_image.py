@@ -64,7 +64,7 @@ def test_the_image_runs_exactly_the_projects_set_up() -> None:
         "-e '.[dev]'",
         "-e '.[dev,teach]'",
         "ipykernel install",
-        "mcp_lab.wire_kernel install",
+        "wire_kernel install",
         "npm ci",
     ):
         assert step in plan.stdout, f"`make setup teach` no longer runs {step!r}"

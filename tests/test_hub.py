@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hub_support import ADMIN_PASSWORD, HUB_CONFIG, PASSWORD, ROOT, WorkshopHub, run_notebook, text_of
+from _support.hub import ADMIN_PASSWORD, HUB_CONFIG, PASSWORD, ROOT, WorkshopHub, run_notebook, text_of
 
 pytestmark = pytest.mark.hub
 

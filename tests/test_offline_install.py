@@ -18,7 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hub_support import free_ports
+from _support.hub import free_ports
 
 pytestmark = pytest.mark.offline
 
