@@ -120,3 +120,28 @@ def test_start_here_gives_the_same_minutes_as_the_readme():
         for p, m in re.findall(r'^\s*\("((?:notebooks|labs)/[^"]+\.ipynb)",\s*"[^"]*",\s*(\d+)\)', src, flags=re.M)
     }
     assert in_00 == _readme_minutes()
+
+
+# Each step's closing "Next:" names the step after it on the map (the last step names none).
+# The labs' own pointers are kept by the labs' sources; add "labs" and "labs/solutions" here once
+# those are on the same branch.
+NEXT_CHECKED = ("notebooks",)
+NEXT = re.compile(r"Next: \*\*[^*]+\*\* \(`([^`]+\.ipynb)`\)")
+
+
+def test_every_next_pointer_names_the_next_step_on_the_map():
+    order = _readme_map()
+    wrong = []
+    for i, path in enumerate(order):
+        for folder in NEXT_CHECKED:
+            if not path.startswith(folder + "/"):
+                continue
+            cells = json.loads((ROOT / path).read_text())["cells"]
+            pointers = [m.group(1) for c in cells for m in NEXT.finditer("".join(c["source"]))]
+            expected = order[i + 1] if i + 1 < len(order) else None
+            if expected is None:
+                if pointers:
+                    wrong.append(f"{path}: the last step points to {pointers}")
+            elif pointers != [expected]:
+                wrong.append(f"{path}: 'Next:' should name {expected}, names {pointers or 'nothing'}")
+    assert not wrong, "\n".join(wrong)
