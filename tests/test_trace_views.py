@@ -66,3 +66,12 @@ def test_diagram_notes_wrap_rather_than_being_cut():
     diagram = str(as_mermaid(_trace()))
     stderr_note = next(line for line in diagram.splitlines() if "stderr:" in line)
     assert "<br/>" in stderr_note and "…" not in stderr_note or stderr_note.count("<br/>") == 3, stderr_note
+
+
+def test_diagram_labels_stay_narrow_so_a_wide_diagram_is_not_shrunk():
+    t = _trace()
+    t.add("send", LINE, None, peer="another server with a long name")
+    diagram = str(as_mermaid(t))
+    for line in diagram.splitlines()[1:]:
+        text = line.split(": ", 1)[1] if ": " in line else ""
+        assert all(len(piece) <= 48 for piece in text.split("<br/>")), line

@@ -128,9 +128,15 @@ def as_mermaid(trace, *, client: str = "client") -> "Diagram":
         return "P" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
     def label(s: str) -> str:
-        # Mermaid treats ';' and '#' specially inside messages; keep labels plain.
+        # Mermaid treats ';' and '#' specially inside messages; keep labels plain. A long label
+        # wraps onto lines (<br/>) instead of widening the diagram: JupyterLab scales a diagram
+        # down to the page's width, so a wide one (four lifelines) would shrink every label.
         s = s.replace(";", ",").replace("#", "no.").replace("\n", " ")
-        return s if len(s) <= 70 else s[:69] + "…"
+        pieces = wrap(s, 36)
+        if len(pieces) > 3:
+            pieces = pieces[:3]
+            pieces[-1] = pieces[-1][:34] + "…"
+        return "<br/>".join(pieces)
 
     def note(s: str) -> str:
         # A note wraps onto lines (<br/>) rather than being cut: up to four lines of ~48 characters.
