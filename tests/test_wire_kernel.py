@@ -216,8 +216,12 @@ def test_completion_through_the_kernel(kernelspec):
     km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60)
     try:
         code = '{"jsonrpc": "2.0", "id": 1, "method": "tools/'
-        kc.complete(code, len(code))
-        reply = kc.get_shell_msg(timeout=10)["content"]
+        asked = kc.complete(code, len(code))
+        msg = kc.get_shell_msg(timeout=10)
+        while msg["parent_header"].get("msg_id") != asked:  # a late reply to an earlier request
+            msg = kc.get_shell_msg(timeout=10)
+        reply = msg["content"]
+        assert reply.get("status") == "ok", f"the kernel's complete_reply is an error: {reply}"
         assert set(reply["matches"]) == {"tools/list", "tools/call"}
         assert code[reply["cursor_start"] : reply["cursor_end"]] == "tools/"
     finally:

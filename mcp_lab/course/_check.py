@@ -1,19 +1,53 @@
 """What every lab check shares: one failure type and one way to word a failure.
 
-`CheckFailed` is lab 01's class (mcp_lab.course.check_calendar), reused so that one
-`except CheckFailed` covers every lab.  `failure()` builds its one-paragraph message in a fixed
+`CheckFailed` is one class for every lab, so that one `except CheckFailed` covers them all; a
+`CheckReport` lists what was checked and the rows (processes) that prove it.  `failure()` builds its one-paragraph message in a fixed
 order -- what was expected, what came back, which rule of the specification says so, and a hint
 -- so a learner reads every lab's verdict the same way.
 """
 
 from __future__ import annotations
 
+import html
 import json
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Sequence
 
-from mcp_lab.course.check_calendar import CheckFailed, CheckReport
+from mcp_lab.session.isolate import Row
 
 __all__ = ["CheckFailed", "CheckReport", "failure", "shown", "is_placeholder"]
+
+
+class CheckFailed(AssertionError):
+    """One unmet expectation, explained in one paragraph.  `.rows` holds what each process did."""
+
+    def __init__(self, message: str, rows: Sequence[Row] = ()):
+        super().__init__(message)
+        self.rows = list(rows)
+
+
+@dataclass
+class CheckReport:
+    """Every expectation met: what was checked, and the rows that prove it."""
+
+    server: str
+    passed: list[str] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+
+    def text(self) -> str:
+        lines = [f"All {len(self.passed)} expectations met by {self.server}:"]
+        lines += [f"  ok  {p}" for p in self.passed]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"<CheckReport {self.server}: {len(self.passed)} expectations met>"
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>&#x2705; {html.escape(p)}</li>" for p in self.passed)
+        return f"<b>All {len(self.passed)} expectations met by {html.escape(self.server)}</b><ul>{items}</ul>"
 
 
 def shown(value: Any, limit: int = 300) -> str:

@@ -28,16 +28,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-import html
 import json
 import secrets
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from mcp_lab.course._check import CheckFailed, CheckReport
 from mcp_lab.session.isolate import Isolation, Row, flip_one_character, isolated
 
 __all__ = ["CheckFailed", "CheckReport", "check", "ANSWER", "START"]
@@ -49,38 +48,6 @@ LOST_WRITE_FIX = (
     "the seed again; keep calendars and events in the SQLite file named by $CALENDAR_DB, "
     "under a handle returned by create_calendar (TODO 1-3)"
 )
-
-
-class CheckFailed(AssertionError):
-    """One unmet expectation, explained in one paragraph.  `.rows` holds what each process did."""
-
-    def __init__(self, message: str, rows: Sequence[Row] = ()):
-        super().__init__(message)
-        self.rows = list(rows)
-
-
-@dataclass
-class CheckReport:
-    """Every expectation met: what was checked, and the rows that prove it."""
-
-    server: str
-    passed: list[str] = field(default_factory=list)
-    rows: list[Row] = field(default_factory=list)
-
-    def text(self) -> str:
-        lines = [f"All {len(self.passed)} expectations met by {self.server}:"]
-        lines += [f"  ok  {p}" for p in self.passed]
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def __repr__(self) -> str:
-        return f"<CheckReport {self.server}: {len(self.passed)} expectations met>"
-
-    def _repr_html_(self) -> str:
-        items = "".join(f"<li>&#x2705; {html.escape(p)}</li>" for p in self.passed)
-        return f"<b>All {len(self.passed)} expectations met by {html.escape(self.server)}</b><ul>{items}</ul>"
 
 
 def _argv(server: str | Path | Sequence[str]) -> list[str]:
