@@ -110,6 +110,20 @@ def unseal(token: Any) -> dict:
 
 # --- the tool ------------------------------------------------------------------------------
 
+def ask_for_room(starts: str) -> dict:
+    """The interim result: the question under "room", and what the retry must know, sealed."""
+    # TODO 2: return the interim result: resultType "input_required", inputRequests with one
+    #   entry under the key "room" (a bare {"method": "elicitation/create", "params": {...}} whose
+    #   params hold mode "form", a message, and ROOM_FORM as requestedSchema), and a requestState
+    #   made with seal({...}) holding what the retry must know (the tool, startsAt, the rooms).
+    question = {"method": "elicitation/create",
+                "params": {"mode": "form", "message": f"Which room should the meeting at {starts} use?",
+                           "requestedSchema": ROOM_FORM}}
+    return {"resultType": "input_required", "inputRequests": {"room": question},
+            "requestState": seal({"tool": "book_room", "startsAt": starts, "rooms": FREE_ROOMS}),
+            "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
+
+
 def book_room(args: dict, params: dict, caps: dict) -> dict:
     starts = args.get("startsAt")
     if not is_datetime(starts):
@@ -125,11 +139,7 @@ def book_room(args: dict, params: dict, caps: dict) -> dict:
                           "declare the form elicitation capability",
                           {"requiredCapabilities": {"elicitation": {"form": {}}}})
         # TODO 2: answer with the question, and the state a retry needs, signed.
-        question = {"method": "elicitation/create",
-                    "params": {"mode": "form", "message": f"Which room should the meeting at {starts} use?",
-                               "requestedSchema": ROOM_FORM}}
-        return {"resultType": "input_required", "inputRequests": {"room": question},
-                "requestState": seal({"tool": "book_room", "startsAt": starts, "rooms": FREE_ROOMS})}
+        return ask_for_room(starts)
 
     # TODO 3: the retry.  Believe nothing: verify the state, then read the person's answer.
     issued = unseal(state)
@@ -137,7 +147,8 @@ def book_room(args: dict, params: dict, caps: dict) -> dict:
         raise Refusal(-32602, "Invalid requestState: it was issued for another call")
     answer = responses.get("room") if isinstance(responses, dict) else None
     if not isinstance(answer, dict):
-        raise Refusal(-32602, "inputResponses.room is missing: retry with the person's answer under the key asked")
+        # The answer we need is missing: ask again (a new question, a fresh state), not an error.
+        return ask_for_room(starts)
     action = answer.get("action")
     if action == "decline":
         return tool_error("Not booked: the person declined to choose a room.")
