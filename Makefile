@@ -3,7 +3,7 @@
 # Theory of operation: `setup` is a chain of stamp files, so a second run with nothing changed
 # costs one prerequisite check (a few hundred ms) and a handful of mtime comparisons:
 #   .venv/bin/python                      created once, with the Python tools/check_prereqs.sh finds
-#   .venv/.stamp-pip                      `pip install -e '.[dev]'`, redone when pyproject.toml changes
+#   .venv/.stamp-pip                      `pip install -e '.[dev,teach]'`, redone when pyproject.toml changes
 #   .venv/.stamp-kernel                   `ipykernel install --sys-prefix`, redone after a reinstall
 #   <reference>/node_modules/.stamp-npm   `npm ci`, redone when package(-lock).json changes
 # setuptools' editable install records the package folders that exist when pip runs; the pip
@@ -23,7 +23,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 PYTEST_ARGS ?=
 LAB_ARGS ?=
 
-.PHONY: setup prereqs lab test bench clean
+.PHONY: setup prereqs lab labs test bench clean
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP)
 
@@ -36,7 +36,7 @@ $(VPY): | prereqs
 	"$$py" -m venv $(VENV)
 
 $(PIP_STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q -e '.[dev]'
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q -e '.[dev,teach]'
 	@rm -f $(VENV)/.stamp-pip*
 	@touch $@
 
@@ -55,6 +55,11 @@ lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. \
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
+
+# The labs from one source: labs/source/<lab>/ (nbgrader markers and metadata) gives the student
+# versions in labs/ and the solutions in labs/solutions/; tests/test_labs.py fails when they differ.
+labs: setup
+	$(VPY) -m mcp_lab.labs.generate
 
 test: setup
 	@sh tools/ensure_chromium.sh

@@ -44,7 +44,7 @@ from typing import Any
 from mcp_lab.servers.calendar import Refusal, check_meta, handle, handle_line, is_datetime
 
 SUPPORTED = ["2026-07-28"]
-SERVER_INFO = {"name": "lab10-calendar", "version": "0.1.0"}
+SERVER_INFO = {"name": "lab10-calendar", "version": "1.0.0"}
 CALENDAR_TTL = 30 * 24 * 3600   # seconds a calendar is kept
 STATE_TTL = 600                 # seconds a requestState is valid
 

@@ -1,4 +1,4 @@
-"""Lab 02's check: a tool that asks the person, driven through the multi round-trip loop.
+"""Lab 08's check (ask the person): a tool that asks the person, driven through the multi round-trip loop.
 
     from mcp_lab.labs import check_ask
     check_ask.check("08-ask-the-person/server.py")     # CheckFailed, or a report
@@ -10,9 +10,12 @@ decline, cancel.  The loop does what the spec asks of a client -- a new request 
 the original params plus `inputResponses`, `requestState` echoed byte-exact -- and the check reads
 the trace afterwards to show that it did.  Then the server's own obligations: it refuses (-32021,
 with `data.requiredCapabilities`) when the request cannot show a form; it does not believe a
-changed `requestState` or a room it never offered; and a retry can be finished by a second, fresh
-process, because the state travels in the message.  Each scenario gets its own process, and the
-first unmet expectation raises `CheckFailed`.
+changed `requestState` or a room it never offered; a retry that lacks the answer is asked again
+(a new `input_required`, as the spec says a server should, not an error); and a retry can be
+finished by a second, fresh process, because the state travels in the message.  The plumbing is
+probed (`mcp_lab.labs.plumbing`: discovery, listing, -32022, an unreadable line), and every answer
+of every scenario is judged by the official 2026-07-28 schema.  Each scenario gets its own
+process, and the first unmet expectation raises `CheckFailed`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any, Callable, Sequence
 
 from .. import jsonrpc
 from ..isolate import flip_one_character
+from . import plumbing
 from ._check import CheckFailed, CheckReport, failure, shown
 
 __all__ = ["START", "TOOL", "KEY", "check"]
@@ -71,6 +75,8 @@ class _Server:
 
     def __exit__(self, *exc) -> None:
         self.client.close()
+        if exc[0] is None:   # every answer this scenario received, judged by the schema
+            plumbing.judge_trace(self.scenario, self.client.trace)
 
     def run(self, fn: Callable[[], Any]) -> Any:
         try:
@@ -193,6 +199,7 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                           got=_summary(listed), rule="server/tools: tools/list returns every tool",
                           hint="keep TOOL as the template defines it")
         ok(f"tools/list lists {TOOL}(startsAt)")
+    report.passed += plumbing.probe(argv, env=_ENV, timeout=timeout)
 
     # 1. Accept: two rounds, a new id, the state echoed, the room booked.
     what = "accept (the person picks a room)"
@@ -300,7 +307,26 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
             raise failure(what, expected="the server still answering", got=_summary(alive), rule="a bad request "
                           "costs one answer, never the process", hint="let Refusal carry the error")
 
-    # 6. Another process finishes what one began.
+    # 6. A retry that lacks the answer is asked again, not refused.
+    what = "a retry without the answer under \"room\""
+    with _Server(argv, timeout, what) as s:
+        interim = s.request("tools/call", CALL)
+        _first_round(what, interim)
+        for responses, how in (({}, "inputResponses {}"), ({"other": {"action": "accept", "content": {}}},
+                                                            "an answer under another key only")):
+            r = s.request("tools/call", {**CALL, "inputResponses": responses,
+                                         "requestState": interim.result["requestState"]})
+            if not (isinstance(r, jsonrpc.Result) and r.result_type == "input_required"):
+                raise failure(f"{what} ({how})", expected='a new result with resultType "input_required" asking '
+                              'for "room" again', got=_summary(r), rule=f"{_MRTR}#error-handling: when a retry "
+                              "lacks information the server needs, the server SHOULD answer with a new "
+                              "InputRequiredResult asking for it again, rather than an error",
+                              hint="when responses has no \"room\", return the question again (a fresh "
+                              "input_required), as on the first round")
+            _offered(f"{what} ({how})", r)
+        ok("a retry without the answer gets a new input_required asking for the room again")
+
+    # 7. Another process finishes what one began.
     what = "a retry that reaches a second, fresh process"
     with _Server(argv, timeout, "process A: " + what) as a:
         interim = a.request("tools/call", CALL)

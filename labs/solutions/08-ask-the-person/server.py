@@ -1,4 +1,4 @@
-"""Lab 02: a room-booking server whose one tool has to ask the person.
+"""Lab 08 (ask the person): a room-booking server whose one tool has to ask the person.
 
     python server.py          # stdio: one JSON-RPC message per line (the lab's check starts it)
 
@@ -22,9 +22,10 @@ What the lab's check expects (the contract of this tool):
   `data.requiredCapabilities` = {"elicitation": {"form": {}}};
 * retry with "accept" and a room that was offered: "Booked <room> at <startsAt>." (not an error);
 * retry with "decline" or "cancel": a result with "isError": true that says so (no booking);
+* retry without an answer under "room": the question again (a new input_required), not an error;
 * a requestState that this server did not issue, or that was changed: refused (-32602).
 
-Work through the TODO markers in `book_room`; everything else is complete.
+Work through the TODO markers in `book_room` and `ask_for_room`; everything else is complete.
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ def ask_for_room(starts: str) -> dict:
                            "requestedSchema": ROOM_FORM}}
     return {"resultType": "input_required", "inputRequests": {"room": question},
             "requestState": seal({"tool": "book_room", "startsAt": starts, "rooms": FREE_ROOMS}),
-            "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
+            "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO},   # who answered, as in complete()
+            }
 
 
 def book_room(args: dict, params: dict, caps: dict) -> dict:
@@ -134,21 +136,30 @@ def book_room(args: dict, params: dict, caps: dict) -> dict:
     if responses is None and state is None:
         # First round: nothing has been asked yet.
         # TODO 1: a server must never ask for an input type the request did not declare.
+        #   If `declares_form_elicitation(caps)` is false, refuse the request: raise
+        #   Refusal(code, message, data) with the code for a missing client capability and
+        #   data {"requiredCapabilities": <a capabilities object naming what is missing>}.
         if not declares_form_elicitation(caps):
             raise Refusal(-32021, "book_room must ask the person which room, and this request did not "
                           "declare the form elicitation capability",
                           {"requiredCapabilities": {"elicitation": {"form": {}}}})
-        # TODO 2: answer with the question, and the state a retry needs, signed.
         return ask_for_room(starts)
 
-    # TODO 3: the retry.  Believe nothing: verify the state, then read the person's answer.
+    # TODO 3: the retry.  Believe nothing the client sent back:
+    #   - unseal(state) verifies the requestState (it raises the right Refusal itself) and
+    #     returns what you sealed; check it was issued for this call (same startsAt);
+    #   - the person's answer is responses["room"], an ElicitResult {"action", "content"?};
+    #     when there is none (an empty inputResponses, say), ask again: return
+    #     ask_for_room(starts), a new input_required, rather than an error;
+    #   - "decline" and "cancel" end the call with tool_error(...) saying which;
+    #   - "accept" books content["room"] if it is one of the rooms you offered, answering
+    #     complete({"content": [{"type": "text", "text": f"Booked {room} at {starts}."}], ...}).
     issued = unseal(state)
     if issued.get("tool") != "book_room" or issued.get("startsAt") != starts:
         raise Refusal(-32602, "Invalid requestState: it was issued for another call")
     answer = responses.get("room") if isinstance(responses, dict) else None
     if not isinstance(answer, dict):
-        # The answer we need is missing: ask again (a new question, a fresh state), not an error.
-        return ask_for_room(starts)
+        return ask_for_room(starts)   # the answer we need is missing: ask again, not an error
     action = answer.get("action")
     if action == "decline":
         return tool_error("Not booked: the person declined to choose a room.")

@@ -1,18 +1,28 @@
-"""Lab 10, a solution: the calendar with a handle bound to its caller, in a SQLite file.
+"""Lab 10: the calendar server you will fix.
 
-    python calendar_server.py          # stdio; the database is $CALENDAR_DB (default: beside this file)
+    python calendar_server.py          # stdio: one JSON-RPC message per line
 
-What changed from the template, TODO by TODO:
+As shipped this is the toy calendar of notebook 09, and it has the same bug: every request is
+answered correctly on its own, but the events live in a module-level list, so a write lives
+exactly as long as the process that made it.  The check in 10-fix-the-calendar.ipynb runs
+every message in a brand-new process, and the event created in one process is gone in the next.
 
-1. The module-level EVENTS list is gone.  Calendars and events are rows in the SQLite file named
-   by $CALENDAR_DB (WAL mode, a busy timeout so processes can share it, one BEGIN IMMEDIATE
-   transaction per write), so any process sees what any other process wrote.
-2. `create_calendar` returns "cal_" + secrets.token_urlsafe(16): 128 random bits, no structure
-   to parse or guess, in the text and in structuredContent {"calendar": handle}.  The row
-   records who created it: `caller()`, the identity the host gave this process.
-3. `create_event` and `list_events` take `calendar` as an ordinary argument and check it on
-   every call: unknown, expired, or created by another caller -> a tool execution error
-   (isError).  A handle is a name, not a permission.
+The fix the specification prescribes is not a session.  It is an explicit handle, passed as an
+ordinary tool argument and checked on every call, over state that outlives any process.  The
+check expects, once you are done:
+
+* calendars and events stored in the SQLite file named by DB_PATH (the check sets
+  $CALENDAR_DB), one transaction per write (TODO 1);
+* a tool `create_calendar` (no arguments) whose result carries the new handle in its text and
+  in `structuredContent` as {"calendar": "<handle>"}; the handle is opaque and unguessable (at
+  least 128 random bits), and the calendar remembers who created it: `caller()` (TODO 2);
+* `create_event` and `list_events` taking that handle as the argument `calendar`; an unknown,
+  made-up, or someone else's handle gives a tool execution error (a result with "isError":
+  true), never a crash; `list_events` returns {"events": [...]} in `structuredContent` (TODO 3).
+
+The helpers are complete: `caller()` (who this process serves), `seal()` / `unseal()` (a signed,
+expiring requestState, with the key file every process shares), `ok()` / `tool_error()`.  So is
+everything below the "protocol plumbing" line.  Work through the TODO markers in order.
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ from typing import Any
 from mcp_lab.servers.calendar import Refusal, check_meta, handle, handle_line, is_datetime
 
 SUPPORTED = ["2026-07-28"]
-SERVER_INFO = {"name": "lab10-calendar", "version": "0.2.0"}
+SERVER_INFO = {"name": "lab10-calendar", "version": "1.0.0"}
 CALENDAR_TTL = 30 * 24 * 3600   # seconds a calendar is kept
 STATE_TTL = 600                 # seconds a requestState is valid
 
@@ -124,6 +134,10 @@ def complete(body: dict) -> dict:
 
 # --- the store: TODO 1 ---------------------------------------------------------------------
 
+# TODO 1: this list is the bug.  It is connection state in disguise: each process gets its own
+# copy, seeded afresh, and a write dies with the process.  Replace it with tables in the SQLite
+# file named by DB_PATH (a `calendars` table holding handles and their owner, an `events` table
+# whose rows point at a calendar), and do each write inside one transaction (BEGIN IMMEDIATE).
 def open_db(path: str) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=10, isolation_level=None)   # we say BEGIN ourselves
     db.execute("PRAGMA busy_timeout = 10000")
@@ -162,6 +176,11 @@ def events_of(calendar: str) -> list[dict]:
 
 # --- the handle: TODO 2 and 3 ----------------------------------------------------------------
 
+# TODO 2: add a `create_calendar` tool (no arguments) that makes a new, empty calendar owned by
+# caller() and returns an opaque, unguessable handle, e.g. "cal_" + 22 url-safe random
+# characters, in the text and as structuredContent {"calendar": handle}.  Say in its
+# description how long a calendar is kept.  Then give `create_event` and `list_events` a
+# required `calendar` argument.
 TOOLS = [
     {"name": "create_calendar",
      "description": ("Create an empty calendar and return its handle; pass the handle as `calendar` to the "
@@ -191,7 +210,11 @@ def create_calendar(args: dict, params: dict, caps: dict) -> dict:
 
 
 def refuse_handle(handle_: Any) -> str | None:
-    """Why this caller may not use `handle_`, or None when it names a live calendar of theirs."""
+    """Why this caller may not use `handle_`, or None when it may."""
+    # TODO 3: check, on every call, that `handle_` names a calendar this server issued, that has
+    # not expired, and that caller() created: a handle is a name, not a permission.  Return the
+    # reason as one sentence ("Unknown calendar handle ...: call create_calendar for a new one",
+    # "Not your calendar: ..."); the tools turn it into tool_error(reason).
     if not isinstance(handle_, str):
         return "This tool needs `calendar`, the handle create_calendar returned."
     row = DB.execute("SELECT owner, expires_at FROM calendars WHERE handle = ?", (handle_,)).fetchone()
