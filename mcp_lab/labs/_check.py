@@ -75,8 +75,14 @@ def is_placeholder(value: Any) -> bool:
 
 
 def _one_line(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: Any = None) -> list[str]:
-    """IPython's custom traceback for CheckFailed: the sentence, not the checker's frames."""
-    return [f"{etype.__name__}: {value}"]
+    """IPython's custom traceback for CheckFailed: the sentence, not the checker's frames.
+
+    IPython 9 only calls the handler (it shows nothing itself), so the handler shows the error
+    through the shell's own `_showtraceback`: the kernel then sends the usual error message
+    (ename CheckFailed, evalue the sentence), with a one-line traceback."""
+    stb = [f"{etype.__name__}: {value}"]
+    shell._showtraceback(etype, value, stb)
+    return stb
 
 
 def show_in_one_line(shell: Any = None) -> bool:
