@@ -2,6 +2,7 @@
 
     python -m mcp_lab.labs.generate            # write labs/<lab>.ipynb, labs/<lab>/, labs/solutions/...
     python -m mcp_lab.labs.generate --check    # exit 1, naming the files, when what is committed differs
+    python -m mcp_lab.labs.generate --nbgrader-course DIR   # an nbgrader course folder for a teacher
 
 Theory of operation.  Each lab is authored once, in nbgrader's course layout, under
 `labs/source/<lab>/`: the notebook `<lab>.ipynb` and a folder `<lab>/` with the files the
@@ -23,6 +24,11 @@ check shows (lab 10's lost write), so a solution region in a file may be precede
 student code between `### BEGIN STUB` and `### END STUB`: that code replaces the region in the
 student version and is dropped from the solution.  A region without a stub becomes nbgrader's
 default stub, `# YOUR CODE HERE` and `raise NotImplementedError()`.
+
+nbgrader copies the files beside a notebook into the release as they are, so a teacher's course
+folder (`--nbgrader-course DIR`) gets each source notebook with the *student* version of those
+files, and an `nbgrader_config.py` with the same notebook stub and a per-cell deadline long
+enough for a check that starts real servers.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LABS", "student_text", "solution_text", "student_notebook", "solution_notebook", "render", "main"]
+__all__ = ["LABS", "student_text", "solution_text", "student_notebook", "solution_notebook", "render", "stale",
+           "nbgrader_course", "main"]
 
 LABS = Path(__file__).resolve().parents[2] / "labs"
 NOTEBOOK_STUB = "# YOUR CODE HERE"
@@ -142,6 +149,43 @@ def render(labs: Path = LABS) -> dict[Path, bytes]:
     return out
 
 
+NBGRADER_CONFIG = """\
+# nbgrader configuration for the mcp_lab labs (written by `python -m mcp_lab.labs.generate --nbgrader-course`).
+c = get_config()  # noqa: F821 - provided by nbgrader when it reads this file
+c.CourseDirectory.course_id = "mcp_lab"
+# The learner's cells keep running to the check: the stub is a comment, not a raise.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE"}
+# A check starts real server processes; give each cell room (seconds).
+c.Execute.timeout = 180
+# The learner's work includes the server files beside the notebook: grade the learner's copy,
+# not the release's (autograde otherwise restores every non-notebook file from source/).
+c.Autograde.exclude_overwriting = {exclude!r}
+"""
+
+
+def nbgrader_course(course: Path, labs: Path = LABS) -> list[str]:
+    """Write an nbgrader course folder (source/<lab>/ and nbgrader_config.py); return the lab names."""
+    names: list[str] = []
+    edited: dict[str, list[str]] = {}
+    for src in sorted(p for p in (labs / "source").iterdir() if p.is_dir()):
+        lab = src.name
+        dest = course / "source" / lab
+        dest.mkdir(parents=True, exist_ok=True)
+        (dest / f"{lab}.ipynb").write_bytes((src / f"{lab}.ipynb").read_bytes())
+        for f in sorted(p for p in (src / lab).rglob("*") if p.is_file()) if (src / lab).is_dir() else []:
+            out = dest / f.relative_to(src)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if f.suffix == ".py":
+                out.write_text(student_text(f.read_text(encoding="utf-8"), str(f)), encoding="utf-8")
+                edited.setdefault(lab, []).append(f.relative_to(src).as_posix())
+            else:
+                out.write_bytes(f.read_bytes())
+        names.append(lab)
+    config = NBGRADER_CONFIG.replace("{exclude!r}", repr(edited))
+    (course / "nbgrader_config.py").write_text(config, encoding="utf-8")
+    return names
+
+
 def stale(labs: Path = LABS) -> list[Path]:
     """The generated files whose committed copy differs from what the source gives."""
     return [p for p, data in render(labs).items() if not p.is_file() or p.read_bytes() != data]
@@ -151,8 +195,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mcp_lab.labs.generate", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 when a file differs")
     parser.add_argument("--labs", type=Path, default=LABS, help="the labs folder (default: the repository's)")
+    parser.add_argument("--nbgrader-course", type=Path, metavar="DIR",
+                        help="write an nbgrader course folder (source/, nbgrader_config.py) into DIR")
     args = parser.parse_args(argv)
     try:
+        if args.nbgrader_course:
+            for lab in nbgrader_course(args.nbgrader_course, args.labs):
+                print(f"wrote {args.nbgrader_course / 'source' / lab}")
+            return 0
         if args.check:
             differ = stale(args.labs)
             for p in differ:
