@@ -118,6 +118,8 @@ def test_lab00_names_the_first_unmet_rule():
          'request 4 (tools/call): expected "method": "tools/call"'),
         (0, {k: v for k, v in good[0].items() if k != "id"},
          "request 1 (server/discover): expected a request, with an id; got a message without \"id\""),
+        (3, {**good[3], "params": {**good[3]["params"], "name": 42}},
+         "request 4 (tools/call): expected a request that validates against the 2026-07-28 schema (CallToolRequest"),
     ]
     for index, bad, message in cases:
         requests = list(good)
@@ -246,6 +248,9 @@ def test_lab03_meaning_is_checked_before_size():
           "eventId": {"type": "string"}}}} if t["name"] == "delete_event" else t for t in good],
          r"^tool delete_event, required argument 'eventId': expected a description"),
         (..., r"^`trimmed` is still a placeholder"),
+        ([{**t, "annotations": "read-only"} if t["name"] == "list_events" else t for t in good],
+         r"^the served catalog: expected an answer that validates against the 2026-07-28 schema \(ListToolsResult\)"
+         r"; got tools\.1\.annotations"),
     ]
     for trimmed, pattern in cases:
         with pytest.raises(CheckFailed) as info:

@@ -1,4 +1,4 @@
-"""Lab 00's check: four requests written by hand, sent byte-for-byte to the bundled calendar.
+"""Lab 05's check (requests by hand): four requests written by hand, sent byte-for-byte to the bundled calendar.
 
     from mcp_lab.labs import check_requests
     check_requests.check([discover, list_tools, read_week, create])   # CheckFailed, or a report
@@ -6,7 +6,7 @@
 Theory of operation.  Each request is judged twice.  First on its own, before anything is sent:
 is it still the template's placeholder, is it one JSON object, is it a JSON-RPC request (not a
 notification) for the right method, does its `_meta` carry the two keys 2026-07-28 requires, is
-its id new.  Then on the wire: the compact JSON of the learner's own object is written to a
+its id new, and does it validate against the official schema of its method (`mcp-types`).  Then on the wire: the compact JSON of the learner's own object is written to a
 fresh `python -m mcp_lab.servers.calendar` with `Client.send_raw`, unchanged (no `_meta` added,
 no id rewritten), and the answer must be the one the calendar gives a correct request.  The
 requests go in order to one process, so the week read by request 3 is the seed week (two
@@ -22,6 +22,7 @@ import json
 from typing import Any, Sequence
 
 from .. import jsonrpc, revisions
+from . import plumbing
 from ._check import CheckFailed, CheckReport, failure, is_placeholder, shown
 
 __all__ = ["EXPECTED", "check"]
@@ -116,7 +117,7 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
         meta = (msg.params or {}).get("_meta")
         got = "no params._meta at all" if not isinstance(meta, dict) else f"_meta with the keys {sorted(meta)}"
         raise failure(what, expected="params._meta with both required keys", got=got + f" (missing: {', '.join(missing)})",
-                      rule=_META_RULE, hint="copy the two keys from notebook 01: the version string and a "
+                      rule=_META_RULE, hint="copy the two keys from notebook 02: the version string and a "
                       "capabilities object ({} declares no optional capability)")
     meta = msg.params["_meta"]
     if meta[revisions.PROTOCOL_VERSION_KEY] != revisions.LATEST:
@@ -168,10 +169,12 @@ def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
         for i, value in enumerate(requests):
             obj = _as_object(i, value)
             msg = _check_alone(i, obj, seen_ids)
+            plumbing.judge_request(_label(i), obj)
             report.passed.append(f"{_label(i)}: a valid request with id {json.dumps(msg.id)} and both _meta keys")
             wire = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))   # one line, exactly this object
             result = _expect_result(i, msg, cal.send_raw(wire, timeout=timeout))
             report.passed.append(_judge(i, obj, result))
+        plumbing.judge_trace("the calendar's answers", cal.trace)
     finally:
         cal.close()
     return report

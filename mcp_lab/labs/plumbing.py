@@ -29,7 +29,7 @@ from typing import Any, Sequence
 from ..wire.schema_check import MODERN, WireChecker, check_message
 from ._check import CheckFailed, failure, shown
 
-__all__ = ["probe", "judge", "judge_trace", "UNKNOWN_VERSION"]
+__all__ = ["probe", "judge", "judge_request", "judge_trace", "UNKNOWN_VERSION"]
 
 SPEC = "https://modelcontextprotocol.io/specification/2026-07-28/"
 UNKNOWN_VERSION = "1999-01-01"
@@ -119,6 +119,15 @@ def judge(what: str, request: Any, answer: Any) -> None:
     if model:
         raise _fail(what, model, error, line)
     _legacy_server_info(what, ans, line)
+
+
+def judge_request(what: str, request: dict) -> None:
+    """A request a learner wrote, judged by the 2026-07-28 schema of its method (ClientRequest)."""
+    finding = check_message(request, sender="client", version=MODERN, line=json.dumps(request))
+    if finding.verdict == "invalid":
+        raise failure(what, expected=f"a request that validates against the {MODERN} schema ({finding.model})",
+                      got=f"{finding.error}", rule=SPEC + "basic/index#requests (the schema's "
+                      f"{finding.model} type)", hint="compare each field with the method's page in the specification")
 
 
 def judge_trace(what: str, trace: Any) -> int:
