@@ -74,8 +74,8 @@ def test_check_catches_a_handle_that_is_not_validated(tmp_path):
 
 
 def test_check_catches_a_guessable_handle_and_a_crash(tmp_path):
-    path = _mutant(tmp_path, 'handle_ = "cal_" + secrets.token_urlsafe(16)',
-                   'handle_ = "cal_%d" % (DB.execute("SELECT count(*) FROM calendars").fetchone()[0] + 1)')
+    path = _mutant(tmp_path, 'handle = "cal_" + secrets.token_urlsafe(16)',
+                   'handle = "cal_%d" % (DB.execute("SELECT count(*) FROM calendars").fetchone()[0] + 1)')
     with pytest.raises(CheckFailed, match=r"^two calls to create_calendar returned 'cal_1' and 'cal_2': a handle must be unguessable"):
         check(path)
     broken = tmp_path / "broken.py"
@@ -110,8 +110,8 @@ PLUMBING_MISSES = {
         "== '2026-07-28' else (_ for _ in ()).throw(Refusal(-32022, 'Unsupported', {'supported': SUPPORTED}))",
         r"\(UnsupportedProtocolVersionError\); got error\.data\.requested: Field required.*versioning"),
     "null-id-on-an-unreadable-line": (
-        "answer = handle_line(line, lambda msg: handle(msg, dispatch, name=SERVER_INFO[\"name\"]))",
-        "answer = handle_line(line, lambda msg: handle(msg, dispatch, name=SERVER_INFO[\"name\"])) "
+        "answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO[\"name\"]))",
+        "answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO[\"name\"])) "
         "if line.strip().startswith(b'{\"') else b'{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
         "\"message\":\"Parse error\"}}\\n'",
         r"a line that is not JSON\): .*got id must be a string or an integer, not None.*never \"id\": null"),

@@ -41,7 +41,7 @@ from typing import Any
 
 # The bundled calendar supplies the JSON-RPC envelope (ids, error answers, the per-request `_meta`
 # check); this file supplies the methods and the tools.
-from mcp_lab.servers.calendar import Refusal, check_meta, handle, handle_line, is_datetime
+from mcp_lab.servers.calendar import Refusal, check_meta, handle as handle_message, handle_line, is_datetime
 
 SUPPORTED = ["2026-07-28"]
 SERVER_INFO = {"name": "lab10-calendar", "version": "1.0.0"}
@@ -175,9 +175,9 @@ TOOLS = [
 ]
 
 
-def refuse_handle(handle_: Any) -> str | None:
-    """Why this caller may not use `handle_`, or None when it may."""
-    # TODO 3: check, on every call, that `handle_` names a calendar this server issued, that has
+def refuse_handle(handle: Any) -> str | None:
+    """Why this caller may not use `handle`, or None when it may."""
+    # TODO 3: check, on every call, that `handle` names a calendar this server issued, that has
     # not expired, and that caller() created: a handle is a name, not a permission.  Return the
     # reason as one sentence ("Unknown calendar handle ...: call create_calendar for a new one",
     # "Not your calendar: ..."); the tools turn it into tool_error(reason).
@@ -262,7 +262,7 @@ def main() -> None:
     # stdout carries only MCP messages; anything else (logs, debugging prints) goes to stderr.
     print(f"{SERVER_INFO['name']}: serving 2026-07-28 on stdio", file=sys.stderr)
     for line in sys.stdin.buffer:
-        answer = handle_line(line, lambda msg: handle(msg, dispatch, name=SERVER_INFO["name"]))
+        answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO["name"]))
         if answer is not None:
             sys.stdout.buffer.write(answer)
             sys.stdout.buffer.flush()

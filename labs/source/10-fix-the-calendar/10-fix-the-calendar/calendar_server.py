@@ -46,7 +46,7 @@ from typing import Any
 
 # The bundled calendar supplies the JSON-RPC envelope (ids, error answers, the per-request `_meta`
 # check); this file supplies the methods and the tools.
-from mcp_lab.servers.calendar import Refusal, check_meta, handle, handle_line, is_datetime
+from mcp_lab.servers.calendar import Refusal, check_meta, handle as handle_message, handle_line, is_datetime
 
 SUPPORTED = ["2026-07-28"]
 SERVER_INFO = {"name": "lab10-calendar", "version": "1.0.0"}
@@ -240,17 +240,17 @@ TOOLS = [
 
 
 def create_calendar(args: dict, params: dict, caps: dict) -> dict:
-    handle_ = "cal_" + secrets.token_urlsafe(16)
+    handle = "cal_" + secrets.token_urlsafe(16)
     DB.execute("INSERT INTO calendars (handle, owner, expires_at) VALUES (?, ?, ?)",
-               (handle_, caller(), time.time() + CALENDAR_TTL))
-    return ok(f"Created calendar {handle_}; pass it as `calendar` to create_event and list_events.",
-              {"calendar": handle_})
+               (handle, caller(), time.time() + CALENDAR_TTL))
+    return ok(f"Created calendar {handle}; pass it as `calendar` to create_event and list_events.",
+              {"calendar": handle})
 ### END SOLUTION
 
 
-def refuse_handle(handle_: Any) -> str | None:
-    """Why this caller may not use `handle_`, or None when it may."""
-    # TODO 3: check, on every call, that `handle_` names a calendar this server issued, that has
+def refuse_handle(handle: Any) -> str | None:
+    """Why this caller may not use `handle`, or None when it may."""
+    # TODO 3: check, on every call, that `handle` names a calendar this server issued, that has
     # not expired, and that caller() created: a handle is a name, not a permission.  Return the
     # reason as one sentence ("Unknown calendar handle ...: call create_calendar for a new one",
     # "Not your calendar: ..."); the tools turn it into tool_error(reason).
@@ -258,15 +258,15 @@ def refuse_handle(handle_: Any) -> str | None:
     return None
     ### END STUB
     ### BEGIN SOLUTION
-    if not isinstance(handle_, str):
+    if not isinstance(handle, str):
         return "This tool needs `calendar`, the handle create_calendar returned."
-    row = DB.execute("SELECT owner, expires_at FROM calendars WHERE handle = ?", (handle_,)).fetchone()
+    row = DB.execute("SELECT owner, expires_at FROM calendars WHERE handle = ?", (handle,)).fetchone()
     if row is None:
-        return f"Unknown calendar handle {handle_[:40]!r}: call create_calendar for a new one."
+        return f"Unknown calendar handle {handle[:40]!r}: call create_calendar for a new one."
     if not hmac.compare_digest(row[0].encode(), caller().encode()):
-        return f"Not your calendar: {handle_[:40]!r} was created by another caller; call create_calendar for your own."
+        return f"Not your calendar: {handle[:40]!r} was created by another caller; call create_calendar for your own."
     if row[1] < time.time():
-        return f"Calendar {handle_[:40]!r} has expired: call create_calendar for a new one."
+        return f"Calendar {handle[:40]!r} has expired: call create_calendar for a new one."
     return None
     ### END SOLUTION
 
@@ -354,7 +354,7 @@ def main() -> None:
     # stdout carries only MCP messages; anything else (logs, debugging prints) goes to stderr.
     print(f"{SERVER_INFO['name']}: serving 2026-07-28 on stdio", file=sys.stderr)
     for line in sys.stdin.buffer:
-        answer = handle_line(line, lambda msg: handle(msg, dispatch, name=SERVER_INFO["name"]))
+        answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO["name"]))
         if answer is not None:
             sys.stdout.buffer.write(answer)
             sys.stdout.buffer.flush()
