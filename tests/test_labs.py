@@ -184,6 +184,9 @@ LAB02_NEAR_MISSES = {
         'answer = error(None, -32700, "Parse error: the line is not valid JSON")',
         'answer = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}',
         r'^the plumbing \(a line that is not JSON\): .*id must be a string or an integer, not None'),
+    "answers-a-null-id": (
+        "    if isinstance(rid, bool) or not isinstance(rid, (str, int)):\n", "    if False:\n",
+        r'^the plumbing \(a request whose id is null\): .*id must be a string or an integer, not None'),
     "state-kept-in-the-process": (
         'SECRET = os.environ.get("LAB02_SECRET", "lab-02-not-a-real-secret").encode()', "SECRET = os.urandom(16)",
         r"^a retry that reaches a second, fresh process"),

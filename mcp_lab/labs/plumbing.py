@@ -1,7 +1,7 @@
 """The schema half of every lab check: what a lab's server sends must be valid MCP of its era.
 
     from mcp_lab.labs import plumbing
-    plumbing.probe(argv, env=..., cwd=...)          # four probes of the envelope; CheckFailed or a list of lines
+    plumbing.probe(argv, env=..., cwd=...)          # five probes of the envelope; CheckFailed or a list of lines
     plumbing.judge("process A", request_line, answer_line)   # one exchange; CheckFailed naming the rule
 
 Theory of operation.  A lab's server has two halves: the tool the learner writes, and the
@@ -15,8 +15,9 @@ may carry extra fields: in 2026-07-28 `serverInfo` rides in `_meta`
 
 `probe()` sends what every modern server must answer, whatever its tools: `server/discover`,
 `tools/list`, a request asking for a revision nobody speaks (-32022 with `data.requested` and
-`data.supported`) and a line that is not JSON (-32700, with the id left out: it could not be
-read, and the schema never allows `"id": null`).  `judge()` is the same verdict for one exchange
+`data.supported`), a line that is not JSON (-32700) and a request whose id is null (-32600),
+both answered with the id left out: it could not be read, and the schema never allows
+`"id": null`.  `judge()` is the same verdict for one exchange
 a lab check made anyway.  A failure is a `CheckFailed` whose one paragraph names the schema type,
 the field, the rule's page in the specification, and what to change.
 """
@@ -180,8 +181,10 @@ def probe(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = Non
             if version == UNKNOWN_VERSION and (refused := _version_error(client.trace.received[-1])):
                 raise refused
             lines.append(want)
-        _unreadable(client, f"{name} (a line that is not JSON)")
-        lines.append("the -32700 error with no id")
+        _unreadable(client, f"{name} (a line that is not JSON)", "{this is not json", -32700)
+        _unreadable(client, f"{name} (a request whose id is null)", json.dumps(
+            {"jsonrpc": "2.0", "id": None, "method": "tools/list", "params": {"_meta": _meta()}}), -32600)
+        lines.append("the -32700 and -32600 errors with no id")
         return [f"{name}: {', '.join(lines)} validate against the {MODERN} schema"]
     finally:
         client.close()
@@ -201,17 +204,22 @@ def _version_error(line: str) -> CheckFailed | None:
     return None
 
 
-def _unreadable(client: Any, what: str) -> dict:
-    answers = client.send_raw("{this is not json", quiet=1.0)
-    lines = client.trace.received
-    if not answers or not lines:
-        raise failure(what, expected="the error -32700 (parse error)", got="no answer",
-                      rule=SPEC + "basic/index#error-codes", hint="answer a line you cannot parse with -32700")
+def _unreadable(client: Any, what: str, line: str, code: int) -> dict:
+    """Send a request whose id cannot be read; its error answer must leave the id out."""
+    want = {-32700: "the error -32700 (parse error)", -32600: "the error -32600 (invalid request)"}[code]
+    before = len(list(client.trace))
+    client.send_raw(line, quiet=1.0)
+    # What came back, whether the client could file it as an answer or only as a stray line
+    # (an answer whose id is null answers no request it sent).
+    lines = [ev.line for ev in list(client.trace)[before:] if ev.kind in ("recv", "noise")]
+    if not lines:
+        raise failure(what, expected=want, got="no answer", rule=SPEC + "basic/index#error-codes",
+                      hint="answer a request you cannot read with an error that has no id")
     obj = _loads(lines[-1])
     model, error = _verdict(check_message(obj, sender="server", version=MODERN, line=lines[-1]), obj)
     if model:
         raise _fail(what, model, error, lines[-1])
-    if not (isinstance(obj, dict) and isinstance(obj.get("error"), dict) and obj["error"].get("code") == -32700):
-        raise failure(what, expected="the error -32700 (parse error)", got=shown(obj, 200),
-                      rule=SPEC + "basic/index#error-codes", hint="answer a line you cannot parse with -32700")
+    if not (isinstance(obj, dict) and isinstance(obj.get("error"), dict) and obj["error"].get("code") == code):
+        raise failure(what, expected=want, got=shown(obj, 200), rule=SPEC + "basic/index#error-codes",
+                      hint="answer a request you cannot read with an error that has no id")
     return obj

@@ -218,6 +218,8 @@ def handle(msg: Any) -> dict | None:
     if "id" not in msg:
         return None
     rid, method, params = msg["id"], msg["method"], msg.get("params") or {}
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)):
+        return error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
     try:
         if method not in HANDLERS:
             raise Refusal(-32601, f"Method not found: {method}")
