@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_lab.labs import check_ask, check_budget, check_requests, generate
+from mcp_lab.labs import check_ask, check_budget, check_requests, generate, plumbing
 from mcp_lab.labs._check import CheckFailed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -204,6 +204,14 @@ def test_lab02_a_server_that_cannot_start_is_a_clear_failure(tmp_path):
     path = variant(tmp_path, "def book_room(", "def book_room(:")
     with pytest.raises(CheckFailed, match=r"the server gave no usable answer .*SyntaxError"):
         check_ask.check(path)
+
+
+def test_the_templates_plumbing_obeys_the_schema_already(tmp_path):
+    """What a learner copies from a template is valid before they touch it."""
+    for server in (LABS / SERVER, LABS / "10-fix-the-calendar" / "calendar_server.py"):
+        lines = plumbing.probe([sys.executable, str(server)], env={"CALENDAR_DB": str(tmp_path / "c.sqlite3")},
+                               cwd=str(tmp_path))
+        assert len(lines) == 1 and "validate against the 2026-07-28 schema" in lines[0], (server, lines)
 
 
 # --- lab 03: token budget ---------------------------------------------------------------------
