@@ -137,3 +137,4 @@ def test_template_notebook_fails_its_check_on_purpose():
     index, error = errors[0]
     assert "raises-exception" in nb.cells[index].metadata.get("tags", [])
     assert error["ename"] == "CheckFailed" and "the write made in process B is gone" in error["evalue"]
+    assert error["traceback"] == [f"CheckFailed: {error['evalue']}"], "one sentence, not the checker's frames"

@@ -140,7 +140,7 @@ def test_lab02_template_fails_at_todo_2_with_the_message():
         check_ask.check(LABS / SERVER)
     text = str(info.value)
     assert text.startswith('accept (the person picks a room): expected a result with resultType "input_required"')
-    assert "got the JSON-RPC error -32603" in text and "TODO 2" in text and "Spec rule: basic/patterns/mrtr" in text
+    assert "got the JSON-RPC error -32603" in text and "TODO 2" in text and "Spec rule: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr" in text
 
 
 def test_lab02_solution_passes():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
@@ -61,9 +62,17 @@ def shown(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+SPEC = "https://modelcontextprotocol.io/specification/2026-07-28/"
+_PAGE = re.compile(r"^(?:basic|server|client)/[a-z/-]*(?:#[a-z0-9-]+)?(?=[:\s(]|$)")
+
+
 def failure(what: str, *, expected: str, got: str, rule: str, hint: str) -> CheckFailed:
-    """A CheckFailed whose message is one paragraph: expected, got, rule, hint."""
+    """A CheckFailed whose message is one paragraph: expected, got, rule, hint.
+
+    A rule that opens with a page of the specification ("basic/patterns/mrtr: ...") gets that
+    page's public address, so the learner can click through to it."""
     hint = hint if hint.endswith((".", "?", "!")) else hint + "."
+    rule = _PAGE.sub(lambda m: SPEC + m.group(0), rule, count=1)
     return CheckFailed(f"{what}: expected {expected}; got {got}. Spec rule: {rule}. Hint: {hint}")
 
 

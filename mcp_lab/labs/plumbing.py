@@ -28,11 +28,10 @@ import json
 from typing import Any, Sequence
 
 from ..wire.schema_check import MODERN, WireChecker, check_message
-from ._check import CheckFailed, failure, shown
+from ._check import SPEC, CheckFailed, failure, shown
 
 __all__ = ["probe", "judge", "judge_request", "judge_trace", "UNKNOWN_VERSION"]
 
-SPEC = "https://modelcontextprotocol.io/specification/2026-07-28/"
 UNKNOWN_VERSION = "1999-01-01"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 
