@@ -405,3 +405,29 @@ def test_solution_notebooks_are_executed_by_test_notebooks():
     for name in NOTEBOOKS:
         assert (SOLUTIONS / name).resolve() in found, name
         assert (LABS / name).resolve() not in found, name   # templates fail on purpose
+
+
+# --- a failing check reads as one sentence ------------------------------------------------------
+
+class _Shell:
+    """The two parts of IPython's shell that show_in_one_line uses."""
+
+    def __init__(self, custom=()):
+        self.custom_exceptions, self.shown = custom, None
+
+    def set_custom_exc(self, exc_tuple, handler):
+        self.custom_exceptions, self.handler = exc_tuple, handler
+
+    def _showtraceback(self, etype, value, stb):
+        self.shown = stb
+
+
+def test_a_check_failure_is_shown_as_its_sentence_and_other_handlers_are_left_alone():
+    from mcp_lab.labs._check import show_in_one_line
+
+    shell = _Shell()
+    assert show_in_one_line(shell) and shell.custom_exceptions == (CheckFailed,)
+    shell.handler(shell, CheckFailed, CheckFailed("process C read 2 event(s)."), None)
+    assert shell.shown == ["CheckFailed: process C read 2 event(s)."], shell.shown
+    theirs = _Shell(custom=(ValueError,))
+    assert not show_in_one_line(theirs) and theirs.custom_exceptions == (ValueError,)
