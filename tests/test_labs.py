@@ -320,6 +320,18 @@ def test_committed_labs_are_what_the_source_generates():
                        + ", ".join(str(p.relative_to(ROOT)) for p in stale))
 
 
+def test_a_student_version_edited_by_hand_is_caught(tmp_path):
+    import shutil
+
+    copy = tmp_path / "labs"
+    shutil.copytree(LABS, copy, ignore=shutil.ignore_patterns("*.sqlite3*", "__pycache__"))
+    server = copy / SERVER
+    server.write_text(server.read_text(encoding="utf-8").replace("# TODO 3", "# TODO three"), encoding="utf-8")
+    assert generate.stale(copy) == [server]
+    assert generate.main(["--check", "--labs", str(copy)]) == 1
+    assert generate.main(["--labs", str(copy)]) == 0 and generate.stale(copy) == []
+
+
 def test_source_metadata_is_nbgrader_v3_and_the_check_cell_is_graded():
     import nbformat
     from nbgrader.nbgraderformat import MetadataValidator
