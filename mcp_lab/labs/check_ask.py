@@ -181,15 +181,27 @@ def _first_round(what: str, first: Any) -> jsonrpc.Result:
     if not (isinstance(first, jsonrpc.Result) and first.result_type == "input_required"):
         raise failure(what, expected='a result with resultType "input_required" asking the person for a room',
                       got=_summary(first), rule=f"{_MRTR}: a server that needs the person's answer returns an "
-                      "InputRequiredResult instead of sending a request", hint="that is TODO 2 in book_room")
+                      "InputRequiredResult instead of sending a request", hint="that is TODO 2, in ask_for_room")
     return first
 
 
 def _check(argv: list[str], timeout: float) -> CheckReport:
+    """Every scenario in order, each with its own process(es); the first miss raises."""
     report = CheckReport(server=Path(argv[-1]).name)
     ok = report.passed.append
+    _contract(argv, timeout, ok)
+    report.passed += plumbing.probe(argv, env=_ENV, timeout=timeout)
+    rooms = _accept(argv, timeout, ok)
+    _decline_and_cancel(argv, timeout, ok)
+    _without_form_capability(argv, timeout, ok)
+    _tampering(argv, timeout, ok, rooms)
+    _missing_answer(argv, timeout, ok)
+    _another_process(argv, timeout, ok, rooms)
+    return report
 
-    # 0. The tool is there, with its contract.
+
+def _contract(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
+    """The tool is there, with its contract."""
     with _Server(argv, timeout, "tools/list") as s:
         listed = s.request("tools/list", {})
         tools = listed.result.get("tools", []) if isinstance(listed, jsonrpc.Result) else []
@@ -199,9 +211,10 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                           got=_summary(listed), rule="server/tools: tools/list returns every tool",
                           hint="keep TOOL as the template defines it")
         ok(f"tools/list lists {TOOL}(startsAt)")
-    report.passed += plumbing.probe(argv, env=_ENV, timeout=timeout)
 
-    # 1. Accept: two rounds, a new id, the state echoed, the room booked.
+
+def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[str]:
+    """Accept: two rounds, a new id, the state echoed, the room booked."""
     what = "accept (the person picks a room)"
     asked: list[dict] = []
 
@@ -238,8 +251,11 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                           rule=f"{_MRTR}: the retry carries inputResponses; the server finishes the call",
                           hint="that is TODO 3: unseal the state, read responses[\"room\"], book content[\"room\"]")
         ok(f"accept: {want}")
+    return rooms
 
-    # 2, 3. Decline and cancel end the call with a tool error that says so.
+
+def _decline_and_cancel(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
+    """Decline and cancel end the call with a tool error that says so."""
     for action, word in (("decline", "declin"), ("cancel", "cancel")):
         what = f"{action} (the person says no)" if action == "decline" else f"{action} (the person dismisses the form)"
         with _Server(argv, timeout, what) as s:
@@ -254,7 +270,9 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                               hint=f'return tool_error("Not booked: ...{action}...") when action is "{action}"')
             ok(f"{action}: isError true, {_text(final.result)!r}")
 
-    # 4. No form in this request's capabilities: -32021, naming what is required.
+
+def _without_form_capability(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
+    """No form in this request's capabilities: -32021, naming what is required."""
     for caps, label in (({}, "declares no capabilities"), ({"elicitation": {"url": {}}}, "declares URL elicitation only")):
         what = f"a request that {label}"
         with _Server(argv, timeout, what, capabilities=caps) as s:
@@ -269,7 +287,9 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                               hint="that is TODO 1 in book_room")
             ok(f"{label}: -32021, requiredCapabilities {shown(required)}")
 
-    # 5. A changed requestState, and a room never offered, are not believed.
+
+def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms: list[str]) -> None:
+    """A changed requestState, and a room never offered, are not believed."""
     what = "a retry with a changed requestState"
     with _Server(argv, timeout, what) as s:
         interim = s.request("tools/call", CALL)
@@ -307,7 +327,9 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
             raise failure(what, expected="the server still answering", got=_summary(alive), rule="a bad request "
                           "costs one answer, never the process", hint="let Refusal carry the error")
 
-    # 6. A retry that lacks the answer is asked again, not refused.
+
+def _missing_answer(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
+    """A retry that lacks the answer is asked again, not refused."""
     what = "a retry without the answer under \"room\""
     with _Server(argv, timeout, what) as s:
         interim = s.request("tools/call", CALL)
@@ -326,7 +348,9 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
             _offered(f"{what} ({how})", r)
         ok("a retry without the answer gets a new input_required asking for the room again")
 
-    # 7. Another process finishes what one began.
+
+def _another_process(argv: list[str], timeout: float, ok: Callable[[str], None], rooms: list[str]) -> None:
+    """Another process finishes what one began."""
     what = "a retry that reaches a second, fresh process"
     with _Server(argv, timeout, "process A: " + what) as a:
         interim = a.request("tools/call", CALL)
@@ -341,4 +365,3 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                           hint="keep what the retry needs in requestState (sealed with the shared SECRET), "
                           "not in the process")
         ok(f"process B finished the call process A began: {want}")
-    return report

@@ -189,6 +189,7 @@ def check(server: str | Path | Sequence[str], *, timeout: float = 10.0, env: dic
 
 
 def _check(r: _Runner, report: CheckReport) -> None:
+    """Every expectation in order; each appends its line to the report or raises."""
     listed = r.run("process 0", "tools/list", {})
     if not listed.ok:
         raise r.fail(f"process 0 (tools/list) answered {listed.summary!r}; the server must list its tools.")
@@ -205,8 +206,20 @@ def _check(r: _Runner, report: CheckReport) -> None:
         if needed not in tools:
             raise r.fail(f"tools/list has no {needed!r} tool (it lists {sorted(tools)}); the check needs "
                          "create_calendar, create_event and list_events.")
+    handle = _handle(r)
+    report.passed.append("create_calendar returns an unguessable handle, in text and structuredContent")
+    _abc(r, handle, report)
+    _tampering(r, handle)
+    report.passed.append("a changed requestState is refused with -32602")
+    _made_up_handle(r)
+    report.passed.append("a made-up handle is a tool execution error (isError), with a clear message")
+    _another_caller(r, handle)
+    report.passed.append(f"a handle is not a permission: {INTRUDER}'s process holding {OWNER}'s handle is refused "
+                         "(isError), reading and writing")
 
-    # The handle.
+
+def _handle(r: _Runner) -> str:
+    """create_calendar returns a handle, in text and structuredContent, different every time."""
     made = r.tool("process H1", "create_calendar", {})
     handle = made.structured.get("calendar") if isinstance(made.structured, dict) else None
     if made.is_error or not isinstance(handle, str) or not handle:
@@ -222,9 +235,11 @@ def _check(r: _Runner, report: CheckReport) -> None:
         raise r.fail(f"two calls to create_calendar returned {handle!r} and {handle2!r}: a handle must be "
                      "unguessable, since anyone who knows it can use the calendar (at least 128 random bits, "
                      "e.g. \"cal_\" + secrets.token_urlsafe(16)), and never a counter.")
-    report.passed.append("create_calendar returns an unguessable handle, in text and structuredContent")
+    return handle
 
-    # A/B/C with the handle.
+
+def _abc(r: _Runner, handle: str, report: CheckReport) -> None:
+    """The chapter's A/B/C with the handle: A asks, B (a new process) finishes, C (another) reads."""
     a = r.tool("process A", "create_event", {"calendar": handle, "title": "Dentist"})
     state = _expect_input_required(r, a, "process A")
     b = r.tool("process B", "create_event", {"calendar": handle, "title": "Dentist"},
@@ -247,7 +262,9 @@ def _check(r: _Runner, report: CheckReport) -> None:
                      "that the answer in process B gave.")
     report.passed.append("process C, a fresh process, sees the event process B created, exactly once")
 
-    # Tampering: a fresh continuation, changed, must be refused.
+
+def _tampering(r: _Runner, handle: str) -> None:
+    """A fresh continuation, changed, must be refused with -32602."""
     t0 = r.tool("process T0", "create_event", {"calendar": handle, "title": "Lunch"})
     fresh = _expect_input_required(r, t0, "process T0")
     for n, (forged, how) in enumerate(_forgeries(fresh, "Lunch"), 1):
@@ -262,9 +279,10 @@ def _check(r: _Runner, report: CheckReport) -> None:
         if t.error_code != -32602:
             raise r.fail(f"process T{n} sent a requestState with {how}; refusing it is right, but the answer should "
                          f"be the JSON-RPC error -32602 (invalid params), not {t.summary!r}.")
-    report.passed.append("a changed requestState is refused with -32602")
 
-    # A made-up handle.
+
+def _made_up_handle(r: _Runner) -> None:
+    """A handle this server never issued is a tool execution error, with a clear text."""
     fake = "cal_" + secrets.token_urlsafe(16)
     for label, tool, args in (("process F1", "create_event", {"calendar": fake, "title": "Intruder", "startsAt": START}),
                               ("process F2", "list_events", {"calendar": fake})):
@@ -279,10 +297,6 @@ def _check(r: _Runner, report: CheckReport) -> None:
         if "Traceback" in f.text:
             raise r.fail(f"{label}: the error text for a made-up handle contains a Python traceback; give a clear "
                          "one-line message instead.")
-    report.passed.append("a made-up handle is a tool execution error (isError), with a clear message")
-    _another_caller(r, handle)
-    report.passed.append(f"a handle is not a permission: {INTRUDER}'s process holding {OWNER}'s handle is refused "
-                         "(isError), reading and writing")
 
 
 def _another_caller(r: _Runner, handle: str) -> None:
