@@ -3,7 +3,8 @@
 # Theory of operation: `setup` is a chain of stamp files, so a second run with nothing changed
 # costs one prerequisite check (a few hundred ms) and a handful of mtime comparisons:
 #   .venv/bin/python                      created once, with the Python tools/check_prereqs.sh finds
-#   .venv/.stamp-pip                      `pip install -e '.[dev,teach]'`, redone when pyproject.toml changes
+#   .venv/.stamp-pip                      `pip install -e '.[dev]'`, redone when pyproject.toml changes
+#   .venv/.stamp-teach                    the `teach` extra (nbgrader, the hub) for `make test` and `make labs`
 #   .venv/.stamp-kernel                   `ipykernel install --sys-prefix`, redone after a reinstall
 #   <reference>/node_modules/.stamp-npm   `npm ci`, redone when package(-lock).json changes
 # setuptools' editable install records the package folders that exist when pip runs; the pip
@@ -17,6 +18,7 @@ VPY := $(VENV)/bin/python
 REF := mcp_lab/servers/reference
 PIP_STAMP := $(VENV)/.stamp-pip$(if $(wildcard mcp_lab/__init__.py),,-nopkg)
 KERNEL_STAMP := $(VENV)/.stamp-kernel
+TEACH_STAMP := $(VENV)/.stamp-teach
 NPM_STAMP := $(REF)/node_modules/.stamp-npm
 # Jupyter refuses to run as root unless told to (CI and these machines run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
@@ -36,8 +38,13 @@ $(VPY): | prereqs
 	"$$py" -m venv $(VENV)
 
 $(PIP_STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q -e '.[dev,teach]'
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q -e '.[dev]'
 	@rm -f $(VENV)/.stamp-pip*
+	@touch $@
+
+# A teacher's tools, not a learner's: only the targets that need them install them.
+$(TEACH_STAMP): $(PIP_STAMP)
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q -e '.[dev,teach]'
 	@touch $@
 
 $(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/wire_kernel.py
@@ -58,10 +65,10 @@ lab: setup
 
 # The labs from one source: labs/source/<lab>/ (nbgrader markers and metadata) gives the student
 # versions in labs/ and the solutions in labs/solutions/; tests/test_labs.py fails when they differ.
-labs: setup
+labs: setup $(TEACH_STAMP)
 	$(VPY) -m mcp_lab.labs.generate
 
-test: setup
+test: setup $(TEACH_STAMP)
 	@sh tools/ensure_chromium.sh
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
