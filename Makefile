@@ -25,7 +25,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 PYTEST_ARGS ?=
 LAB_ARGS ?=
 
-.PHONY: setup prereqs lab labs test bench clean
+.PHONY: setup prereqs lab labs test lint fmt bench clean
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP)
 
@@ -47,9 +47,9 @@ $(TEACH_STAMP): $(PIP_STAMP)
 	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q -e '.[dev,teach]'
 	@touch $@
 
-$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/wire_kernel.py
+$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/notebook/wire_kernel.py
 	$(VPY) -m ipykernel install --sys-prefix
-	$(VPY) -m mcp_lab.wire_kernel install --sys-prefix
+	$(VPY) -m mcp_lab.notebook.wire_kernel install --sys-prefix
 	@touch $@
 
 $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
@@ -66,16 +66,28 @@ lab: setup
 # The labs from one source: labs/source/<lab>/ (nbgrader markers and metadata) gives the student
 # versions in labs/ and the solutions in labs/solutions/; tests/test_labs.py fails when they differ.
 labs: setup $(TEACH_STAMP)
-	$(VPY) -m mcp_lab.labs.generate
+	$(VPY) -m mcp_lab.course.generate
 
-test: setup $(TEACH_STAMP)
+# Lint, format check and the layer contract (pyproject.toml) run before any test: a few seconds.
+LINT_PATHS := mcp_lab tests tools bench
+
+lint: setup
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+	$(VENV)/bin/lint-imports --no-cache
+
+test: lint $(TEACH_STAMP)
 	@sh tools/ensure_chromium.sh
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
+fmt: setup
+	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
+	$(VENV)/bin/ruff format $(LINT_PATHS)
+
 bench: setup
-	$(VPY) tests/bench.py
+	$(VPY) bench/bench.py
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results
+	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_lab.labs.check_calendar import CheckFailed, CheckReport, check
+from mcp_lab.course.check_calendar import CheckFailed, CheckReport, check
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "labs" / "10-fix-the-calendar" / "calendar_server.py"
@@ -41,8 +41,14 @@ def test_solution_passes():
 
 def test_no_solution_code_in_the_template():
     code = TEMPLATE.read_text()
-    for pattern in (r"^\s*import\s+sqlite3\b", r"^\s*from\s+sqlite3\b", r"sqlite3\.connect", r"token_urlsafe\(",
-                    r"def create_calendar\s*\(", r"SELECT .* FROM calendars"):
+    for pattern in (
+        r"^\s*import\s+sqlite3\b",
+        r"^\s*from\s+sqlite3\b",
+        r"sqlite3\.connect",
+        r"token_urlsafe\(",
+        r"def create_calendar\s*\(",
+        r"SELECT .* FROM calendars",
+    ):
         assert not re.search(pattern, code, re.M), f"the template contains solution code: {pattern}"
     assert code.count("# TODO") >= 4
     assert "EVENTS: list[dict] = [" in code, "the bug the lab is about"
@@ -60,23 +66,36 @@ def _mutant(tmp_path: Path, old: str, new: str) -> Path:
 
 
 def test_check_catches_an_unsigned_request_state(tmp_path):
-    path = _mutant(tmp_path, "    if not hmac.compare_digest(_b64(hmac.new(KEY, body.encode(), hashlib.sha256).digest()), mac):",
-                   "    if False:")
-    with pytest.raises(CheckFailed, match=r'^process T1 sent back the requestState of process T0 with its content '
-                                          r'rewritten so the title reads "Mallory", and the server accepted it'):
+    path = _mutant(
+        tmp_path,
+        "    if not hmac.compare_digest(_b64(hmac.new(KEY, body.encode(), hashlib.sha256).digest()), mac):",
+        "    if False:",
+    )
+    with pytest.raises(
+        CheckFailed,
+        match=r"^process T1 sent back the requestState of process T0 with its content "
+        r'rewritten so the title reads "Mallory", and the server accepted it',
+    ):
         check(path)
 
 
 def test_check_catches_a_handle_that_is_not_validated(tmp_path):
-    path = _mutant(tmp_path, '        return f"Unknown calendar handle', '        return None and f"Unknown calendar handle')
+    path = _mutant(
+        tmp_path, '        return f"Unknown calendar handle', '        return None and f"Unknown calendar handle'
+    )
     with pytest.raises(CheckFailed, match=r"^process F1 called create_event with a made-up handle .* and it succeeded"):
         check(path)
 
 
 def test_check_catches_a_guessable_handle_and_a_crash(tmp_path):
-    path = _mutant(tmp_path, 'handle = "cal_" + secrets.token_urlsafe(16)',
-                   'handle = "cal_%d" % (DB.execute("SELECT count(*) FROM calendars").fetchone()[0] + 1)')
-    with pytest.raises(CheckFailed, match=r"^two calls to create_calendar returned 'cal_1' and 'cal_2': a handle must be unguessable"):
+    path = _mutant(
+        tmp_path,
+        'handle = "cal_" + secrets.token_urlsafe(16)',
+        'handle = "cal_%d" % (DB.execute("SELECT count(*) FROM calendars").fetchone()[0] + 1)',
+    )
+    with pytest.raises(
+        CheckFailed, match=r"^two calls to create_calendar returned 'cal_1' and 'cal_2': a handle must be unguessable"
+    ):
         check(path)
     broken = tmp_path / "broken.py"
     broken.write_text(TEMPLATE.read_text().replace("def main()", "def main(:"))
@@ -86,35 +105,46 @@ def test_check_catches_a_guessable_handle_and_a_crash(tmp_path):
 
 def test_check_catches_a_handle_usable_by_another_caller(tmp_path):
     path = _mutant(tmp_path, "    if not hmac.compare_digest(row[0].encode(), caller().encode()):", "    if False:")
-    with pytest.raises(CheckFailed, match=r"^process M1 was started for another caller \(MCP_LAB_CALLER=mallory\) and "
-                                          r"called list_events with the handle that alice's process created, and it "
-                                          r"succeeded .*a handle is a name, not a permission"):
+    with pytest.raises(
+        CheckFailed,
+        match=r"^process M1 was started for another caller \(MCP_LAB_CALLER=mallory\) and "
+        r"called list_events with the handle that alice's process created, and it "
+        r"succeeded .*a handle is a name, not a permission",
+    ):
         check(path)
 
 
 # Plumbing that breaks the schema: each variant fails with the rule's name and the spec page.
 PLUMBING_MISSES = {
     "discover-without-cache-fields": (
-        '"ttlMs": 3600000, "cacheScope": "public"})', '})',
+        '"ttlMs": 3600000, "cacheScope": "public"})',
+        "})",
         r"server/discover asking 2026-07-28\): expected an answer that validates against the 2026-07-28 schema "
-        r"\(DiscoverResult\); got cacheScope: Field required.*server/discover#discoverresult"),
+        r"\(DiscoverResult\); got cacheScope: Field required.*server/discover#discoverresult",
+    ),
     "serverInfo-at-the-top": (
-        'return complete({"supportedVersions": SUPPORTED,', 'return complete({"serverInfo": SERVER_INFO, "supportedVersions": SUPPORTED,',
-        r"expected serverInfo inside the result's _meta.*got a top-level serverInfo.*legacy initialize shape"),
+        'return complete({"supportedVersions": SUPPORTED,',
+        'return complete({"serverInfo": SERVER_INFO, "supportedVersions": SUPPORTED,',
+        r"expected serverInfo inside the result's _meta.*got a top-level serverInfo.*legacy initialize shape",
+    ),
     "tools-list-without-cache-fields": (
-        'complete({"tools": TOOLS, "ttlMs": 300000, "cacheScope": "public"})', 'complete({"tools": TOOLS})',
-        r"\(ListToolsResult\); got cacheScope: Field required.*caching#cacheable-results"),
+        'complete({"tools": TOOLS, "ttlMs": 300000, "cacheScope": "public"})',
+        'complete({"tools": TOOLS})',
+        r"\(ListToolsResult\); got cacheScope: Field required.*caching#cacheable-results",
+    ),
     "version-error-without-requested": (
         "caps = check_meta(params)",
         "caps = check_meta(params) if params.get('_meta', {}).get('io.modelcontextprotocol/protocolVersion') "
         "== '2026-07-28' else (_ for _ in ()).throw(Refusal(-32022, 'Unsupported', {'supported': SUPPORTED}))",
-        r"\(UnsupportedProtocolVersionError\); got error\.data\.requested: Field required.*versioning"),
+        r"\(UnsupportedProtocolVersionError\); got error\.data\.requested: Field required.*versioning",
+    ),
     "null-id-on-an-unreadable-line": (
-        "answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO[\"name\"]))",
-        "answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO[\"name\"])) "
-        "if line.strip().startswith(b'{\"') else b'{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
-        "\"message\":\"Parse error\"}}\\n'",
-        r"a line that is not JSON\): .*got id must be a string or an integer, not None.*never \"id\": null"),
+        'answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO["name"]))',
+        'answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO["name"])) '
+        'if line.strip().startswith(b\'{"\') else b\'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,'
+        '"message":"Parse error"}}\\n\'',
+        r"a line that is not JSON\): .*got id must be a string or an integer, not None.*never \"id\": null",
+    ),
 }
 
 
@@ -131,8 +161,13 @@ def test_template_notebook_fails_its_check_on_purpose():
 
     nb, failure = run_notebook(ROOT / "labs" / "10-fix-the-calendar.ipynb")
     assert failure is None, failure
-    errors = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
-              for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    errors = [
+        (i, o)
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert len(errors) == 1, errors
     index, error = errors[0]
     assert "raises-exception" in nb.cells[index].metadata.get("tags", [])

@@ -3,7 +3,7 @@
 The teacher's steps (README, "Grading the labs with nbgrader"), run for real with the `teach`
 extra's nbgrader 0.9.6 in a temporary course folder:
 
-1. `python -m mcp_lab.labs.generate --nbgrader-course DIR` writes DIR/source/<lab>/ and
+1. `python -m mcp_lab.course.generate --nbgrader-course DIR` writes DIR/source/<lab>/ and
    DIR/nbgrader_config.py;
 2. `nbgrader generate_assignment <lab>` writes DIR/release/<lab>/ (nbgrader's own ClearSolutions,
    checksums and locked cells) and records the assignment in DIR/gradebook.db;
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_lab.labs import generate
+from mcp_lab.course import generate
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "labs" / "solutions"
@@ -38,14 +38,16 @@ try:
 except ImportError:  # pragma: no cover - `make test` installs the teach extra
     if os.environ.get("CI") == "true":
         raise
-    pytest.skip("nbgrader is not installed: `pip install -e '.[teach]'` (make test installs it)",
-                allow_module_level=True)
+    pytest.skip(
+        "nbgrader is not installed: `pip install -e '.[teach]'` (make test installs it)", allow_module_level=True
+    )
 
 
 def nbgrader(course: Path, *args: str, timeout: float = 600) -> str:
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
-    done = subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    done = subprocess.run(
+        [str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"nbgrader {' '.join(args)} failed ({done.returncode}):\n{done.stderr[-3000:]}"
     return done.stderr
 
@@ -59,16 +61,18 @@ def test_autograde_gives_the_solution_full_marks_and_the_untouched_lab_zero(tmp_
     for lab in labs:
         nbgrader(course, "generate_assignment", lab)
         release = course / "release" / lab
-        release_text = "\n".join(p.read_text(encoding="utf-8") for p in release.rglob("*") if p.suffix in (".py", ".ipynb"))
-        assert "### BEGIN SOLUTION" not in release_text and "### BEGIN STUB" not in release_text, \
+        release_text = "\n".join(
+            p.read_text(encoding="utf-8") for p in release.rglob("*") if p.suffix in (".py", ".ipynb")
+        )
+        assert "### BEGIN SOLUTION" not in release_text and "### BEGIN STUB" not in release_text, (
             f"{lab}: the release must hold the student version only"
+        )
         shutil.copytree(release, course / "submitted" / "untouched" / lab)
         solved = course / "submitted" / "solved" / lab
         solved.mkdir(parents=True)
         shutil.copy(SOLUTIONS / f"{lab}.ipynb", solved / f"{lab}.ipynb")
         if (SOLUTIONS / lab).is_dir():
-            shutil.copytree(SOLUTIONS / lab, solved / lab,
-                            ignore=shutil.ignore_patterns("*.sqlite3*", "__pycache__"))
+            shutil.copytree(SOLUTIONS / lab, solved / lab, ignore=shutil.ignore_patterns("*.sqlite3*", "__pycache__"))
         nbgrader(course, "autograde", lab, "--create")
 
     scores = {}

@@ -39,9 +39,15 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str]]:
     nb = nbformat.read(path, as_version=4)
     config = Config()
     config.KernelManager.transport_encryption = "auto"
-    client = NotebookClient(nb, config=config, kernel_name="python3", timeout=CELL_TIMEOUT, startup_timeout=60,
-                            extra_arguments=["--InteractiveShell.colors=nocolor"],
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(
+        nb,
+        config=config,
+        kernel_name="python3",
+        timeout=CELL_TIMEOUT,
+        startup_timeout=60,
+        extra_arguments=["--InteractiveShell.colors=nocolor"],
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     errors: list[tuple[str, int, str, str]] = []
     async with client.async_setup_kernel():
         for label, times in (("each cell twice", 2), ("second run of the whole notebook", 1)):
@@ -52,10 +58,13 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str]]:
                     cell.outputs = []
                     try:
                         await client.async_execute_cell(cell, index)
-                    except CellExecutionError as e:   # an untagged cell failed: stop here
+                    except CellExecutionError as e:  # an untagged cell failed: stop here
                         return errors + [(f"{label} #{attempt + 1}", index, e.ename, e.evalue)]
-                    errors += [(f"{label} #{attempt + 1}", index, o.ename, o.evalue)
-                               for o in cell.outputs if o.output_type == "error"]
+                    errors += [
+                        (f"{label} #{attempt + 1}", index, o.ename, o.evalue)
+                        for o in cell.outputs
+                        if o.output_type == "error"
+                    ]
     return errors
 
 
@@ -67,7 +76,8 @@ def _run(path: Path) -> list[tuple[str, int, str, str]]:
 def test_solution_survives_each_cell_twice_and_a_second_run(lab):
     errors = _run(ROOT / "labs" / "solutions" / f"{lab}.ipynb")
     assert not errors, f"labs/solutions/{lab}.ipynb failed on a re-run: " + "; ".join(
-        f"{run}, cell {i}: {ename}: {evalue[:300]}" for run, i, ename, evalue in errors)
+        f"{run}, cell {i}: {ename}: {evalue[:300]}" for run, i, ename, evalue in errors
+    )
 
 
 @pytest.mark.parametrize("lab", LABS)
@@ -80,15 +90,19 @@ def test_template_fails_only_its_check_and_the_same_way_each_time(lab):
     errors = _run(path)
     assert {i for _, i, _, _ in errors} == {check}, f"labs/{lab}.ipynb: only the check cell may fail: {errors}"
     assert len(errors) == 3, f"the check should fail on each of its three runs: {errors}"
-    assert len({(ename, evalue) for _, _, ename, evalue in errors}) == 1, \
+    assert len({(ename, evalue) for _, _, ename, evalue in errors}) == 1, (
         f"the check said different things on a re-run: {errors}"
+    )
 
 
 def _bare_asserts(source: str, where: str) -> list[str]:
     python = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
     tree = ast.parse(python, where)
-    return [f"{where}:{node.lineno}: {ast.get_source_segment(python, node)}"
-            for node in ast.walk(tree) if isinstance(node, ast.Assert) and node.msg is None]
+    return [
+        f"{where}:{node.lineno}: {ast.get_source_segment(python, node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assert) and node.msg is None
+    ]
 
 
 def test_no_bare_asserts_in_labs():
