@@ -41,7 +41,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: setup prereqs teach lab test lint fmt bench hub bench-hub wheelhouse clean
+.PHONY: setup prereqs teach lab labs test lint fmt bench hub bench-hub wheelhouse clean
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -68,6 +68,7 @@ $(PIP_STAMP): pyproject.toml | $(VPY)
 	@rm -f $(VENV)/.stamp-pip*
 	@touch $@
 
+# A teacher's tools, not a learner's: only the targets that need them install them.
 $(TEACH_STAMP): pyproject.toml $(PIP_STAMP)
 	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[dev,teach]'
 	@touch $@
@@ -97,6 +98,11 @@ lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. \
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
+
+# The labs from one source: labs/source/<lab>/ (nbgrader markers and metadata) gives the student
+# versions in labs/ and the solutions in labs/solutions/; tests/test_labs.py fails when they differ.
+labs: setup $(TEACH_STAMP)
+	$(VPY) -m mcp_lab.course.generate
 
 # Lint, format check and the layer contract (pyproject.toml) run before any test: a few seconds.
 LINT_PATHS := mcp_lab tests tools bench classroom
