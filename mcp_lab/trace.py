@@ -216,6 +216,19 @@ class Trace:
         return Diagram("\n".join(lines))
 
     # -- export ---------------------------------------------------------------------------
+    def save(self, path, **header) -> "Any":
+        """Write this trace as a cassette (JSON Lines, see mcp_lab.session.cassette); returns the path.
+
+        Keyword arguments go to the header: `server={"era": ..., "command": [...]}`, `how=...`."""
+        from mcp_lab.session import cassette
+        return cassette.save(self, path, **header)
+
+    @classmethod
+    def load(cls, path) -> "Trace":
+        """Read a cassette file back into a Trace that renders exactly as the saved one did."""
+        from mcp_lab.session import cassette
+        return cassette.load(path)
+
     def to_json(self) -> list[dict]:
         return [{"kind": e.kind, "peer": e.peer, "t_ms": round(e.t * 1000, 3), "line": e.line,
                  "elapsed_ms": None if e.elapsed_ms is None else round(e.elapsed_ms, 3),

@@ -1,0 +1,154 @@
+"""A structural JSON diff, and the normalisation that comes before it. Pure: no I/O.
+
+`diff(a, b)` walks two decoded JSON values side by side and returns one `Change` per place
+where they differ, each with a path (`result.tools[3].name`), the value on the left and the
+value on the right.  Objects are compared key by key; arrays position by position (an array
+whose length differs reports the extra or missing items at the end, which is what a reader
+of a catalog wants to see: "tools[12] added").  Values of different JSON types are one change.
+
+`normalise(value, rules)` replaces what legitimately varies between two runs of the same
+conversation with a fixed placeholder before the comparison, so that the diff shows what a
+server *decided*, not what it drew at random: the JSON-RPC id, every `requestState` (opaque:
+two servers, or one server twice, issue different ones), and, when asked, the server's
+version.  A rule is a path pattern where `*` matches one key or index and `**` any depth.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+__all__ = ["Change", "diff", "normalise", "format_path", "path_matches", "DEFAULT_RULES",
+           "SERVER_VERSION_RULES", "PLACEHOLDER"]
+
+PLACEHOLDER = "<varies>"
+
+# What varies between two honest runs of one conversation.
+DEFAULT_RULES: tuple[str, ...] = ("id", "**.requestState")
+# serverInfo.version: legacy servers state it in the initialize result, modern ones in _meta.
+SERVER_VERSION_RULES: tuple[str, ...] = ("result.serverInfo.version",
+                                         "**.io.modelcontextprotocol/serverInfo.version")
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference: where, and the two values (`None` with `kind` saying which side lacks it)."""
+
+    path: tuple
+    kind: str            # "changed" | "added" (only on the right) | "removed" (only on the left)
+    left: Any = None
+    right: Any = None
+
+    @property
+    def where(self) -> str:
+        return format_path(self.path)
+
+    def text(self, width: int = 100) -> str:
+        def show(v: Any) -> str:
+            s = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+            return s if len(s) <= width else s[: width - 1] + "…"
+        if self.kind == "added":
+            return f"+ {self.where}: {show(self.right)}"
+        if self.kind == "removed":
+            return f"- {self.where}: {show(self.left)}"
+        return f"~ {self.where}: {show(self.left)} -> {show(self.right)}"
+
+
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_/-]*$")
+
+
+def format_path(path: Iterable) -> str:
+    """`('result', 'tools', 3, 'name')` -> `result.tools[3].name` (odd keys quoted)."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif _PLAIN.match(part):
+            out += ("." if out else "") + part
+        else:
+            out += "[" + json.dumps(part, ensure_ascii=False) + "]"
+    return out or "(whole message)"
+
+
+def _split(rule: str) -> list[str]:
+    # A key may itself hold dots and slashes (`io.modelcontextprotocol/serverInfo`): such a key
+    # is written whole in a rule, and matched by trying every way to join segments.
+    return rule.split(".")
+
+
+def path_matches(path: tuple, rule: str) -> bool:
+    """Does `path` match the pattern `rule` (dot-separated, `*` one step, `**` any depth)?"""
+    return _match([str(p) for p in path], _split(rule))
+
+
+def _match(path: list[str], pat: list[str]) -> bool:
+    if not pat:
+        return not path
+    head = pat[0]
+    if head == "**":
+        return any(_match(path[i:], pat[1:]) for i in range(len(path) + 1))
+    # A literal segment may span several pattern pieces when the key holds dots.
+    for n in range(1, len(pat) + 1):
+        piece = ".".join(pat[:n])
+        if "**" in pat[:n]:
+            break
+        if path and (piece == "*" or piece == path[0]) and _match(path[1:], pat[n:]):
+            return True
+    return False
+
+
+def normalise(value: Any, rules: Iterable[str] = DEFAULT_RULES, *, placeholder: Any = PLACEHOLDER) -> Any:
+    """A copy of `value` where every place matching a rule holds `placeholder` instead."""
+    rules = tuple(rules)
+
+    def walk(v: Any, path: tuple) -> Any:
+        if path and any(path_matches(path, r) for r in rules):
+            return placeholder
+        if isinstance(v, dict):
+            return {k: walk(x, path + (k,)) for k, x in v.items()}
+        if isinstance(v, list):
+            return [walk(x, path + (i,)) for i, x in enumerate(v)]
+        return v
+
+    return walk(value, ())
+
+
+def diff(left: Any, right: Any, path: tuple = ()) -> list[Change]:
+    """Every difference between two JSON values, in document order (left's keys first)."""
+    if isinstance(left, dict) and isinstance(right, dict):
+        out: list[Change] = []
+        for k in list(left) + [k for k in right if k not in left]:
+            a, b = left.get(k, _MISSING), right.get(k, _MISSING)
+            if a is _MISSING:
+                out.append(Change(path + (k,), "added", None, b))
+            elif b is _MISSING:
+                out.append(Change(path + (k,), "removed", a, None))
+            else:
+                out += diff(a, b, path + (k,))
+        return out
+    if isinstance(left, list) and isinstance(right, list):
+        out = []
+        for i in range(max(len(left), len(right))):
+            if i >= len(left):
+                out.append(Change(path + (i,), "added", None, right[i]))
+            elif i >= len(right):
+                out.append(Change(path + (i,), "removed", left[i], None))
+            else:
+                out += diff(left[i], right[i], path + (i,))
+        return out
+    if _same_scalar(left, right):
+        return []
+    return [Change(path, "changed", left, right)]
+
+
+def _same_scalar(a: Any, b: Any) -> bool:
+    # JSON has one number type but true is not 1: compare the type family, then the value.
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return type(a) is type(b) and a == b
