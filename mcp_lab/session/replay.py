@@ -195,7 +195,8 @@ def replay(cassette: Any, server: Any, *, era: str | None = None, timeout: float
         run.all()
     finally:
         run.close()
-    label = server if isinstance(server, str) else " ".join(map(str, server))
+    label = server if isinstance(server, str) else " ".join(
+        a for a in (os.path.basename(os.fspath(x)) for x in server) if a != "-m")
     result = TraceDiff(run.items(rules), name, label, rules, run.error, notes, run.trace)
     # Messages the servers sent unasked (notifications, legacy server requests), aligned apart.
     result.items += compare([x for x in recorded if x.kind == "server"],
