@@ -58,12 +58,13 @@ class Step:
 
 
 def era_of(steps: Iterable[Exchange]) -> str | None:
-    """The era a conversation was recorded in, read off the client's own messages."""
-    for x in steps:
-        if x.kind != "request":
-            continue
-        if x.method == "initialize":
-            return "legacy"
+    """The era a conversation was recorded in, read off the client's own messages: a handshake
+    anywhere means legacy (a probe's server/discover may come first), else discover or _meta
+    means modern."""
+    requests = [x for x in steps if x.kind == "request"]
+    if any(x.method == "initialize" for x in requests):
+        return "legacy"
+    for x in requests:
         meta = (x.params or {}).get("_meta")
         if x.method == "server/discover" or isinstance(meta, dict) and revisions.PROTOCOL_VERSION_KEY in meta:
             return "modern"
