@@ -338,3 +338,25 @@ def test_cli_bad_input_is_one_line(tmp_path):
     assert p.returncode == 2 and p.stderr.strip().count("\n") == 0 and "line 1" in p.stderr, p.stderr
     p = _cli("record", str(tmp_path / "o.jsonl"), "calendar", stdin="tools/call {broken\n")
     assert p.returncode == 2 and "stdin line 1" in p.stderr, p.stderr
+
+
+# -- 5. the chapter's cassettes -----------------------------------------------------------------
+CHAPTER = ROOT / "notebooks" / "cassettes"
+
+
+def test_the_chapter_cassettes_hold_the_chapters_facts():
+    probe = cassette.read(CHAPTER / "probe-everything.jsonl")
+    assert probe.era == "legacy" and probe.server["version"] == mcp_lab.LEGACY
+    first = exchanges(probe.trace)[0]
+    assert first.method == "server/discover" and first.answer["error"]["code"] == -32601
+    listed = next(x for x in exchanges(probe.trace) if x.method == "tools/list")
+    assert len(listed.answer["result"]["tools"]) == 13
+    mrtr_round = exchanges(cassette.load(CHAPTER / "calendar-input-required.jsonl"))
+    assert mrtr_round[1].answer["result"]["requestState"] == "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="
+    abc = cassette.read(CHAPTER / "statelessness-abc.jsonl")
+    assert abc.trace.peers == ["process A", "process B", "process C"]
+    week = json.loads(exchanges(abc.trace)[2].answer["result"]["contents"][0]["text"])
+    assert [e["title"] for e in week] == ["Standup", "Design review"], "process C never saw the Dentist"
+    for path in CHAPTER.glob("*.jsonl"):
+        text = path.read_text()
+        assert "/work/" not in text and "/home/" not in text and "/tmp/" not in text, f"{path.name}: a machine path"
