@@ -74,47 +74,69 @@ def format_path(path: Iterable) -> str:
     return out or "(whole message)"
 
 
-def _split(rule: str) -> list[str]:
+def _compile(rule: str) -> tuple[str, ...]:
     # A key may itself hold dots and slashes (`io.modelcontextprotocol/serverInfo`): such a key
-    # is written whole in a rule, and matched by trying every way to join segments.
-    return rule.split(".")
+    # is written whole in a rule, and matched by trying every way to join pattern pieces.
+    return tuple(rule.split("."))
+
+
+def _step(states: frozenset, key: str) -> frozenset:
+    """Advance every (pattern, position) state over one path key: a small automaton, so a
+    document is walked once whatever the number of rules."""
+    out = set()
+    todo = list(states)
+    while todo:
+        pat, i = todo.pop()
+        if i >= len(pat):
+            continue
+        if pat[i] == "**":
+            out.add((pat, i))                  # ** eats this key and stays
+            todo.append((pat, i + 1))          # ... or matches nothing
+            continue
+        for n in range(1, len(pat) - i + 1):
+            piece = pat[i:i + n]
+            if "**" in piece:
+                break
+            if (n == 1 and piece[0] == "*") or ".".join(piece) == key:
+                out.add((pat, i + n))
+    return frozenset(out)
 
 
 def path_matches(path: tuple, rule: str) -> bool:
     """Does `path` match the pattern `rule` (dot-separated, `*` one step, `**` any depth)?"""
-    return _match([str(p) for p in path], _split(rule))
-
-
-def _match(path: list[str], pat: list[str]) -> bool:
-    if not pat:
-        return not path
-    head = pat[0]
-    if head == "**":
-        return any(_match(path[i:], pat[1:]) for i in range(len(path) + 1))
-    # A literal segment may span several pattern pieces when the key holds dots.
-    for n in range(1, len(pat) + 1):
-        piece = ".".join(pat[:n])
-        if "**" in pat[:n]:
-            break
-        if path and (piece == "*" or piece == path[0]) and _match(path[1:], pat[n:]):
-            return True
-    return False
+    states = frozenset({(_compile(rule), 0)})
+    for key in path:
+        states = _step(states, str(key))
+    return any(i == len(pat) for pat, i in states)
 
 
 def normalise(value: Any, rules: Iterable[str] = DEFAULT_RULES, *, placeholder: Any = PLACEHOLDER) -> Any:
     """A copy of `value` where every place matching a rule holds `placeholder` instead."""
-    rules = tuple(rules)
+    start = frozenset((_compile(r), 0) for r in rules)
+    cache: dict[tuple, frozenset] = {}
 
-    def walk(v: Any, path: tuple) -> Any:
-        if path and any(path_matches(path, r) for r in rules):
-            return placeholder
+    def advance(states: frozenset, key: Any) -> frozenset:
+        k = (states, str(key))
+        if k not in cache:
+            cache[k] = _step(states, str(key))
+        return cache[k]
+
+    def walk(v: Any, states: frozenset) -> Any:
         if isinstance(v, dict):
-            return {k: walk(x, path + (k,)) for k, x in v.items()}
+            out = {}
+            for k, x in v.items():
+                nxt = advance(states, k)
+                out[k] = placeholder if any(i == len(p) for p, i in nxt) else walk(x, nxt)
+            return out
         if isinstance(v, list):
-            return [walk(x, path + (i,)) for i, x in enumerate(v)]
+            out_list = []
+            for n, x in enumerate(v):
+                nxt = advance(states, n)
+                out_list.append(placeholder if any(i == len(p) for p, i in nxt) else walk(x, nxt))
+            return out_list
         return v
 
-    return walk(value, ())
+    return walk(value, start)
 
 
 def diff(left: Any, right: Any, path: tuple = ()) -> list[Change]:
