@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import Row, _ms  # noqa: E402
+from bench_tokens import _bench  # noqa: E402  (bench.py's module, whether it runs as __main__ or not)
 
 EXCHANGES = 200
 RUNS = 5
@@ -35,7 +35,8 @@ def _live(n: int) -> float:
 
 def measure_replay_overhead() -> Row:
     import mcp_lab
-    row = Row(f"replay per exchange, tools/list x{EXCHANGES}", target="ratio < 2x")
+    b = _bench()
+    row = b.Row(f"replay per exchange, tools/list x{EXCHANGES}", target="ratio < 2x")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.jsonl"
         with mcp_lab.connect("calendar") as c:
@@ -50,7 +51,7 @@ def measure_replay_overhead() -> Row:
             replayed.append((time.perf_counter() - t0) / EXCHANGES)
             if not d.same:
                 raise RuntimeError(f"the replay differed: {d.headline()}")
-    row.value, row.baseline = _ms(statistics.median(replayed)), _ms(statistics.median(live))
+    row.value, row.baseline = b._ms(statistics.median(replayed)), b._ms(statistics.median(live))
     row.ratio = row.value / row.baseline
     row.ok = row.ratio < 2.0
     row.note = (f"medians of {RUNS} alternating runs, each one calendar process and {EXCHANGES} exchanges; "
