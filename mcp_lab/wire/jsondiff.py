@@ -9,7 +9,8 @@ of a catalog wants to see: "tools[12] added").  Values of different JSON types a
 `normalise(value, rules)` replaces what legitimately varies between two runs of the same
 conversation with a fixed placeholder before the comparison, so that the diff shows what a
 server *decided*, not what it drew at random: the JSON-RPC id, every `requestState` (opaque:
-two servers, or one server twice, issue different ones), and, when asked, the server's
+two servers, or one server twice, issue different ones), the time stamps a server puts in a
+result (`timestamp`, `lastModified`, `createdAt`, `updatedAt`), and, when asked, the server's
 version.  A rule is a path pattern where `*` matches one key or index and `**` any depth.
 """
 
@@ -20,13 +21,16 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-__all__ = ["Change", "diff", "normalise", "format_path", "path_matches", "DEFAULT_RULES",
+__all__ = ["Change", "diff", "normalise", "format_path", "path_matches", "DEFAULT_RULES", "TIMESTAMP_RULES",
            "SERVER_VERSION_RULES", "PLACEHOLDER"]
 
 PLACEHOLDER = "<varies>"
 
-# What varies between two honest runs of one conversation.
-DEFAULT_RULES: tuple[str, ...] = ("id", "**.requestState")
+# What varies between two honest runs of one conversation: the JSON-RPC id, the opaque
+# requestState, and the fields that state when a server produced something (the Trace's own
+# times, `t` and `elapsed_ms`, are never compared: they are not in the messages).
+TIMESTAMP_RULES: tuple[str, ...] = ("**.timestamp", "**.lastModified", "**.createdAt", "**.updatedAt")
+DEFAULT_RULES: tuple[str, ...] = ("id", "**.requestState") + TIMESTAMP_RULES
 # serverInfo.version: legacy servers state it in the initialize result, modern ones in _meta.
 SERVER_VERSION_RULES: tuple[str, ...] = ("result.serverInfo.version",
                                          "**.io.modelcontextprotocol/serverInfo.version")
