@@ -334,6 +334,17 @@ def test_cli_record_replay_diff(tmp_path, recorded):
     assert p.returncode == 0 and json.loads(p.stdout)["same"] is True
 
 
+def test_cli_record_over_http(tmp_path):
+    script = tmp_path / "script.txt"
+    script.write_text('resources/read {"uri": "calendar://week"}\n')
+    out = tmp_path / "http.jsonl"
+    p = _cli("record", str(out), "calendar", "--http", "--script", str(script))
+    assert p.returncode == 0, p.stderr
+    rec = cassette.read(out)
+    assert rec.header["transport"] == "http" and rec.header["server"]["url"].startswith("http://127.0.0.1:")
+    assert rec.trace.of("http") and _cli("replay", str(out), "calendar").returncode == 0
+
+
 def test_cli_bad_input_is_one_line(tmp_path):
     junk = tmp_path / "junk.jsonl"
     junk.write_text("[1, 2, 3]\n")
@@ -358,6 +369,7 @@ def test_the_chapter_cassettes_hold_the_chapters_facts():
     assert mrtr_round[1].answer["result"]["requestState"] == "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="
     abc = cassette.read(CHAPTER / "statelessness-abc.jsonl")
     assert abc.trace.peers == ["process A", "process B", "process C"]
+    assert cassette.loads(cassette.dumps(abc.trace)).trace.mermaid() == abc.trace.mermaid()
     week = json.loads(exchanges(abc.trace)[2].answer["result"]["contents"][0]["text"])
     assert [e["title"] for e in week] == ["Standup", "Design review"], "process C never saw the Dentist"
     for path in CHAPTER.glob("*.jsonl"):
