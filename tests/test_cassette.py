@@ -375,3 +375,13 @@ def test_the_chapter_cassettes_hold_the_chapters_facts():
     for path in CHAPTER.glob("*.jsonl"):
         text = path.read_text()
         assert "/work/" not in text and "/home/" not in text and "/tmp/" not in text, f"{path.name}: a machine path"
+
+
+def test_cassette_server_plays_a_legacy_recording_to_another_client():
+    # The chapter's probe of the reference server, served from the file: no Node needed, and a
+    # client that describes itself differently still gets the recorded legacy session.
+    served = CASSETTE_SERVER + [str(CHAPTER / "probe-everything.jsonl")]
+    with mcp_lab.probe(served, refresh=True, client_info={"name": "someone-else", "version": "9"}) as v:
+        assert v.era == "legacy" and v.version == mcp_lab.LEGACY, v.headline()
+        tools = v.client.request("tools/list").result["tools"]
+        assert len(tools) == 13 and "resultType" not in v.client.trace.of("recv")[-1].message.result

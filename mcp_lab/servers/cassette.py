@@ -7,7 +7,8 @@ Theory of operation.  The cassette (see `mcp_lab.session.cassette` for the forma
 client's requests and the server's answers.  Each incoming request is matched against the
 recorded requests with the same method and the same params, where "the same" leaves out what
 a different client, or a later run, legitimately sends differently: the whole `_meta` (another
-client states another clientInfo) and the opaque `requestState` (it is echoed from an answer).
+client states another clientInfo), the opaque `requestState` (it is echoed from an answer), and
+the client's self-description in a legacy `initialize`.
 The recorded answer is sent with the incoming request's id.  When one request was recorded
 several times with different answers (an `input_required` round, then a retry), the answers are
 played in the recorded order, the last one repeating.
@@ -32,14 +33,18 @@ from mcp_lab.servers.calendar import dump_line, error
 
 FORMAT = 1
 VOLATILE = ("_meta", "requestState")
+# A legacy handshake says who the client is and what it can do; any client gets the recorded
+# session (the server picks the version in its answer, whatever was asked).
+VOLATILE_BY_METHOD = {"initialize": ("clientInfo", "capabilities", "protocolVersion")}
 
 
 class BadCassette(Exception):
     """The file cannot be played; the message is one line naming the line and the problem."""
 
 
-def _key_params(params: Any) -> str:
-    p = {k: v for k, v in (params or {}).items() if k not in VOLATILE} if isinstance(params, dict) else params
+def _key_params(params: Any, method: str = "") -> str:
+    skip = VOLATILE + VOLATILE_BY_METHOD.get(method, ())
+    p = {k: v for k, v in (params or {}).items() if k not in skip} if isinstance(params, dict) else params
     return json.dumps(p, sort_keys=True, ensure_ascii=False)
 
 
@@ -94,7 +99,7 @@ class Player:
         self.answers: dict[tuple[str, str], list[dict]] = {}
         self.by_method: dict[str, list[Any]] = {}
         for method, params, answer in pairs:
-            self.answers.setdefault((method, _key_params(params)), []).append(answer)
+            self.answers.setdefault((method, _key_params(params, method)), []).append(answer)
             self.by_method.setdefault(method, []).append(params)
         self.played: dict[tuple[str, str], int] = {}
 
@@ -107,7 +112,7 @@ class Player:
         if "id" not in msg:
             return None
         rid, method, params = msg["id"], msg["method"], msg.get("params")
-        key = (method, _key_params(params))
+        key = (method, _key_params(params, method))
         if key in self.answers:
             answers = self.answers[key]
             n = self.played.get(key, 0)
@@ -119,11 +124,11 @@ class Player:
             self._say(f"unrecorded method {method}; the recording answers: {known}")
             return error(rid, -32601, f"Method not found: {method} is not in this recording "
                          f"(it holds {known})")
-        expected = " | ".join(_key_params(p) for p in self.by_method[method][:3])
-        self._say(f"unrecorded params for {method}: got {_key_params(params)}; the recording has {expected}"
+        expected = " | ".join(_key_params(p, method) for p in self.by_method[method][:3])
+        self._say(f"unrecorded params for {method}: got {_key_params(params, method)}; the recording has {expected}"
                   " (_meta and requestState are ignored when matching)")
         return error(rid, -32602, f"Invalid params: this recording has no {method} with these params",
-                     {"recorded": [json.loads(_key_params(p)) for p in self.by_method[method][:3]]})
+                     {"recorded": [json.loads(_key_params(p, method)) for p in self.by_method[method][:3]]})
 
     def _say(self, text: str) -> None:
         print(f"{self.name}: {text}", file=sys.stderr, flush=True)
