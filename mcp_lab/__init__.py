@@ -28,7 +28,7 @@ from .trace import Event, Trace
 __version__ = "0.1.0"
 
 __all__ = [
-    "connect", "probe", "isolated", "cost", "replay", "cassette", "Verdict", "Client", "Trace", "Event", "ProtocolError", "TransportClosed", "DeadlineExceeded",
+    "connect", "probe", "isolated", "cost", "replay", "diff", "cassette", "Verdict", "Client", "Trace", "Event", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "LATEST", "LEGACY", "meta", "jsonrpc", "revisions",
 ]
 
@@ -42,6 +42,7 @@ _LAZY = {
     "serve_http": ("mcp_lab.http_servers", "serve_http"),
     "probe_http": ("mcp_lab.probe_http", "probe_http"),
     "replay": ("mcp_lab.session.replay", "replay"),
+    "diff": ("mcp_lab.session.diff", "diff"),
     "cassette": ("mcp_lab.session.cassette", None),
 }
 

@@ -83,6 +83,12 @@ class Cassette:
     def era(self) -> str | None:
         return self.server.get("era")
 
+    @property
+    def exchanges(self) -> list:
+        """The recorded conversation as exchanges: each client message with its answer."""
+        from mcp_lab.session.diff import exchanges
+        return exchanges(self.trace)
+
     def __repr__(self) -> str:
         s = self.server
         return (f"<Cassette {self.path.name if self.path else '(in memory)'}: {s.get('label')!r}, "
