@@ -146,8 +146,7 @@ class TraceDiff:
         return f"<TraceDiff {self.headline()}>"
 
     def _repr_html_(self) -> str:
-        # The HTML lives with the other renderers; imported here, when a notebook asks for it.
-        from mcp_lab.notebook.diff_render import diff_html
+        from mcp_lab.session.diff_views import diff_html   # imported when a notebook shows a diff
         return diff_html(self)
 
 

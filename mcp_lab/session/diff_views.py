@@ -1,5 +1,8 @@
 """The HTML view of a TraceDiff: one row per exchange, its changes as JSON paths beneath.
 
+It sits beside the model it draws (as the Trace's views sit beside the Trace in wire/), so
+that the session layer never imports upward into notebook/.
+
 A changed exchange lists each difference as a path and the two values (red: only in the
 recording, green: only in the new answer); a same exchange is one quiet line; a missing or
 extra one says why.  Long values fold behind <details>, so a 13-tool catalog does not flood
