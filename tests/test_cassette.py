@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+from _support import CALENDAR_ARGV, ROOT, wait_for  # noqa: E402
 
 import mcp_lab
 from mcp_lab import Trace, jsonrpc, mrtr
@@ -22,7 +23,6 @@ from mcp_lab.session.cassette import CassetteError
 from mcp_lab.session.diff import diff, exchanges
 from mcp_lab.session.replay import convert
 from mcp_lab.wire import jsondiff
-from support import CALENDAR_ARGV, ROOT, wait_for
 
 WHEN = "2026-09-10T08:30:00Z"
 DENTIST = {"name": "create_event", "arguments": {"title": "Dentist"}}
@@ -79,16 +79,23 @@ def test_round_trip_renders_identically_and_header_states_the_server(recorded):
 def test_every_event_kind_and_odd_text_survive(tmp_path):
     t = Trace(title="odd")
     t.add("note", "a remark")
-    t.add("send", '{"jsonrpc":"2.0","id":"x","method":"tools/list"}',
-          jsonrpc.parse('{"jsonrpc":"2.0","id":"x","method":"tools/list"}'))
+    t.add(
+        "send",
+        '{"jsonrpc":"2.0","id":"x","method":"tools/list"}',
+        jsonrpc.parse('{"jsonrpc":"2.0","id":"x","method":"tools/list"}'),
+    )
     t.add("noise", "bytes that were not UTF-8: \udcff\udcfe", note="framing violation")
     t.add("stderr", "caf\u00e9 \u2603 tab\there")
-    t.add("recv", '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}',
-          jsonrpc.parse('{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}'))
+    t.add(
+        "recv",
+        '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}',
+        jsonrpc.parse('{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}'),
+    )
     back = Trace.load(t.save(tmp_path / "odd.jsonl"))
-    assert [(e.kind, e.line, e.message, e.t, e.note, e.peer) for e in back] == \
-           [(e.kind, e.line, e.message, e.t, e.note, e.peer) for e in t]
-    (tmp_path / "odd.jsonl").read_bytes().decode("utf-8")   # the file itself stays valid UTF-8
+    assert [(e.kind, e.line, e.message, e.t, e.note, e.peer) for e in back] == [
+        (e.kind, e.line, e.message, e.t, e.note, e.peer) for e in t
+    ]
+    (tmp_path / "odd.jsonl").read_bytes().decode("utf-8")  # the file itself stays valid UTF-8
 
 
 def test_http_exchanges_are_kept_raw(tmp_path):
@@ -114,10 +121,14 @@ BAD = {
     "truncated": (lambda ls: "".join(ls)[:-25], "line {len(ls)}: cut short: the file ends in the middle"),
     "corrupt": (lambda ls: ls[0] + ls[1] + "{not json\n" + "".join(ls[3:]), "line 3: not JSON"),
     "foreign": (lambda ls: '{"log": "something else"}\n' + "".join(ls[1:]), "line 1: not an mcp_lab cassette"),
-    "newer": (lambda ls: ls[0].replace('"format":1', '"format":99') + "".join(ls[1:]),
-              "line 1: written by a newer mcp_lab (cassette format 99"),
-    "unknown kind": (lambda ls: ls[0] + ls[1].replace('"kind":"note"', '"kind":"telepathy"') + "".join(ls[2:]),
-                     "line 2: unknown event kind 'telepathy'"),
+    "newer": (
+        lambda ls: ls[0].replace('"format":1', '"format":99') + "".join(ls[1:]),
+        "line 1: written by a newer mcp_lab (cassette format 99",
+    ),
+    "unknown kind": (
+        lambda ls: ls[0] + ls[1].replace('"kind":"note"', '"kind":"telepathy"') + "".join(ls[2:]),
+        "line 2: unknown event kind 'telepathy'",
+    ),
     "lost lines": (lambda ls: "".join(ls[:-2]), "the header promises"),
     "empty": (lambda ls: "", "empty"),
 }
@@ -156,10 +167,10 @@ def test_replay_echoes_the_new_servers_request_state_never_the_recorded_one(reco
     forged = tmp_path / "forged.jsonl"
     forged.write_text(text)
     d = mcp_lab.replay(forged, CALENDAR_ARGV)
-    assert d.same, d.text()                       # requestState is normalised: the two still agree
+    assert d.same, d.text()  # requestState is normalised: the two still agree
     sent = "\n".join(d.trace.sent)
     assert "UkVDT1JERUQtU1RBVEU=" not in sent
-    assert sent.count("eyJ0aXRsZSI6IkRlbnRpc3QifQ==") == 1   # the retry echoes what the new server issued
+    assert sent.count("eyJ0aXRsZSI6IkRlbnRpc3QifQ==") == 1  # the retry echoes what the new server issued
     assert d.items[-1].right.answer["result"]["content"][0]["text"] == f"Created e3: Dentist at {WHEN}"
 
 
@@ -168,8 +179,8 @@ def test_replay_against_the_sdk_calendar_shows_structural_changes(recorded):
     assert not d.same and d.counts["changed"] == 5, d.text()
     tools = next(i for i in d.items if i.label == "tools/list")
     paths = [c.where for c in tools.changes]
-    assert "answer.result.tools[1]" in paths, paths          # book_table: a tool the calendar lacks
-    assert d.items[-1].right.answer["result"]["resultType"] == "complete"   # MRTR completed on the SDK too
+    assert "answer.result.tools[1]" in paths, paths  # book_table: a tool the calendar lacks
+    assert d.items[-1].right.answer["result"]["resultType"] == "complete"  # MRTR completed on the SDK too
 
 
 def test_era_conversion_modern_to_legacy_shows_what_the_era_change_does(recorded):
@@ -179,7 +190,7 @@ def test_era_conversion_modern_to_legacy_shows_what_the_era_change_does(recorded
     assert first.right.request["method"] == "initialize" and first.right.answer["error"]["code"] == -32022
     assert any(i.status == "extra" and i.label == "notifications/initialized" for i in d.items)
     listed = next(i for i in d.items if i.label == "tools/list")
-    assert listed.right.answer["error"]["code"] == -32602          # no _meta: a modern server refuses
+    assert listed.right.answer["error"]["code"] == -32602  # no _meta: a modern server refuses
     assert d.items[-1].status == "missing" and "requestState" in d.items[-1].why
 
 
@@ -193,7 +204,7 @@ def test_era_conversion_legacy_to_modern_on_the_reference_server_12_vs_13_tools(
     listed = next(i for i in d.items if i.label == "tools/list")
     assert len(listed.right.answer["result"]["tools"]) == 12, d.text()
     assert any(c.kind == "removed" and c.where == "answer.result.tools[12]" for c in listed.changes)
-    assert "resultType" not in listed.right.answer["result"]      # a legacy server omits it, in either era
+    assert "resultType" not in listed.right.answer["result"]  # a legacy server omits it, in either era
     steps, notes = convert(exchanges(cassette.load(path)), "modern")
     assert all("_meta" in s.params for s in steps if s.kind == "request") and notes
 
@@ -285,8 +296,9 @@ def test_the_official_sdk_client_drives_the_cassette_server(recorded):
         return types.ElicitResult(action="accept", content={"startsAt": WHEN})
 
     async def main():
-        server = StdioServerParameters(command=sys.executable, args=CASSETTE_SERVER[1:] + [str(recorded)],
-                                       cwd=str(ROOT))
+        server = StdioServerParameters(
+            command=sys.executable, args=CASSETTE_SERVER[1:] + [str(recorded)], cwd=str(ROOT)
+        )
         with anyio.fail_after(SDK_TIMEOUT):
             async with SdkClient(server, elicitation_callback=on_elicit) as client:
                 tools = await client.list_tools()
@@ -310,16 +322,19 @@ def test_cassette_server_refuses_a_bad_file_in_one_line(tmp_path):
 
 # -- the command line ---------------------------------------------------------------------------
 def _cli(*args, stdin: str | None = None):
-    return subprocess.run([sys.executable, "-m", "mcp_lab", *args], input=stdin, capture_output=True,
-                          text=True, timeout=60, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_lab", *args], input=stdin, capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
 
 
 def test_cli_record_replay_diff(tmp_path, recorded):
     out = tmp_path / "rec.jsonl"
-    script = ('tools/list\n# a comment\n'
-              'tools/call {"name": "create_event", "arguments": {"title": "Dentist"}}\n'
-              'tools/call {"name": "create_event", "arguments": {"title": "Dentist"}, '
-              '"inputResponses": {"when": {"action": "accept", "content": {"startsAt": "' + WHEN + '"}}}}\n')
+    script = (
+        "tools/list\n# a comment\n"
+        'tools/call {"name": "create_event", "arguments": {"title": "Dentist"}}\n'
+        'tools/call {"name": "create_event", "arguments": {"title": "Dentist"}, '
+        '"inputResponses": {"when": {"action": "accept", "content": {"startsAt": "' + WHEN + '"}}}}\n'
+    )
     p = _cli("record", str(out), "calendar", stdin=script)
     assert p.returncode == 0, p.stderr
     rec = cassette.read(out)

@@ -34,8 +34,7 @@ def probe_reference() -> None:
         tools = v.client.request("tools/list", timeout=10).result["tools"]
         assert len(tools) == 13, f"the pinned reference server lists {len(tools)} tools after the handshake, not 13"
         v.trace.title = "the chapter's probe of the reference server, then tools/list"
-        v.trace.save(OUT / "probe-everything.jsonl", how=HOW,
-                     server={"command": ["mcp-server-everything", "stdio"]})
+        v.trace.save(OUT / "probe-everything.jsonl", how=HOW, server={"command": ["mcp-server-everything", "stdio"]})
 
 
 def calendar_primitives() -> None:
@@ -57,15 +56,22 @@ def calendar_input_required() -> None:
 
 
 def statelessness_abc() -> None:
-    iso = mcp_lab.isolated("calendar", [
-        ("tools/call", DENTIST),
-        lambda rows: ("tools/call", {**DENTIST, "requestState": rows[0].request_state,
-                                     "inputResponses": {"when": _accept("when", None)}}),
-        ("resources/read", {"uri": "calendar://week"}),
-    ], labels=["process A", "process B", "process C"])
+    iso = mcp_lab.isolated(
+        "calendar",
+        [
+            ("tools/call", DENTIST),
+            lambda rows: (
+                "tools/call",
+                {**DENTIST, "requestState": rows[0].request_state, "inputResponses": {"when": _accept("when", None)}},
+            ),
+            ("resources/read", {"uri": "calendar://week"}),
+        ],
+        labels=["process A", "process B", "process C"],
+    )
     assert [r.result_type for r in iso] == ["input_required", "complete", "complete"], iso.text()
-    iso.trace.save(OUT / "statelessness-abc.jsonl", how=HOW,
-                   server={**CALENDAR, "era": "modern", "version": mcp_lab.LATEST})
+    iso.trace.save(
+        OUT / "statelessness-abc.jsonl", how=HOW, server={**CALENDAR, "era": "modern", "version": mcp_lab.LATEST}
+    )
 
 
 def main() -> int:

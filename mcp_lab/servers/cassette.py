@@ -72,8 +72,10 @@ def read_pairs(path: str) -> tuple[dict, list[tuple[str, Any, dict]]]:
             if not isinstance(obj, dict) or obj.get("cassette") != "mcp_lab":
                 raise BadCassette(f"{path} line 1: not an mcp_lab cassette (no header)")
             if not isinstance(obj.get("format"), int) or obj["format"] > FORMAT:
-                raise BadCassette(f"{path} line 1: cassette format {obj.get('format')!r} is newer than "
-                                  f"this server reads ({FORMAT}): upgrade mcp_lab")
+                raise BadCassette(
+                    f"{path} line 1: cassette format {obj.get('format')!r} is newer than "
+                    f"this server reads ({FORMAT}): upgrade mcp_lab"
+                )
             header = obj
             continue
         msg = obj.get("message") if isinstance(obj, dict) else None
@@ -122,13 +124,18 @@ class Player:
         if method not in self.by_method:
             known = ", ".join(sorted(self.by_method))
             self._say(f"unrecorded method {method}; the recording answers: {known}")
-            return error(rid, -32601, f"Method not found: {method} is not in this recording "
-                         f"(it holds {known})")
+            return error(rid, -32601, f"Method not found: {method} is not in this recording (it holds {known})")
         expected = " | ".join(_key_params(p, method) for p in self.by_method[method][:3])
-        self._say(f"unrecorded params for {method}: got {_key_params(params, method)}; the recording has {expected}"
-                  " (_meta and requestState are ignored when matching)")
-        return error(rid, -32602, f"Invalid params: this recording has no {method} with these params",
-                     {"recorded": [json.loads(_key_params(p, method)) for p in self.by_method[method][:3]]})
+        self._say(
+            f"unrecorded params for {method}: got {_key_params(params, method)}; the recording has {expected}"
+            " (_meta and requestState are ignored when matching)"
+        )
+        return error(
+            rid,
+            -32602,
+            f"Invalid params: this recording has no {method} with these params",
+            {"recorded": [json.loads(_key_params(p, method)) for p in self.by_method[method][:3]]},
+        )
 
     def _say(self, text: str) -> None:
         print(f"{self.name}: {text}", file=sys.stderr, flush=True)
@@ -136,8 +143,10 @@ class Player:
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.cassette",
-                                     description="Serve a recorded MCP conversation (a cassette file).")
+
+    parser = argparse.ArgumentParser(
+        prog="python -m mcp_lab.servers.cassette", description="Serve a recorded MCP conversation (a cassette file)."
+    )
     parser.add_argument("file", help="the cassette (.jsonl) to play back")
     parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     args = parser.parse_args(argv)
@@ -149,10 +158,13 @@ def main(argv: list[str] | None = None) -> int:
     server = header.get("server") or {}
     label = server.get("label") if isinstance(server.get("label"), str) else "server"
     player = Player(pairs, name=f"cassette[{label}]")
-    banner = (f"cassette server: playing {len(pairs)} recorded answers of {label} "
-              f"({server.get('era') or 'era unknown'}) from {args.file}")
+    banner = (
+        f"cassette server: playing {len(pairs)} recorded answers of {label} "
+        f"({server.get('era') or 'era unknown'}) from {args.file}"
+    )
     if args.http is not None:
         from mcp_lab.servers._http_binding import serve
+
         serve(player.handle, args.http, name="mcp_lab-cassette", banner=banner)
         return 0
     print(banner + " on stdio", file=sys.stderr, flush=True)

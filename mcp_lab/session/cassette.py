@@ -51,15 +51,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mcp_lab import jsonrpc, revisions
-from mcp_lab.trace import Event, Trace
+from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.trace import EVENT_KINDS, Event, Trace
 
-__all__ = ["FORMAT", "KINDS", "Cassette", "CassetteError", "save", "read", "load", "dumps", "loads",
-           "header_for"]
+__all__ = ["FORMAT", "KINDS", "Cassette", "CassetteError", "save", "read", "load", "dumps", "loads", "header_for"]
 
 FORMAT = 1
 MAGIC = "mcp_lab"
-KINDS = ("send", "recv", "noise", "stderr", "note", "http")
+KINDS = tuple(sorted(EVENT_KINDS))
 _VERSION = "0.1.0"
 
 
@@ -87,12 +86,15 @@ class Cassette:
     def exchanges(self) -> list:
         """The recorded conversation as exchanges: each client message with its answer."""
         from mcp_lab.session.diff import exchanges
+
         return exchanges(self.trace)
 
     def __repr__(self) -> str:
         s = self.server
-        return (f"<Cassette {self.path.name if self.path else '(in memory)'}: {s.get('label')!r}, "
-                f"{s.get('era') or 'era unknown'}, {len(self.trace)} events>")
+        return (
+            f"<Cassette {self.path.name if self.path else '(in memory)'}: {s.get('label')!r}, "
+            f"{s.get('era') or 'era unknown'}, {len(self.trace)} events>"
+        )
 
 
 # -- the header ---------------------------------------------------------------------------------
@@ -110,28 +112,46 @@ def _seen_identity(trace: Trace) -> dict:
             if method == "server/discover" and isinstance(r.get("supportedVersions"), list):
                 meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
                 versions = [v for v in r["supportedVersions"] if v in revisions.MODERN_VERSIONS]
-                found = {"era": "modern", "version": versions[0] if versions else None,
-                         "info": meta.get(revisions.SERVER_INFO_KEY)}
+                found = {
+                    "era": "modern",
+                    "version": versions[0] if versions else None,
+                    "info": meta.get(revisions.SERVER_INFO_KEY),
+                }
             elif method == "initialize" and isinstance(r.get("protocolVersion"), str):
                 found = {"era": "legacy", "version": r["protocolVersion"], "info": r.get("serverInfo")}
     return found
 
 
-def header_for(trace: Trace, *, how: str = "trace.save", server: dict | None = None,
-               transport: str | None = None) -> dict:
+def header_for(
+    trace: Trace, *, how: str = "trace.save", server: dict | None = None, transport: str | None = None
+) -> dict:
     """The header line of `trace`: what it shows, overridden by what the caller states."""
     kinds = {e.kind for e in trace}
     if transport is None:
         transport = "http" if "http" in kinds else ("stdio" if kinds & {"send", "recv", "noise"} else "none")
     peers = [p for p in trace.peers]
     seen = _seen_identity(trace)
-    srv = {"label": peers[0] if len(peers) == 1 else (peers or None), "era": seen.get("era"),
-           "version": seen.get("version"), "info": seen.get("info"), "command": None, "url": None}
+    srv = {
+        "label": peers[0] if len(peers) == 1 else (peers or None),
+        "era": seen.get("era"),
+        "version": seen.get("version"),
+        "info": seen.get("info"),
+        "command": None,
+        "url": None,
+    }
     srv.update({k: v for k, v in (server or {}).items() if v is not None})
-    return {"cassette": MAGIC, "format": FORMAT, "title": trace.title,
-            "recorded_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "recorded_by": f"mcp_lab {_VERSION}", "how": how, "revision": revisions.LATEST,
-            "transport": transport, "server": srv, "events": len(trace)}
+    return {
+        "cassette": MAGIC,
+        "format": FORMAT,
+        "title": trace.title,
+        "recorded_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "recorded_by": f"mcp_lab {_VERSION}",
+        "how": how,
+        "revision": revisions.LATEST,
+        "transport": transport,
+        "server": srv,
+        "events": len(trace),
+    }
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -139,21 +159,20 @@ def _line(obj: dict) -> str:
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError:   # a lone surrogate (undecodable bytes kept by the transport)
+    except UnicodeEncodeError:  # a lone surrogate (undecodable bytes kept by the transport)
         text = json.dumps(obj, separators=(",", ":"))
     return text + "\n"
 
 
 def _event_obj(e: Event) -> dict:
-    obj: dict[str, Any] = {"kind": str(getattr(e.kind, "value", e.kind)), "peer": e.peer, "t": e.t,
-                           "line": e.line}
+    obj: dict[str, Any] = {"kind": str(getattr(e.kind, "value", e.kind)), "peer": e.peer, "t": e.t, "line": e.line}
     m = e.message
     if isinstance(m, (jsonrpc.Request, jsonrpc.Notification, jsonrpc.Result, jsonrpc.Error)):
         obj["message"] = m.to_dict()
     elif dataclasses.is_dataclass(m) and e.kind == "http":
         obj["http"] = dataclasses.asdict(m)
     elif m is not None:
-        obj["message_repr"] = repr(m)     # something no loader can rebuild: said, not hidden
+        obj["message_repr"] = repr(m)  # something no loader can rebuild: said, not hidden
     obj["elapsed_ms"] = e.elapsed_ms
     obj["note"] = e.note
     return obj
@@ -184,14 +203,20 @@ def _fail(where: str, what: str) -> CassetteError:
 
 def _header(obj: Any, where: str) -> dict:
     if not isinstance(obj, dict) or obj.get("cassette") != MAGIC:
-        raise _fail(where, "not an mcp_lab cassette (the first line must be a header with "
-                    '"cassette": "mcp_lab"); record one with trace.save(path) or `python -m mcp_lab record`')
+        raise _fail(
+            where,
+            "not an mcp_lab cassette (the first line must be a header with "
+            '"cassette": "mcp_lab"); record one with trace.save(path) or `python -m mcp_lab record`',
+        )
     fmt = obj.get("format")
     if not isinstance(fmt, int) or isinstance(fmt, bool) or fmt < 1:
         raise _fail(where, f"the header's format {fmt!r} is not a version number")
     if fmt > FORMAT:
-        raise _fail(where, f"written by a newer mcp_lab (cassette format {fmt}; this one reads up to "
-                    f"{FORMAT}): upgrade mcp_lab to read it")
+        raise _fail(
+            where,
+            f"written by a newer mcp_lab (cassette format {fmt}; this one reads up to "
+            f"{FORMAT}): upgrade mcp_lab to read it",
+        )
     if not isinstance(obj.get("events"), int):
         raise _fail(where, "the header does not say how many events follow")
     return obj
@@ -204,7 +229,8 @@ def _message(obj: dict, where: str) -> Any:
         except jsonrpc.ProtocolError as e:
             raise _fail(where, f"the parsed message is not a JSON-RPC message ({e.message})") from None
     if isinstance(obj.get("http"), dict):
-        from mcp_lab.http import Exchange
+        from mcp_lab.transport.http import Exchange
+
         d = dict(obj["http"])
         for key in ("request_headers", "headers"):
             d[key] = [tuple(h) for h in d.get(key) or []]
@@ -222,15 +248,15 @@ def _event(obj: Any, where: str) -> Event:
     if kind not in KINDS:
         raise _fail(where, f"unknown event kind {kind!r} (expected one of {', '.join(KINDS)})")
     if not isinstance(obj.get("line"), str):
-        raise _fail(where, "the event has no \"line\" text")
+        raise _fail(where, 'the event has no "line" text')
     t = obj.get("t", 0.0)
     el = obj.get("elapsed_ms")
     if not isinstance(t, (int, float)) or not (el is None or isinstance(el, (int, float))):
-        raise _fail(where, "\"t\" and \"elapsed_ms\" must be numbers")
+        raise _fail(where, '"t" and "elapsed_ms" must be numbers')
     peer = obj.get("peer", "server")
     note = obj.get("note")
     if not isinstance(peer, str) or not (note is None or isinstance(note, str)):
-        raise _fail(where, "\"peer\" must be a string and \"note\" a string or null")
+        raise _fail(where, '"peer" must be a string and "note" a string or null')
     return Event(kind, obj["line"], _message(obj, where), float(t), el, note, peer)
 
 
@@ -256,8 +282,11 @@ def loads(data: str | bytes, *, name: str = "cassette") -> Cassette:
         except ValueError as e:
             if n == 1:
                 raise _fail(where, "not an mcp_lab cassette (the first line is not JSON)") from None
-            why = "cut short: the file ends in the middle of this line" if cut and n == len(lines) else \
-                f"not JSON ({e.msg} at column {e.colno})"
+            why = (
+                "cut short: the file ends in the middle of this line"
+                if cut and n == len(lines)
+                else f"not JSON ({e.msg} at column {e.colno})"
+            )
             raise _fail(where, why) from None
         if n == 1:
             head = _header(obj, where)
@@ -265,8 +294,9 @@ def loads(data: str | bytes, *, name: str = "cassette") -> Cassette:
             events.append(_event(obj, where))
     assert head is not None
     if len(events) != head["events"]:
-        raise _fail(name, f"truncated or padded: the header promises {head['events']} events, "
-                    f"the file holds {len(events)}")
+        raise _fail(
+            name, f"truncated or padded: the header promises {head['events']} events, the file holds {len(events)}"
+        )
     return Cassette(head, Trace(events, title=head.get("title")))
 
 

@@ -19,10 +19,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from mcp_lab import jsonrpc
-from mcp_lab.trace import Trace
-from mcp_lab.wire import jsondiff
+from mcp_lab.wire import jsondiff, jsonrpc
 from mcp_lab.wire.jsondiff import Change
+from mcp_lab.wire.trace import Trace
 
 __all__ = ["Exchange", "ExchangeDiff", "TraceDiff", "exchanges", "compare", "diff", "rules_for"]
 
@@ -34,10 +33,10 @@ STATUSES = ("same", "changed", "missing", "extra")
 class Exchange:
     """One client message and its answer, or one message the server sent unasked."""
 
-    kind: str                         # request | notification | raw | server
+    kind: str  # request | notification | raw | server
     peer: str
-    request: dict | None = None       # the client's message as sent (a dict), None for `server`
-    answer: dict | None = None        # the answer (result or error), or the server's own message
+    request: dict | None = None  # the client's message as sent (a dict), None for `server`
+    answer: dict | None = None  # the answer (result or error), or the server's own message
     request_line: str | None = None
     answer_line: str | None = None
 
@@ -83,11 +82,11 @@ class Exchange:
 
 @dataclass
 class ExchangeDiff:
-    status: str                       # same | changed | missing | extra
+    status: str  # same | changed | missing | extra
     left: Exchange | None
     right: Exchange | None
     changes: list[Change] = field(default_factory=list)
-    why: str | None = None            # a reason: why an exchange is missing, what the era change did
+    why: str | None = None  # a reason: why an exchange is missing, what the era change did
 
     @property
     def label(self) -> str:
@@ -102,9 +101,9 @@ class TraceDiff:
     left_name: str = "recorded"
     right_name: str = "replayed"
     rules: tuple = jsondiff.DEFAULT_RULES
-    error: str | None = None          # why the run stopped early (the diff is then partial)
-    notes: list[str] = field(default_factory=list)   # what an era conversion changed, and other remarks
-    trace: Trace | None = field(default=None, repr=False)   # the new conversation (replay only)
+    error: str | None = None  # why the run stopped early (the diff is then partial)
+    notes: list[str] = field(default_factory=list)  # what an era conversion changed, and other remarks
+    trace: Trace | None = field(default=None, repr=False)  # the new conversation (replay only)
 
     @property
     def same(self) -> bool:
@@ -120,8 +119,9 @@ class TraceDiff:
     def headline(self) -> str:
         c = self.counts
         verdict = "SAME" if self.same else ("PARTIAL, " if self.error else "") + "DIFFERENT"
-        return (f"{self.left_name} vs {self.right_name}: " + ", ".join(f"{c[s]} {s}" for s in STATUSES)
-                + f" -> {verdict}")
+        return (
+            f"{self.left_name} vs {self.right_name}: " + ", ".join(f"{c[s]} {s}" for s in STATUSES) + f" -> {verdict}"
+        )
 
     def text(self, width: int = 100) -> str:
         out = [self.headline()]
@@ -146,7 +146,8 @@ class TraceDiff:
         return f"<TraceDiff {self.headline()}>"
 
     def _repr_html_(self) -> str:
-        from mcp_lab.session.diff_views import diff_html   # imported when a notebook shows a diff
+        from mcp_lab.session.diff_views import diff_html  # imported when a notebook shows a diff
+
         return diff_html(self)
 
 
@@ -172,12 +173,11 @@ def exchanges(trace: Trace) -> list[Exchange]:
             if isinstance(m, (jsonrpc.Result, jsonrpc.Error)):
                 x = pending.pop((e.peer, m.id), None)
                 if x is None and m.id is None or x is None and last_raw.get(e.peer) is not None:
-                    x = last_raw.pop(e.peer, None)   # an answer to text the server could not read
+                    x = last_raw.pop(e.peer, None)  # an answer to text the server could not read
                 if x is not None and x.answer is None:
                     x.answer, x.answer_line = m.to_dict(), e.line
                     continue
-            out.append(Exchange("server", e.peer, None, m.to_dict() if m is not None else None,
-                                answer_line=e.line))
+            out.append(Exchange("server", e.peer, None, m.to_dict() if m is not None else None, answer_line=e.line))
     return out
 
 
@@ -221,6 +221,7 @@ def compare(left: list[Exchange], right: list[Exchange], rules: tuple = jsondiff
 
 def _as_trace(x: Any) -> tuple[Trace, str]:
     from mcp_lab.session import cassette
+
     if isinstance(x, Trace):
         return x, x.title or "trace"
     if isinstance(x, cassette.Cassette):
@@ -243,11 +244,24 @@ def diff(a: Any, b: Any, *, server_version: bool = False, ignore: Iterable[str] 
 
 def to_json(d: TraceDiff) -> dict:
     """The diff as plain JSON (the CLI's --json)."""
-    return {"same": d.same, "counts": d.counts, "left": d.left_name, "right": d.right_name,
-            "error": d.error, "notes": d.notes, "ignored": list(d.rules),
-            "exchanges": [{"status": i.status, "what": i.label, "why": i.why,
-                           "changes": [{"path": c.where, "kind": c.kind, "left": c.left, "right": c.right}
-                                       for c in i.changes]} for i in d.items]}
+    return {
+        "same": d.same,
+        "counts": d.counts,
+        "left": d.left_name,
+        "right": d.right_name,
+        "error": d.error,
+        "notes": d.notes,
+        "ignored": list(d.rules),
+        "exchanges": [
+            {
+                "status": i.status,
+                "what": i.label,
+                "why": i.why,
+                "changes": [{"path": c.where, "kind": c.kind, "left": c.left, "right": c.right} for c in i.changes],
+            }
+            for i in d.items
+        ],
+    }
 
 
 def dumps(d: TraceDiff) -> str:

@@ -33,11 +33,12 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from mcp_lab import jsonrpc, revisions
-from mcp_lab.jsonrpc import ProtocolError
 from mcp_lab.session import cassette as cassettes
+from mcp_lab.session.connect import connect
 from mcp_lab.session.diff import Exchange, ExchangeDiff, TraceDiff, compare, exchanges, pair, rules_for
-from mcp_lab.trace import Trace
+from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.errors import McpError
+from mcp_lab.wire.trace import Trace
 
 __all__ = ["replay", "convert", "Step", "era_of"]
 
@@ -49,12 +50,12 @@ class Step:
     """One client message to send: from the recording, or made by an era conversion."""
 
     peer: str
-    kind: str                       # request | notification | raw
+    kind: str  # request | notification | raw
     method: str | None
     params: dict | None
-    recorded: Exchange | None       # the exchange it stands for (None: added by the conversion)
-    why: str | None = None          # what the conversion did to it
-    line: str | None = None         # raw text (kind "raw")
+    recorded: Exchange | None  # the exchange it stands for (None: added by the conversion)
+    why: str | None = None  # what the conversion did to it
+    line: str | None = None  # raw text (kind "raw")
 
 
 def era_of(steps: Iterable[Exchange]) -> str | None:
@@ -101,19 +102,37 @@ def _to_modern(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
     steps: list[Step] = []
     for x in recorded:
         if x.method == "initialize":
-            steps.append(Step(x.peer, "request", "server/discover", {"_meta": meta}, x,
-                              "era change: the legacy handshake becomes server/discover, the modern opening"))
+            steps.append(
+                Step(
+                    x.peer,
+                    "request",
+                    "server/discover",
+                    {"_meta": meta},
+                    x,
+                    "era change: the legacy handshake becomes server/discover, the modern opening",
+                )
+            )
         elif x.method == "notifications/initialized":
-            steps.append(Step(x.peer, "notification", None, None, x,
-                              "era change: dropped, a modern client sends no notifications/initialized"))
+            steps.append(
+                Step(
+                    x.peer,
+                    "notification",
+                    None,
+                    None,
+                    x,
+                    "era change: dropped, a modern client sends no notifications/initialized",
+                )
+            )
         elif x.kind == "request":
             p = copy.deepcopy(x.params)
             p["_meta"] = {**meta, **(p.get("_meta") or {})}
             steps.append(Step(x.peer, "request", x.method, p, x, "era change: _meta added"))
         else:
             steps.append(_plain(x))
-    notes = [f"converted a legacy recording for a modern server: initialize -> server/discover, "
-             f"notifications/initialized dropped, _meta of {revisions.LATEST} added to every request"]
+    notes = [
+        f"converted a legacy recording for a modern server: initialize -> server/discover, "
+        f"notifications/initialized dropped, _meta of {revisions.LATEST} added to every request"
+    ]
     return steps, notes
 
 
@@ -125,20 +144,47 @@ def _to_legacy(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
         meta = meta if isinstance(meta, dict) else {}
         if x.peer not in opened and x.kind == "request":
             opened.add(x.peer)
-            init = {"protocolVersion": revisions.LEGACY,
-                    "capabilities": meta.get(revisions.CLIENT_CAPABILITIES_KEY) or {},
-                    "clientInfo": meta.get(revisions.CLIENT_INFO_KEY) or dict(revisions.DEFAULT_CLIENT_INFO)}
+            init = {
+                "protocolVersion": revisions.LEGACY,
+                "capabilities": meta.get(revisions.CLIENT_CAPABILITIES_KEY) or {},
+                "clientInfo": meta.get(revisions.CLIENT_INFO_KEY) or dict(revisions.DEFAULT_CLIENT_INFO),
+            }
             first_is_discover = x.method == "server/discover"
-            steps.append(Step(x.peer, "request", "initialize", init, x if first_is_discover else None,
-                              "era change: " + ("server/discover becomes" if first_is_discover else "added")
-                              + " the legacy handshake, initialize"))
-            steps.append(Step(x.peer, "notification", "notifications/initialized", None, None,
-                              "era change: added, the legacy handshake ends with this notification"))
+            steps.append(
+                Step(
+                    x.peer,
+                    "request",
+                    "initialize",
+                    init,
+                    x if first_is_discover else None,
+                    "era change: "
+                    + ("server/discover becomes" if first_is_discover else "added")
+                    + " the legacy handshake, initialize",
+                )
+            )
+            steps.append(
+                Step(
+                    x.peer,
+                    "notification",
+                    "notifications/initialized",
+                    None,
+                    None,
+                    "era change: added, the legacy handshake ends with this notification",
+                )
+            )
             if first_is_discover:
                 continue
         if x.method == "server/discover":
-            steps.append(Step(x.peer, "notification", None, None, x,
-                              "era change: dropped, a legacy session was opened by initialize"))
+            steps.append(
+                Step(
+                    x.peer,
+                    "notification",
+                    None,
+                    None,
+                    x,
+                    "era change: dropped, a legacy session was opened by initialize",
+                )
+            )
             continue
         if x.kind == "request":
             p = copy.deepcopy(x.params)
@@ -149,21 +195,22 @@ def _to_legacy(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
             steps.append(Step(x.peer, "request", x.method, p, x, "era change: _meta removed"))
         else:
             steps.append(_plain(x))
-    notes = [f"converted a modern recording for a legacy server: initialize ({revisions.LEGACY}) and "
-             "notifications/initialized on every connection, server/discover dropped, _meta removed"]
+    notes = [
+        f"converted a modern recording for a legacy server: initialize ({revisions.LEGACY}) and "
+        "notifications/initialized on every connection, server/discover dropped, _meta removed"
+    ]
     return steps, notes
 
 
 # -- running ------------------------------------------------------------------------------------
-def _open(server: Any, peer: str, many: bool, timeout: float):
-    from mcp_lab import connect   # the facade's connect: short names, argv lists and URLs alike
+def _open(server: Any, peer: str, many: bool, timeout: float, trace: Trace):
     if isinstance(server, str) and not server.startswith(("http://", "https://")):
         label = server
     elif isinstance(server, str):
         label = None
     else:
         label = os.path.basename(os.fspath(list(server)[-1])) if server else None
-    return connect(server, timeout=timeout, name=peer if many else label)
+    return connect(server, timeout=timeout, name=peer if many else label, trace=trace)
 
 
 def _source(cassette: Any) -> tuple[cassettes.Cassette, str]:
@@ -177,8 +224,16 @@ def _source(cassette: Any) -> tuple[cassettes.Cassette, str]:
     raise TypeError(f"expected a cassette path, a Cassette or a Trace, not {type(cassette).__name__}")
 
 
-def replay(cassette: Any, server: Any, *, era: str | None = None, timeout: float = 5.0,
-           deadline: float = 60.0, server_version: bool = False, ignore: Iterable[str] = ()) -> TraceDiff:
+def replay(
+    cassette: Any,
+    server: Any,
+    *,
+    era: str | None = None,
+    timeout: float = 5.0,
+    deadline: float = 60.0,
+    server_version: bool = False,
+    ignore: Iterable[str] = (),
+) -> TraceDiff:
     """Send the recorded client messages to `server` and compare its answers with the recorded ones.
 
     `cassette` is a path, a `Cassette` or a `Trace`; `server` a short name, an argv list or a URL.
@@ -191,17 +246,23 @@ def replay(cassette: Any, server: Any, *, era: str | None = None, timeout: float
     recorded = exchanges(c.trace)
     steps, notes = convert(recorded, era, source=c.era)
     rules = rules_for(server_version=server_version, ignore=ignore)
-    run = _Run(server, steps, timeout, time.monotonic() + deadline, legacy=(era or c.era or era_of(recorded)) == "legacy")
+    run = _Run(
+        server, steps, timeout, time.monotonic() + deadline, legacy=(era or c.era or era_of(recorded)) == "legacy"
+    )
     try:
         run.all()
     finally:
         run.close()
-    label = server if isinstance(server, str) else " ".join(
-        a for a in (os.path.basename(os.fspath(x)) for x in server) if a != "-m")
+    label = (
+        server
+        if isinstance(server, str)
+        else " ".join(a for a in (os.path.basename(os.fspath(x)) for x in server) if a != "-m")
+    )
     result = TraceDiff(run.items(rules), name, label, rules, run.error, notes, run.trace)
     # Messages the servers sent unasked (notifications, legacy server requests), aligned apart.
-    result.items += compare([x for x in recorded if x.kind == "server"],
-                            [x for x in exchanges(run.trace) if x.kind == "server"], rules)
+    result.items += compare(
+        [x for x in recorded if x.kind == "server"], [x for x in exchanges(run.trace) if x.kind == "server"], rules
+    )
     return result
 
 
@@ -213,14 +274,13 @@ class _Run:
         self.many = len({s.peer for s in steps}) > 1
         self.clients: dict[str, Any] = {}
         self.trace = Trace(title=None)
-        self.states: dict[str, str] = {}            # recorded requestState -> the new server's
+        self.states: dict[str, str] = {}  # recorded requestState -> the new server's
         self.sent: list[tuple[Step, Exchange | None, str | None]] = []
         self.error: str | None = None
 
     def client(self, peer: str):
         if peer not in self.clients:
-            c = _open(self.server, peer, self.many, self.timeout)
-            c.trace = self.trace          # one trace for the whole replay, one lifeline per process
+            c = _open(self.server, peer, self.many, self.timeout, self.trace)  # one trace, one lifeline per process
             if self.legacy:
                 c.era = "legacy"
             self.clients[peer] = c
@@ -231,7 +291,7 @@ class _Run:
     def all(self) -> None:
         for n, step in enumerate(self.steps):
             if step.method is None and step.kind != "raw":
-                self.sent.append((step, None, step.why))       # dropped by the era conversion
+                self.sent.append((step, None, step.why))  # dropped by the era conversion
                 continue
             remaining = self.end - time.monotonic()
             if remaining <= 0:
@@ -239,8 +299,8 @@ class _Run:
                 break
             try:
                 self.sent.append(self.one(step, min(self.timeout, remaining)))
-            except (ProtocolError, OSError) as e:
-                msg = e.message if isinstance(e, ProtocolError) else str(e)
+            except (McpError, OSError) as e:
+                msg = getattr(e, "message", None) or str(e)
                 self.error = f"{step.method or 'raw text'}: {' '.join(msg.split())}"
                 self.sent.append((step, None, f"no answer: {self.error}"))
                 n += 1
@@ -258,13 +318,23 @@ class _Run:
             return step, Exchange("raw", c.name, None, answer.to_dict() if answer else None, step.line), step.why
         if step.kind == "notification":
             c.notify(step.method, step.params)
-            return step, Exchange("notification", c.name, jsonrpc.Notification(step.method, step.params).to_dict()), step.why
+            return (
+                step,
+                Exchange("notification", c.name, jsonrpc.Notification(step.method, step.params).to_dict()),
+                step.why,
+            )
         params = step.params
         if isinstance(params, dict) and "requestState" in params:
             new = self.states.get(params["requestState"])
             if new is None:
-                return step, None, ("not sent: the recording echoes a requestState here, and the new server "
-                                    "issued none to echo (it did not answer input_required before)")
+                return (
+                    step,
+                    None,
+                    (
+                        "not sent: the recording echoes a requestState here, and the new server "
+                        "issued none to echo (it did not answer input_required before)"
+                    ),
+                )
             params = {**params, "requestState": new}
         rid = c.new_id()
         answer = c.request(step.method, params, meta=False, id=rid, timeout=timeout)
@@ -290,5 +360,5 @@ class _Run:
         for c in self.clients.values():
             try:
                 c.close()
-            except Exception:   # closing is best effort; the transport reaps its process group
+            except Exception:  # closing is best effort; the transport reaps its process group
                 pass

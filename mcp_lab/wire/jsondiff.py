@@ -21,8 +21,17 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-__all__ = ["Change", "diff", "normalise", "format_path", "path_matches", "DEFAULT_RULES", "TIMESTAMP_RULES",
-           "SERVER_VERSION_RULES", "PLACEHOLDER"]
+__all__ = [
+    "Change",
+    "diff",
+    "normalise",
+    "format_path",
+    "path_matches",
+    "DEFAULT_RULES",
+    "TIMESTAMP_RULES",
+    "SERVER_VERSION_RULES",
+    "PLACEHOLDER",
+]
 
 PLACEHOLDER = "<varies>"
 
@@ -32,8 +41,7 @@ PLACEHOLDER = "<varies>"
 TIMESTAMP_RULES: tuple[str, ...] = ("**.timestamp", "**.lastModified", "**.createdAt", "**.updatedAt")
 DEFAULT_RULES: tuple[str, ...] = ("id", "**.requestState") + TIMESTAMP_RULES
 # serverInfo.version: legacy servers state it in the initialize result, modern ones in _meta.
-SERVER_VERSION_RULES: tuple[str, ...] = ("result.serverInfo.version",
-                                         "**.io.modelcontextprotocol/serverInfo.version")
+SERVER_VERSION_RULES: tuple[str, ...] = ("result.serverInfo.version", "**.io.modelcontextprotocol/serverInfo.version")
 
 _MISSING = object()
 
@@ -43,7 +51,7 @@ class Change:
     """One difference: where, and the two values (`None` with `kind` saying which side lacks it)."""
 
     path: tuple
-    kind: str            # "changed" | "added" (only on the right) | "removed" (only on the left)
+    kind: str  # "changed" | "added" (only on the right) | "removed" (only on the left)
     left: Any = None
     right: Any = None
 
@@ -55,6 +63,7 @@ class Change:
         def show(v: Any) -> str:
             s = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
             return s if len(s) <= width else s[: width - 1] + "…"
+
         if self.kind == "added":
             return f"+ {self.where}: {show(self.right)}"
         if self.kind == "removed":
@@ -94,11 +103,11 @@ def _step(states: frozenset, key: str) -> frozenset:
         if i >= len(pat):
             continue
         if pat[i] == "**":
-            out.add((pat, i))                  # ** eats this key and stays
-            todo.append((pat, i + 1))          # ... or matches nothing
+            out.add((pat, i))  # ** eats this key and stays
+            todo.append((pat, i + 1))  # ... or matches nothing
             continue
         for n in range(1, len(pat) - i + 1):
-            piece = pat[i:i + n]
+            piece = pat[i : i + n]
             if "**" in piece:
                 break
             if (n == 1 and piece[0] == "*") or ".".join(piece) == key:
