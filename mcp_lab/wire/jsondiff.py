@@ -16,6 +16,7 @@ version.  A rule is a path pattern where `*` matches one key or index and `**` a
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -115,6 +116,14 @@ def _step(states: frozenset, key: str) -> frozenset:
     return frozenset(out)
 
 
+@functools.lru_cache(maxsize=8192)
+def _advance(states: frozenset, key: str) -> tuple[frozenset, bool]:
+    """`_step`, remembered (a catalog repeats the same keys thousands of times), and whether a
+    rule is complete at this key."""
+    nxt = _step(states, key)
+    return nxt, any(i == len(pat) for pat, i in nxt)
+
+
 def path_matches(path: tuple, rule: str) -> bool:
     """Does `path` match the pattern `rule` (dot-separated, `*` one step, `**` any depth)?"""
     states = frozenset({(_compile(rule), 0)})
@@ -126,26 +135,21 @@ def path_matches(path: tuple, rule: str) -> bool:
 def normalise(value: Any, rules: Iterable[str] = DEFAULT_RULES, *, placeholder: Any = PLACEHOLDER) -> Any:
     """A copy of `value` where every place matching a rule holds `placeholder` instead."""
     start = frozenset((_compile(r), 0) for r in rules)
-    cache: dict[tuple, frozenset] = {}
-
-    def advance(states: frozenset, key: Any) -> frozenset:
-        k = (states, str(key))
-        if k not in cache:
-            cache[k] = _step(states, str(key))
-        return cache[k]
 
     def walk(v: Any, states: frozenset) -> Any:
+        if not states:
+            return v  # no rule can match below here: the value is kept as it is
         if isinstance(v, dict):
             out = {}
             for k, x in v.items():
-                nxt = advance(states, k)
-                out[k] = placeholder if any(i == len(p) for p, i in nxt) else walk(x, nxt)
+                nxt, hit = _advance(states, str(k))
+                out[k] = placeholder if hit else walk(x, nxt)
             return out
         if isinstance(v, list):
             out_list = []
             for n, x in enumerate(v):
-                nxt = advance(states, n)
-                out_list.append(placeholder if any(i == len(p) for p, i in nxt) else walk(x, nxt))
+                nxt, hit = _advance(states, str(n))
+                out_list.append(placeholder if hit else walk(x, nxt))
             return out_list
         return v
 
