@@ -136,6 +136,22 @@ def _to_modern(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
     return steps, notes
 
 
+def _handshake(x: Exchange, meta: dict) -> list[Step]:
+    """initialize + notifications/initialized for the connection `x` opens (from its _meta)."""
+    init = {
+        "protocolVersion": revisions.LEGACY,
+        "capabilities": meta.get(revisions.CLIENT_CAPABILITIES_KEY) or {},
+        "clientInfo": meta.get(revisions.CLIENT_INFO_KEY) or dict(revisions.DEFAULT_CLIENT_INFO),
+    }
+    replaces = x.method == "server/discover"
+    why = "era change: " + ("server/discover becomes" if replaces else "added") + " the legacy handshake, initialize"
+    done = "era change: added, the legacy handshake ends with this notification"
+    return [
+        Step(x.peer, "request", "initialize", init, x if replaces else None, why),
+        Step(x.peer, "notification", "notifications/initialized", None, None, done),
+    ]
+
+
 def _to_legacy(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
     steps: list[Step] = []
     opened: set[str] = set()
@@ -144,49 +160,13 @@ def _to_legacy(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
         meta = meta if isinstance(meta, dict) else {}
         if x.peer not in opened and x.kind == "request":
             opened.add(x.peer)
-            init = {
-                "protocolVersion": revisions.LEGACY,
-                "capabilities": meta.get(revisions.CLIENT_CAPABILITIES_KEY) or {},
-                "clientInfo": meta.get(revisions.CLIENT_INFO_KEY) or dict(revisions.DEFAULT_CLIENT_INFO),
-            }
-            first_is_discover = x.method == "server/discover"
-            steps.append(
-                Step(
-                    x.peer,
-                    "request",
-                    "initialize",
-                    init,
-                    x if first_is_discover else None,
-                    "era change: "
-                    + ("server/discover becomes" if first_is_discover else "added")
-                    + " the legacy handshake, initialize",
-                )
-            )
-            steps.append(
-                Step(
-                    x.peer,
-                    "notification",
-                    "notifications/initialized",
-                    None,
-                    None,
-                    "era change: added, the legacy handshake ends with this notification",
-                )
-            )
-            if first_is_discover:
-                continue
+            steps += _handshake(x, meta)
+            if x.method == "server/discover":
+                continue  # the handshake stands for it
         if x.method == "server/discover":
-            steps.append(
-                Step(
-                    x.peer,
-                    "notification",
-                    None,
-                    None,
-                    x,
-                    "era change: dropped, a legacy session was opened by initialize",
-                )
-            )
-            continue
-        if x.kind == "request":
+            why = "era change: dropped, a legacy session was opened by initialize"
+            steps.append(Step(x.peer, "notification", None, None, x, why))
+        elif x.kind == "request":
             p = copy.deepcopy(x.params)
             rest = {k: v for k, v in meta.items() if k not in _META_KEYS}
             p.pop("_meta", None)
