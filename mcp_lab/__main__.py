@@ -5,6 +5,9 @@
     python -m mcp_lab probe calendar --json         # the verdict and its trace as JSON
     python -m mcp_lab cost everything               # what the server's catalog costs a prompt
     python -m mcp_lab cost --json -- node server.js # the same as JSON, for any stdio server
+    python -m mcp_lab record OUT.jsonl calendar < script.txt   # see mcp_lab/session/cassette_cli.py
+    python -m mcp_lab replay OUT.jsonl sdk_calendar # exit 1 when the answers differ
+    python -m mcp_lab diff A.jsonl B.jsonl
     python -m mcp_lab host-config calendar          # the mcpServers JSON a desktop host or editor reads
 
 Exit status: 0 when the probe reached a verdict, 1 when the server could not be started,
@@ -18,46 +21,63 @@ import argparse
 import json
 import sys
 
-from . import ProtocolError
+from mcp_lab.session import cassette_cli
+from mcp_lab.wire.errors import McpError
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab",
-                                     description="Drive MCP servers and show the real wire.")
+    parser = argparse.ArgumentParser(prog="python -m mcp_lab", description="Drive MCP servers and show the real wire.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    p = sub.add_parser("probe", help="server/discover first, initialize if the server is legacy",
-                       description="Probe a stdio server the way MCP 2026-07-28 says a dual-era client "
-                                   "should, and print the steps, the verdict and the trace. Give a known "
-                                   "short name, or the server's argv after `--`.")
+    p = sub.add_parser(
+        "probe",
+        help="server/discover first, initialize if the server is legacy",
+        description="Probe a stdio server the way MCP 2026-07-28 says a dual-era client "
+        "should, and print the steps, the verdict and the trace. Give a known "
+        "short name, or the server's argv after `--`.",
+    )
     p.add_argument("name", nargs="?", help="a known server name (e.g. everything, calendar, sdk_calendar)")
-    p.add_argument("--timeout", type=float, default=3.0,
-                   help="seconds of silence after server/discover that mean legacy (default 3)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=3.0,
+        help="seconds of silence after server/discover that mean legacy (default 3)",
+    )
     p.add_argument("--json", action="store_true", help="print the verdict and trace as JSON")
-    p.add_argument("--width", type=int, default=160,
-                   help="fold trace lines longer than this many characters; 0 prints them whole")
-    c = sub.add_parser("cost", help="tokens a server's tool catalog and instructions add to every prompt",
-                       description="Connect, probe the era, list every tool, and count the tokens of each "
-                                   "definition (json.dumps of name, description, inputSchema) and of the "
-                                   "server's instructions. Give a known short name, or the server's argv "
-                                   "after `--`. The client declares no capabilities.")
+    p.add_argument(
+        "--width", type=int, default=160, help="fold trace lines longer than this many characters; 0 prints them whole"
+    )
+    c = sub.add_parser(
+        "cost",
+        help="tokens a server's tool catalog and instructions add to every prompt",
+        description="Connect, probe the era, list every tool, and count the tokens of each "
+        "definition (json.dumps of name, description, inputSchema) and of the "
+        "server's instructions. Give a known short name, or the server's argv "
+        "after `--`. The client declares no capabilities.",
+    )
     c.add_argument("name", nargs="?", help="a known server name (e.g. everything, calendar, sdk_calendar)")
-    c.add_argument("--encoding", default="o200k_base",
-                   help="tiktoken encoding: o200k_base (default) or cl100k_base")
-    c.add_argument("--timeout", type=float, default=5.0,
-                   help="deadline in seconds of each wait, the probe's included (default 5)")
+    c.add_argument("--encoding", default="o200k_base", help="tiktoken encoding: o200k_base (default) or cl100k_base")
+    c.add_argument(
+        "--timeout", type=float, default=5.0, help="deadline in seconds of each wait, the probe's included (default 5)"
+    )
     c.add_argument("--json", action="store_true", help="print the counts as JSON")
-    h = sub.add_parser("host-config", help="the mcpServers JSON that launches bundled servers from a host",
-                       description="Print the configuration a desktop host or an editor reads to launch "
-                                   "bundled stdio servers ({mcpServers: {NAME: {command, args, env}}}).")
-    h.add_argument("names", nargs="+", metavar="NAME",
-                   help="calendar, sdk_calendar, durable, notes or everything")
-    h.add_argument("--check", action="store_true",
-                   help="first launch each entry as a host would (minimal environment, fresh folder) and probe it")
+    cassette_cli.register(sub)  # record, replay, diff
+    h = sub.add_parser(
+        "host-config",
+        help="the mcpServers JSON that launches bundled servers from a host",
+        description="Print the configuration a desktop host or an editor reads to launch "
+        "bundled stdio servers ({mcpServers: {NAME: {command, args, env}}}).",
+    )
+    h.add_argument("names", nargs="+", metavar="NAME", help="calendar, sdk_calendar, durable, notes or everything")
+    h.add_argument(
+        "--check",
+        action="store_true",
+        help="first launch each entry as a host would (minimal environment, fresh folder) and probe it",
+    )
     return parser
 
 
 def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) -> int:
-    from .tokens import EncodingDataError, available_encodings, cost
+    from mcp_lab.tokens import EncodingDataError, available_encodings, cost
 
     if (args.name is None) == (server_argv is None):
         parser.error("cost needs either a known server name or `-- <argv...>`, not both")
@@ -70,8 +90,8 @@ def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) 
     server = args.name if server_argv is None else server_argv
     try:
         result = cost(server, encoding=args.encoding, timeout=args.timeout)
-    except (ProtocolError, EncodingDataError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        msg = e.message if isinstance(e, ProtocolError) else str(e)
+    except (McpError, EncodingDataError, ValueError, TypeError, OSError, NotImplementedError) as e:
+        msg = e.message if isinstance(e, McpError) else str(e)
         print(f"mcp_lab cost: {' '.join(msg.split())}", file=sys.stderr)
         return 1
     if args.json:
@@ -82,7 +102,7 @@ def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) 
 
 
 def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) -> int:
-    from .probe import probe
+    from mcp_lab.session.probe import probe
 
     if args.name is None and server_argv is None:
         parser.error("probe needs a known server name (e.g. everything) or `-- <server argv...>`")
@@ -95,8 +115,8 @@ def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser)
     server = args.name if server_argv is None else server_argv
     try:
         verdict = probe(server, timeout=args.timeout, refresh=True)
-    except (ProtocolError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        msg = e.message if isinstance(e, ProtocolError) else str(e)
+    except (McpError, ValueError, TypeError, OSError, NotImplementedError) as e:
+        msg = e.message if isinstance(e, McpError) else str(e)
         print(f"mcp_lab probe: {' '.join(msg.split())}", file=sys.stderr)
         return 1
     try:
@@ -109,6 +129,7 @@ def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser)
         # The reader went away (`| head`): not an error of the probe.  Point stdout at
         # /dev/null so the interpreter's own final flush does not complain again.
         import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     finally:
         verdict.close()
@@ -122,15 +143,18 @@ def main(argv: list[str] | None = None) -> int:
     server_argv = None
     if "--" in argv:
         i = argv.index("--")
-        argv, server_argv = argv[:i], argv[i + 1:]
+        argv, server_argv = argv[:i], argv[i + 1 :]
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "probe":
         return _probe(args, server_argv, parser)
     if args.command == "cost":
         return _cost(args, server_argv, parser)
+    if args.command in cassette_cli.COMMANDS:
+        return cassette_cli.run(args, server_argv, parser)
     if args.command == "host-config":
         from .course.host_config import main as host_config
+
         return host_config(args.names, check_entries=args.check)
     parser.error(f"unknown command {args.command!r}")
     return 2

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_lab import magics
 from mcp_lab.course.challenges import CHALLENGES, NotYet, judge
+from mcp_lab.notebook import magics
 
 
 @pytest.fixture(scope="module")
@@ -28,20 +28,27 @@ def _send(connections, challenge, text):
 @pytest.mark.parametrize("number", sorted(CHALLENGES))
 def test_the_check_fails_on_the_starting_text_and_passes_on_a_solution(connections, number):
     c = CHALLENGES[number]
-    if number == 6:   # the retry continues an interim answer: ask first, as the notebook does
-        first = _send(connections, c, '{"jsonrpc": "2.0", "id": 60, "method": "tools/call", "params": '
-                                      '{"name": "create_event", "arguments": {"title": "Dentist"}}}')
+    if number == 6:  # the retry continues an interim answer: ask first, as the notebook does
+        first = _send(
+            connections,
+            c,
+            '{"jsonrpc": "2.0", "id": 60, "method": "tools/call", "params": '
+            '{"name": "create_event", "arguments": {"title": "Dentist"}}}',
+        )
         assert first["result"]["resultType"] == "input_required", f"expected an interim answer, got {first!r}"
     reason = judge(number, _send(connections, c, c.start))
     assert reason, f"challenge {number}: its starting text already passes the check; nothing to do for the learner"
-    assert judge(number, _send(connections, c, c.solution)) is None, \
+    assert judge(number, _send(connections, c, c.solution)) is None, (
         f"challenge {number}: the solution fails the check: {judge(number, _send(connections, c, c.solution))}"
+    )
 
 
 def test_a_failed_check_renders_as_its_sentence_and_hint_not_a_traceback():
     e = NotYet(1, "the server answered error -32602", "look at params._meta")
-    assert e._render_traceback_() == ["challenge 1: not yet. the server answered error -32602",
-                                      "hint: look at params._meta"]
+    assert e._render_traceback_() == [
+        "challenge 1: not yet. the server answered error -32602",
+        "hint: look at params._meta",
+    ]
 
 
 def test_choose_the_primitive_grades_and_explains_every_answer(monkeypatch, capsys):
@@ -50,7 +57,7 @@ def test_choose_the_primitive_grades_and_explains_every_answer(monkeypatch, caps
     monkeypatch.delenv("MCP_LAB_ANSWER_FROM_CODE", raising=False)
     assert len(PRIMITIVE_CASES) >= 8
     assert {c.primitive for c in PRIMITIVE_CASES} == {"tool", "resource", "prompt"}
-    assert check_primitives(blank_choices()) == 0          # nothing filled in: a prompt, no failure
+    assert check_primitives(blank_choices()) == 0  # nothing filled in: a prompt, no failure
     key = {c.capability: (c.primitive, c.decider) for c in PRIMITIVE_CASES}
     assert check_primitives(key) == len(PRIMITIVE_CASES)
     out = capsys.readouterr().out

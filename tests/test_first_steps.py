@@ -6,8 +6,7 @@ import importlib.util
 import subprocess
 
 import pytest
-
-from support import ROOT
+from _support import ROOT
 
 
 def test_the_readme_documents_lab_args_and_the_conda_route_to_the_same_lab():
@@ -18,10 +17,11 @@ def test_the_readme_documents_lab_args_and_the_conda_route_to_the_same_lab():
 
 def test_make_lab_roots_at_the_repo_opens_00_and_turns_the_news_off():
     make = (ROOT / "Makefile").read_text()
-    lab = make[make.index("\nlab: "):make.index("\ntest: ")]
+    lab = make[make.index("\nlab: ") : make.index("\ntest: ")]
     assert "--ServerApp.root_dir=." in lab and "notebooks/00-start-here.ipynb" in lab and "$(LAB_ARGS)" in lab
     assert "$(LAB_SETTINGS)" in make.split("\nsetup:", 1)[1].splitlines()[0], "setup should install the Lab settings"
     import json
+
     overrides = json.loads((ROOT / "tools" / "lab-overrides.json").read_text())
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
 
@@ -35,14 +35,21 @@ def test_make_setup_runs_the_same_steps_for_a_conda_prefix(tmp_path):
     assert out.returncode == 0, out.stderr
     plan = out.stdout
     assert "-m venv" not in plan, "with VENV set to an existing environment, no .venv should be created"
-    for step in ("ipykernel install --sys-prefix", "wire_kernel install --sys-prefix", "lab-overrides.json",
-                 f"{prefix}/bin/jupyter lab"):
+    for step in (
+        "ipykernel install --sys-prefix",
+        "wire_kernel install --sys-prefix",
+        "lab-overrides.json",
+        f"{prefix}/bin/jupyter lab",
+    ):
         assert step in plan, f"`make lab VENV=...` should run {step!r}; the plan was:\n{plan}"
 
 
 def test_lab_databases_are_ignored_by_git():
-    for path in ("labs/10-fix-the-calendar/calendar.sqlite3", "labs/10-fix-the-calendar/calendar.sqlite3.key",
-                 "labs/solutions/10-fix-the-calendar/calendar.sqlite3-wal"):
+    for path in (
+        "labs/10-fix-the-calendar/calendar.sqlite3",
+        "labs/10-fix-the-calendar/calendar.sqlite3.key",
+        "labs/solutions/10-fix-the-calendar/calendar.sqlite3-wal",
+    ):
         out = subprocess.run(["git", "check-ignore", "-q", path], cwd=ROOT, timeout=30)
         assert out.returncode == 0, f"{path} is not ignored by git; a lab's database must never be committed"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 
-from support import ROOT
+from _support import ROOT
 
 GLOSSARY = ROOT / "notebooks" / "glossary.ipynb"
 
@@ -25,8 +25,9 @@ def entries() -> dict[str, list[str]]:
         anchor = re.match(r"### (\S+)", src)
         words = re.search(r"<!-- first use linked for: (.+?) -->", src)
         assert anchor and words, f"a glossary entry without its heading or its words: {src[:80]!r}"
-        assert "https://modelcontextprotocol.io/specification/2026-07-28/" in src, \
+        assert "https://modelcontextprotocol.io/specification/2026-07-28/" in src, (
             f"glossary entry {anchor.group(1)!r} does not link the specification"
+        )
         out[anchor.group(1)] = [w.strip() for w in words.group(1).split("|")]
     return out
 
@@ -57,7 +58,7 @@ def eligible(src: str, word: str) -> list[re.Match]:
         if any(x <= a < y for x, y in blocks + links):
             continue
         if any(x < b and a < y and (x, y) != (a, b) for x, y in codes):
-            continue   # inside a longer code span: linking there would break it
+            continue  # inside a longer code span: linking there would break it
         found.append(m)
     return found
 
@@ -68,23 +69,46 @@ def first_use(anchor: str, words: list[str]) -> tuple[str, int] | None:
         for i, cell in enumerate(cells):
             src = "".join(cell["source"])
             if cell["cell_type"] == "markdown" and (
-                    f"glossary.ipynb#{anchor})" in src or any(eligible(src, w) for w in words)):
+                f"glossary.ipynb#{anchor})" in src or any(eligible(src, w) for w in words)
+            ):
                 return name, i
     return None
 
 
 def test_the_glossary_is_linked_from_start_here_and_the_readme():
     start = json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text())
-    assert any("](glossary.ipynb)" in "".join(c["source"]) for c in start["cells"]), \
+    assert any("](glossary.ipynb)" in "".join(c["source"]) for c in start["cells"]), (
         "notebook 00 should link the glossary"
+    )
     assert "notebooks/glossary.ipynb" in (ROOT / "README.md").read_text(), "the README should link the glossary"
 
 
 def test_the_glossary_defines_what_the_issue_lists():
     have = entries()
-    for anchor in ("host", "client", "server", "revision", "capability", "_meta", "resultType", "input_required",
-                   "requestState", "handle", "SEP", "SSE", "ttlMs", "isError", "elicitation", "sampling",
-                   "WAL", "HMAC", "DNS-rebinding", "intermediaries", "Mcp-Session-Id", "o200k_base"):
+    for anchor in (
+        "host",
+        "client",
+        "server",
+        "revision",
+        "capability",
+        "_meta",
+        "resultType",
+        "input_required",
+        "requestState",
+        "handle",
+        "SEP",
+        "SSE",
+        "ttlMs",
+        "isError",
+        "elicitation",
+        "sampling",
+        "WAL",
+        "HMAC",
+        "DNS-rebinding",
+        "intermediaries",
+        "Mcp-Session-Id",
+        "o200k_base",
+    ):
         assert anchor in have, f"the glossary has no entry {anchor!r}"
 
 
@@ -93,7 +117,7 @@ def test_every_term_links_the_glossary_where_the_course_first_uses_it():
     for anchor, words in entries().items():
         found = first_use(anchor, words)
         if found is None:
-            continue   # defined for completeness; not (yet) used in a notebook's prose
+            continue  # defined for completeness; not (yet) used in a notebook's prose
         name, i = found
         src = "".join(json.loads((ROOT / "notebooks" / name).read_text())["cells"][i]["source"])
         if f"glossary.ipynb#{anchor})" not in src:

@@ -1,6 +1,9 @@
 """Execute every course notebook and every lab solution, one pytest test per notebook.
 
-What runs: each `.ipynb` under `notebooks/` and `labs/solutions/`. The lab templates directly
+What runs: each `.ipynb` under `labs/solutions/`. The course notebooks under `notebooks/` are
+executed by tests/test_rerun.py instead, whose first pass runs every cell in order (each one
+twice in a row, as a learner's second Shift-Enter does) and then the whole notebook again in the
+same kernel: a single extra run here would prove nothing more and cost a kernel per notebook. The lab templates directly
 under `labs/` are *meant* to fail until a learner solves them; their own lab tests run them and
 expect that failure, so they are not collected here.
 
@@ -24,13 +27,13 @@ import time
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SEARCHED = ("notebooks", "labs/solutions")
-CELL_TIMEOUT = 120          # seconds, per cell (nbclient's `timeout`)
-NOTEBOOK_TIMEOUT = 600      # seconds, per notebook, kernel start and shutdown included
+CELL_TIMEOUT = 120  # seconds, per cell (nbclient's `timeout`)
+NOTEBOOK_TIMEOUT = 600  # seconds, per notebook, kernel start and shutdown included
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-FAILED_COPIES = ROOT / "test-output" / "notebooks"   # executed copy of a failing notebook
+FAILED_COPIES = ROOT / "test-output" / "notebooks"  # executed copy of a failing notebook
 
 
 def find_notebooks(root: Path = ROOT) -> list[Path]:
@@ -42,7 +45,9 @@ def find_notebooks(root: Path = ROOT) -> list[Path]:
     return found
 
 
-NOTEBOOKS = find_notebooks()
+# The course notebooks run in tests/test_rerun.py (see above); find_notebooks() still lists them
+# for the benchmark, which times the course as a learner runs it.
+NOTEBOOKS = [p for p in find_notebooks() if p.relative_to(ROOT).parts[0] != "notebooks"]
 
 
 def _shorten(text: str, limit: int = 2000) -> str:
@@ -52,8 +57,8 @@ def _shorten(text: str, limit: int = 2000) -> str:
 def run_notebook(path: Path):
     """Execute the notebook at `path`; return (executed_nb, failure_message or None)."""
     import nbformat
-    from nbclient import NotebookClient
     from jupyter_client.kernelspec import NoSuchKernel
+    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
     from traitlets.config import Config
 
@@ -78,7 +83,7 @@ def run_notebook(path: Path):
         startup_timeout=60,
         # Tracebacks without ANSI escapes: readable in a pytest report and a CI log.
         extra_arguments=["--InteractiveShell.colors=nocolor"],
-        resources={"metadata": {"path": str(path.parent)}},   # the kernel's cwd
+        resources={"metadata": {"path": str(path.parent)}},  # the kernel's cwd
         on_cell_start=on_cell_start,
     )
 
@@ -100,9 +105,12 @@ def run_notebook(path: Path):
     except DeadKernelError as e:
         failure = ("dead", "DeadKernelError", str(e), "")
     except NoSuchKernel:
-        failure = ("set-up", "NoSuchKernel",
-                   f"kernel {kernel_name!r} (notebook metadata) is not installed; `make setup` "
-                   "registers python3", "")
+        failure = (
+            "set-up",
+            "NoSuchKernel",
+            f"kernel {kernel_name!r} (notebook metadata) is not installed; `make setup` registers python3",
+            "",
+        )
         current["index"] = None
 
     if failure is None:
@@ -120,12 +128,12 @@ def run_notebook(path: Path):
     if index is not None:
         cell = nb.cells[index]
         lines += ["--- cell source ---", _shorten(cell.source)]
-        streams = "".join(o.get("text", "") for o in cell.get("outputs", [])
-                          if o.get("output_type") == "stream")
+        streams = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
         if streams.strip():
             lines += ["--- cell output (last 20 lines) ---", *streams.rstrip().splitlines()[-20:]]
-        tracebacks = ["\n".join(o.get("traceback", [])) for o in cell.get("outputs", [])
-                      if o.get("output_type") == "error"]
+        tracebacks = [
+            "\n".join(o.get("traceback", [])) for o in cell.get("outputs", []) if o.get("output_type") == "error"
+        ]
         if tracebacks:
             # The kernel's own traceback (colours are off; strip any escapes a library added).
             lines += ["--- traceback ---", _shorten(ANSI.sub("", tracebacks[-1]), 4000)]
@@ -154,9 +162,7 @@ def _keep_failed_copy(path: Path, nb) -> Path | None:
 
 if NOTEBOOKS:
 
-    @pytest.mark.parametrize(
-        "path", NOTEBOOKS, ids=[p.relative_to(ROOT).as_posix() for p in NOTEBOOKS]
-    )
+    @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.relative_to(ROOT).as_posix() for p in NOTEBOOKS])
     def test_notebook_runs(path: Path) -> None:
         nb, message = run_notebook(path)
         if message is not None:

@@ -19,9 +19,8 @@ always fails them, which would flatter the result.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from support import ROOT
+from _support import ROOT
 
 from mcp_lab.quiz import Question, markdown_html, plain_text
 
@@ -37,7 +36,7 @@ def course_questions() -> list[tuple[str, Question]]:
             if cell["cell_type"] != "code" or "Question(" not in src:
                 continue
             ns: dict = {}
-            exec(src, ns)   # declares the questions; nothing is displayed outside a kernel
+            exec(src, ns)  # declares the questions; nothing is displayed outside a kernel
             found += [(path.name, q) for q in ns["quiz"]]
     return found
 
@@ -78,16 +77,16 @@ def test_every_single_answer_question_has_at_least_four_options():
 
 def test_at_least_a_third_of_the_questions_give_a_situation():
     with_scene = [q for _, q in QUESTIONS if q.situation]
-    assert len(with_scene) * 3 >= len(QUESTIONS), \
+    assert len(with_scene) * 3 >= len(QUESTIONS), (
         f"{len(with_scene)} of {len(QUESTIONS)} questions show a trace or situation; at least a third should"
+    )
 
 
 def test_no_question_blind_strategy_beats_chance_by_more_than_ten_points():
     chance, scores = strategy_scores()
     report = ", ".join(f"{k}: {v:.0%}" for k, v in scores.items())
     for name, score in scores.items():
-        assert score <= chance + MARGIN, \
-            f"{name} scores {score:.0%} where chance is {chance:.0%} ({report})"
+        assert score <= chance + MARGIN, f"{name} scores {score:.0%} where chance is {chance:.0%} ({report})"
 
 
 def test_quizzes_are_answered_from_code_only_under_the_harness_switch():
@@ -95,16 +94,17 @@ def test_quizzes_are_answered_from_code_only_under_the_harness_switch():
         for cell in json.loads(path.read_text())["cells"]:
             src = "".join(cell["source"])
             if cell["cell_type"] == "code" and "check_all(" in src and "Question(" not in src:
-                assert src.lstrip().startswith("if answer_from_code():") or \
-                    "if not answer_from_code():" in src, \
-                    f"{path.name}: a cell answers the quiz without `if answer_from_code():`; " \
+                assert src.lstrip().startswith("if answer_from_code():") or "if not answer_from_code():" in src, (
+                    f"{path.name}: a cell answers the quiz without `if answer_from_code():`; "
                     f"Run All would overwrite the learner's answers"
+                )
 
 
 def test_quiz_text_renders_without_literal_backticks():
     for nb, q in QUESTIONS:
-        texts = [markdown_html(q.prompt)] + [markdown_html(e) for e in q.explanations] \
-            + [plain_text(o) for o in q.options]
+        texts = (
+            [markdown_html(q.prompt)] + [markdown_html(e) for e in q.explanations] + [plain_text(o) for o in q.options]
+        )
         for t in texts:
             assert "`" not in t, f"{nb}: a literal backtick would reach the page: {t[:80]!r}"
 
@@ -118,7 +118,7 @@ def test_the_harness_switch_is_off_unless_set(monkeypatch):
     assert answer_from_code() is True
 
 
-if __name__ == "__main__":   # print the numbers for a report
+if __name__ == "__main__":  # print the numbers for a report
     c, s = strategy_scores()
     print(f"{len(SINGLE)} single-answer questions, chance {c:.1%}")
     for k, v in s.items():

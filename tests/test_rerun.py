@@ -27,8 +27,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from support import ROOT
+from _support import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CELL_TIMEOUT = 120
@@ -54,8 +53,11 @@ async def _rerun(path: Path, keep_going: bool = False) -> list[str]:
     config = Config()
     config.KernelManager.transport_encryption = "auto"
     client = NotebookClient(
-        nb, config=config, kernel_name=nb.metadata.get("kernelspec", {}).get("name") or "python3",
-        timeout=CELL_TIMEOUT, startup_timeout=60,
+        nb,
+        config=config,
+        kernel_name=nb.metadata.get("kernelspec", {}).get("name") or "python3",
+        timeout=CELL_TIMEOUT,
+        startup_timeout=60,
         extra_arguments=["--InteractiveShell.colors=nocolor"],
         resources={"metadata": {"path": str(path.parent)}},
     )
@@ -78,9 +80,12 @@ async def _rerun(path: Path, keep_going: bool = False) -> list[str]:
 
 def _describe(path: Path, label: str, index: int, attempt: int, cell, e: Exception) -> str:
     run = " (its first run)" if label.startswith("each") and attempt == 0 else ""
-    lines = [f"{path.relative_to(ROOT)}: {label}: cell {index}{run}: "
-             f"{type(e).__name__}: {getattr(e, 'evalue', '') or str(e)[:300]}",
-             "--- cell source ---", cell.source[:2000]]
+    lines = [
+        f"{path.relative_to(ROOT)}: {label}: cell {index}{run}: "
+        f"{type(e).__name__}: {getattr(e, 'evalue', '') or str(e)[:300]}",
+        "--- cell source ---",
+        cell.source[:2000],
+    ]
     tbs = ["\n".join(o.get("traceback", [])) for o in cell.get("outputs", []) if o.get("output_type") == "error"]
     if tbs:
         lines += ["--- traceback ---", ANSI.sub("", tbs[-1])[-3000:]]
@@ -119,11 +124,12 @@ def bare_asserts(path: Path) -> list[str]:
 
 def test_no_bare_asserts_in_notebooks() -> None:
     found = [line for p in NOTEBOOKS for line in bare_asserts(p)]
-    assert not found, f"{len(found)} asserts without a message (say what was expected and what came back):\n" \
-        + "\n".join(found[:40])
+    assert not found, (
+        f"{len(found)} asserts without a message (say what was expected and what came back):\n" + "\n".join(found[:40])
+    )
 
 
-if __name__ == "__main__":   # a report: every failing cell of every notebook named on the command line
+if __name__ == "__main__":  # a report: every failing cell of every notebook named on the command line
     import os
     import sys
 

@@ -27,22 +27,27 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-
-from support import ROOT
+from _support import ROOT
 
 SPEC_DOCS = Path(os.environ.get("MCP_LAB_SHARED", ROOT.parent / "shared")) / "spec" / "2026-07-28" / "docs"
 BASE = "https://modelcontextprotocol.io/specification/2026-07-28/"
-URL = re.compile(r"https://modelcontextprotocol\.io/specification/(?:2026-07-28|\{LATEST\})/?"
-                 r"([A-Za-z0-9/_-]*)(?:#([A-Za-z0-9_-]+))?")
+URL = re.compile(
+    r"https://modelcontextprotocol\.io/specification/(?:2026-07-28|\{LATEST\})/?"
+    r"([A-Za-z0-9/_-]*)(?:#([A-Za-z0-9_-]+))?"
+)
 # The lint names a section relative to the base: "basic/index#meta", "schema#...", "changelog".
-LINT_SECTION = re.compile(r'"((?:basic|server|client|schema|changelog|architecture|deprecated|index|'
-                          r'feature-lifecycle)[a-z/-]*(?:#[A-Za-z0-9_-]+)?)"')
+LINT_SECTION = re.compile(
+    r'"((?:basic|server|client|schema|changelog|architecture|deprecated|index|'
+    r'feature-lifecycle)[a-z/-]*(?:#[A-Za-z0-9_-]+)?)"'
+)
 
 
 def _docs() -> Path:
     if not SPEC_DOCS.is_dir():
-        reason = (f"the specification's pages are not at {SPEC_DOCS} (the course's shared folder is "
-                  "not beside this clone), so the links cannot be checked here")
+        reason = (
+            f"the specification's pages are not at {SPEC_DOCS} (the course's shared folder is "
+            "not beside this clone), so the links cannot be checked here"
+        )
         if os.environ.get("CI") == "true":
             pytest.fail(reason + "; under CI the shared folder must be present", pytrace=False)
         pytest.skip(reason)
@@ -50,7 +55,7 @@ def _docs() -> Path:
 
 
 def slug(heading: str) -> str:
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)     # [text](link) -> text
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # [text](link) -> text
     text = re.sub(r"<[^>]+>", "", text).replace("`", "").replace("*", "").strip().lower()
     text = re.sub(r"[^\w\s-]", "", text).replace("_", "")
     return re.sub(r"\s", "-", text)
@@ -67,7 +72,7 @@ def page_file(page: str) -> Path | None:
 @cache
 def anchors(page: Path) -> frozenset[str]:
     text = page.read_text()
-    prose = re.sub(r"```.*?```", "", text, flags=re.S)          # a '#' in a code block is no heading
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)  # a '#' in a code block is no heading
     found = {slug(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*$", prose, flags=re.M)}
     return frozenset(found | set(re.findall(r'\bid="([^"]+)"', text)))
 
@@ -97,9 +102,11 @@ def course_links() -> list[tuple[str, str, str | None]]:
         rel = path.relative_to(ROOT).as_posix()
         # In a notebook's JSON a quote is escaped; the regexes stop at it either way.
         links += [(rel, m.group(1), m.group(2)) for m in URL.finditer(text)]
-        if path.name == "lint.py":
-            links += [(f"{rel} (lint finding)", *(s.split("#", 1) if "#" in s else (s, None)))
-                      for s in LINT_SECTION.findall(text)]
+        if path.parent.name == "wire" and (path.name.startswith("lint") or path.name == "findings.py"):
+            links += [
+                (f"{rel} (lint finding)", *(s.split("#", 1) if "#" in s else (s, None)))
+                for s in LINT_SECTION.findall(text)
+            ]
     return links
 
 
@@ -123,8 +130,13 @@ def test_every_spec_link_in_the_course_lands_on_a_page_and_a_heading():
     _docs()
     links = course_links()
     assert len(links) >= 20, f"only {len(links)} links into the 2026-07-28 specification found in the course"
-    bad = sorted({f"{where}: {BASE}{page}{'#' + anchor if anchor else ''}: {why}"
-                  for where, page, anchor in links if (why := problem(page, anchor))})
+    bad = sorted(
+        {
+            f"{where}: {BASE}{page}{'#' + anchor if anchor else ''}: {why}"
+            for where, page, anchor in links
+            if (why := problem(page, anchor))
+        }
+    )
     assert not bad, f"{len(bad)} links do not resolve:\n" + "\n".join(bad)
 
 
@@ -133,9 +145,12 @@ def test_every_schema_anchor_the_lint_can_give_exists():
     from mcp_types import methods
 
     schema = page_file("schema")
-    names = {model.__name__.lower()
-             for surface in (methods.CLIENT_REQUESTS, methods.CLIENT_NOTIFICATIONS)
-             for (_method, version), model in surface.items() if version == "2026-07-28"}
+    names = {
+        model.__name__.lower()
+        for surface in (methods.CLIENT_REQUESTS, methods.CLIENT_NOTIFICATIONS)
+        for (_method, version), model in surface.items()
+        if version == "2026-07-28"
+    }
     assert names, "no 2026-07-28 client message models found in mcp_types"
     missing = sorted(n for n in names if n not in anchors(schema))
     assert not missing, f"schema anchors the lint would link that the schema page lacks: {missing}"

@@ -23,9 +23,11 @@ from typing import Any, Callable
 
 __all__ = ["Challenge", "CHALLENGES", "NotYet", "check", "judge"]
 
-META_2026 = ('"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
-             '"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}')
-STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="       # the bundled calendar's requestState for title "Dentist"
+META_2026 = (
+    '"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
+    '"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}'
+)
+STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="  # the bundled calendar's requestState for title "Dentist"
 
 
 class NotYet(AssertionError):
@@ -35,17 +37,17 @@ class NotYet(AssertionError):
         super().__init__(f"{f'challenge {what}' if isinstance(what, int) else what}: not yet. {reason}")
         self.hint = hint
 
-    def _render_traceback_(self) -> list[str]:   # IPython prints these lines instead of a traceback
+    def _render_traceback_(self) -> list[str]:  # IPython prints these lines instead of a traceback
         return [str(self), f"hint: {self.hint}"]
 
 
 @dataclass(frozen=True)
 class Challenge:
     number: int
-    connection: str          # the %mcp connection name the message goes to
-    flags: str               # extra %%rpc flags ("" or "--raw")
-    start: str               # what the learner's cell holds at first: broken or blank
-    solution: str            # one right answer (the tests send it)
+    connection: str  # the %mcp connection name the message goes to
+    flags: str  # extra %%rpc flags ("" or "--raw")
+    start: str  # what the learner's cell holds at first: broken or blank
+    solution: str  # one right answer (the tests send it)
     hint: str
     judge: Callable[[Any], str | None]
 
@@ -70,8 +72,11 @@ def _said(answer) -> str:
     if err:
         return f"the server answered error {err.get('code')} ({err.get('message')})"
     res = _result(answer)
-    return f"the server answered a result: {json.dumps(res)[:160]}" if res is not None else \
-        f"the server answered {answer!r:.160}"
+    return (
+        f"the server answered a result: {json.dumps(res)[:160]}"
+        if res is not None
+        else f"the server answered {answer!r:.160}"
+    )
 
 
 def _judge_tools_list(answer) -> str | None:
@@ -111,8 +116,11 @@ def _judge_capability(answer) -> str | None:
     res = _result(answer)
     if res is None:
         return _said(answer) + "; expected the calendar to answer input_required (it may ask you now)"
-    return None if res.get("resultType") == "input_required" else \
-        f"expected resultType 'input_required', got {res.get('resultType')!r}"
+    return (
+        None
+        if res.get("resultType") == "input_required"
+        else f"expected resultType 'input_required', got {res.get('resultType')!r}"
+    )
 
 
 def _judge_retry(answer) -> str | None:
@@ -124,8 +132,11 @@ def _judge_retry(answer) -> str | None:
     if res is None:
         return _said(answer)
     text = (res.get("content") or [{}])[0].get("text", "")
-    return None if text.startswith("Created ") else \
-        f"expected the calendar to create the event, got resultType {res.get('resultType')!r}: {text!r}"
+    return (
+        None
+        if text.startswith("Created ")
+        else f"expected the calendar to create the event, got resultType {res.get('resultType')!r}: {text!r}"
+    )
 
 
 def _judge_one_line(answer) -> str | None:
@@ -142,54 +153,98 @@ def _judge_ping(answer) -> str | None:
     return None if res == {} else f"expected the empty result {{}}, got {res!r}"
 
 
-CHALLENGES: dict[int, Challenge] = {c.number: c for c in [
-    Challenge(1, "calendar", "", '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
-              '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {' + META_2026 + '}}',
-              "the error message names two keys; both go in params._meta (notebook 02, 'A bare request').",
-              _judge_tools_list),
-    Challenge(2, "calendar", "", '{"jsonrpc": "2.0", "id": 2, "method": "", "params": {' + META_2026 + '}}',
-              '{"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {' + META_2026 + '}}',
-              "the one method every modern server must implement, and which says what it speaks.",
-              _judge_discover),
-    Challenge(3, "calendar", "", '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {'
-              '"io.modelcontextprotocol/protocolVersion": "2025-11-25", '
-              '"io.modelcontextprotocol/clientCapabilities": {}}}}',
-              '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {'
-              '"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
-              '"io.modelcontextprotocol/clientCapabilities": {}}}}',
-              "read error.data.supported in the answer: pick a version from that list.",
-              _judge_version),
-    Challenge(4, "calendar", "", '{"jsonrpc": "2.0", "id": null, "method": "tools/list", "params": {' + META_2026 + '}}',
-              '{"jsonrpc": "2.0", "id": "four", "method": "tools/list", "params": {' + META_2026 + '}}',
-              "an id is a string or a number, never null; the answer carries it back.",
-              _judge_id),
-    Challenge(5, "calendar", "", '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {'
-              '"name": "create_event", "arguments": {"title": "Dentist"}, "_meta": {'
-              '"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
-              '"io.modelcontextprotocol/clientCapabilities": {}}}}',
-              '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {'
-              '"name": "create_event", "arguments": {"title": "Dentist"}, ' + META_2026 + '}}',
-              "-32021 lists what to declare in error.data.requiredCapabilities; declare it in clientCapabilities.",
-              _judge_capability),
-    Challenge(6, "calendar", "--meta", '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {'
-              '"name": "create_event", "arguments": {"title": "Dentist"}, '
-              '"inputResponses": {}, "requestState": ""}}',
-              '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {'
-              '"name": "create_event", "arguments": {"title": "Dentist"}, '
-              '"inputResponses": {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}, '
-              '"requestState": "' + STATE + '"}}',
-              "answer under the server's key (when) with action and content (startsAt); paste requestState "
-              "exactly as the interim answer gave it.",
-              _judge_retry),
-    Challenge(7, "calendar", "--raw", '{"jsonrpc": "2.0", "id": 7,\n "method": "tools/list", "params": {' + META_2026 + '}}',
-              '{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {' + META_2026 + '}}',
-              "--raw sends your text byte for byte; on stdio a message ends at the first newline.",
-              _judge_one_line),
-    Challenge(8, "everything", "", '{"jsonrpc": "2.0", "id": 8, "method": ""}',
-              '{"jsonrpc": "2.0", "id": 8, "method": "ping"}',
-              "the legacy era's liveness check; its answer is an empty result.",
-              _judge_ping),
-]}
+CHALLENGES: dict[int, Challenge] = {
+    c.number: c
+    for c in [
+        Challenge(
+            1,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
+            '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {' + META_2026 + "}}",
+            "the error message names two keys; both go in params._meta (notebook 02, 'A bare request').",
+            _judge_tools_list,
+        ),
+        Challenge(
+            2,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": 2, "method": "", "params": {' + META_2026 + "}}",
+            '{"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {' + META_2026 + "}}",
+            "the one method every modern server must implement, and which says what it speaks.",
+            _judge_discover,
+        ),
+        Challenge(
+            3,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {'
+            '"io.modelcontextprotocol/protocolVersion": "2025-11-25", '
+            '"io.modelcontextprotocol/clientCapabilities": {}}}}',
+            '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {'
+            '"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
+            '"io.modelcontextprotocol/clientCapabilities": {}}}}',
+            "read error.data.supported in the answer: pick a version from that list.",
+            _judge_version,
+        ),
+        Challenge(
+            4,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": null, "method": "tools/list", "params": {' + META_2026 + "}}",
+            '{"jsonrpc": "2.0", "id": "four", "method": "tools/list", "params": {' + META_2026 + "}}",
+            "an id is a string or a number, never null; the answer carries it back.",
+            _judge_id,
+        ),
+        Challenge(
+            5,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {'
+            '"name": "create_event", "arguments": {"title": "Dentist"}, "_meta": {'
+            '"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
+            '"io.modelcontextprotocol/clientCapabilities": {}}}}',
+            '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {'
+            '"name": "create_event", "arguments": {"title": "Dentist"}, ' + META_2026 + "}}",
+            "-32021 lists what to declare in error.data.requiredCapabilities; declare it in clientCapabilities.",
+            _judge_capability,
+        ),
+        Challenge(
+            6,
+            "calendar",
+            "--meta",
+            '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {'
+            '"name": "create_event", "arguments": {"title": "Dentist"}, '
+            '"inputResponses": {}, "requestState": ""}}',
+            '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {'
+            '"name": "create_event", "arguments": {"title": "Dentist"}, '
+            '"inputResponses": {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}, '
+            '"requestState": "' + STATE + '"}}',
+            "answer under the server's key (when) with action and content (startsAt); paste requestState "
+            "exactly as the interim answer gave it.",
+            _judge_retry,
+        ),
+        Challenge(
+            7,
+            "calendar",
+            "--raw",
+            '{"jsonrpc": "2.0", "id": 7,\n "method": "tools/list", "params": {' + META_2026 + "}}",
+            '{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {' + META_2026 + "}}",
+            "--raw sends your text byte for byte; on stdio a message ends at the first newline.",
+            _judge_one_line,
+        ),
+        Challenge(
+            8,
+            "everything",
+            "",
+            '{"jsonrpc": "2.0", "id": 8, "method": ""}',
+            '{"jsonrpc": "2.0", "id": 8, "method": "ping"}',
+            "the legacy era's liveness check; its answer is an empty result.",
+            _judge_ping,
+        ),
+    ]
+}
+
 
 def judge(number: int, answer) -> str | None:
     """None when `answer` completes challenge `number`, else the sentence saying what is wrong."""
@@ -199,16 +254,14 @@ def judge(number: int, answer) -> str | None:
 
 
 def _last_answer():
-    try:
-        from mcp_lab.notebook import magics
-    except ImportError:   # before the package moved into layers
-        from mcp_lab import magics
+    from mcp_lab.notebook import magics
+
     return magics.last
 
 
 def check(number: int, answer=None) -> None:
     """Judge challenge `number` on the last %%rpc answer (or `answer`); print, or raise NotYet."""
-    from mcp_lab.quiz import answer_from_code
+    from mcp_lab.notebook.quiz import answer_from_code
 
     c = CHALLENGES[number]
     if answer_from_code():

@@ -52,7 +52,7 @@ def entry(name: str) -> dict[str, Any]:
             raise FileNotFoundError("the reference server needs Node.js >= 20 on PATH: install nodejs")
         argv = [node, str(known.REFERENCE_BIN.resolve()), *argv[1:]]
     if name == "durable":
-        env["MCP_LAB_CALLER"] = getpass.getuser()   # the identity this host gives the process
+        env["MCP_LAB_CALLER"] = getpass.getuser()  # the identity this host gives the process
     argv[0] = os.path.abspath(argv[0]) if os.sep in argv[0] else argv[0]
     return {"command": argv[0], "args": argv[1:], "env": env}
 
@@ -74,12 +74,13 @@ def host_argv(server_entry: dict[str, Any], home: str) -> list[str]:
 
 def check(name: str, server_entry: dict[str, Any], *, timeout: float = 15.0):
     """Launch `server_entry` as a host would and probe it; returns the closed Verdict."""
-    from mcp_lab.probe import probe   # session layer; imported here to keep `import` cheap
+    from mcp_lab.session.probe import probe  # imported here to keep `import` cheap
 
     folder = tempfile.mkdtemp(prefix=f"mcp_lab-host-{name}-")
     try:
-        verdict = probe(host_argv(server_entry, os.environ.get("HOME", folder)), timeout=timeout,
-                        refresh=True, cwd=folder)
+        verdict = probe(
+            host_argv(server_entry, os.environ.get("HOME", folder)), timeout=timeout, refresh=True, cwd=folder
+        )
         verdict.close()
         return verdict
     finally:
@@ -100,7 +101,7 @@ def main(names: list[str], *, check_entries: bool = False, out=None) -> int:
         for name, server_entry in document["mcpServers"].items():
             try:
                 verdict = check(name, server_entry)
-            except Exception as e:   # one line per broken entry, never a traceback
+            except Exception as e:  # one line per broken entry, never a traceback
                 print(f"mcp_lab host-config: {name}: launching the entry failed: {e}", file=sys.stderr)
                 return 1
             print(f"{name}: launched from the entry, {verdict.era} era, version {verdict.version}", file=sys.stderr)

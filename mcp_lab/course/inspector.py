@@ -52,14 +52,20 @@ def installed() -> bool:
 
 def _require() -> None:
     if not installed():
-        raise NotInstalled(f"the MCP Inspector {VERSION} is not installed: run `make inspector` "
-                           f"(npm ci in {INSPECTOR_DIR.name}/, about 15 s and 300 MB)")
+        raise NotInstalled(
+            f"the MCP Inspector {VERSION} is not installed: run `make inspector` "
+            f"(npm ci in {INSPECTOR_DIR.name}/, about 15 s and 300 MB)"
+        )
 
 
 def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-           "MCP_INSPECTOR_SECRET_STORE": "memory", "MCP_AUTO_OPEN_ENABLED": "false"}
-    env.pop("HOST", None)   # the Inspector binds HOST; unset means its default, 127.0.0.1
+    env = {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "MCP_INSPECTOR_SECRET_STORE": "memory",
+        "MCP_AUTO_OPEN_ENABLED": "false",
+    }
+    env.pop("HOST", None)  # the Inspector binds HOST; unset means its default, 127.0.0.1
     return {**env, **(extra or {})}
 
 
@@ -77,9 +83,14 @@ def cli(method: str = "tools/list", server: str = "calendar", *, timeout: float 
     _require()
     with tempfile.TemporaryDirectory(prefix="mcp_lab-inspector-") as folder:
         cfg = write_config(Path(folder) / "inspector.json", (server,))
-        done = subprocess.run([str(BIN / "mcp-inspector"), "--cli", "--config", str(cfg), "--server", server,
-                               "--method", method], capture_output=True, text=True, timeout=timeout,
-                              env=_env(), cwd=folder)
+        done = subprocess.run(
+            [str(BIN / "mcp-inspector"), "--cli", "--config", str(cfg), "--server", server, "--method", method],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=_env(),
+            cwd=folder,
+        )
     if done.returncode != 0:
         tail = " | ".join(done.stderr.strip().splitlines()[-3:])
         raise RuntimeError(f"mcp-inspector --cli {method} exited with {done.returncode}: {tail}")
@@ -104,11 +115,21 @@ class WebInspector:
         cfg = write_config(self.folder / "inspector.json", names)
         self.log_path = self.folder / "inspector.log"
         self._log = open(self.log_path, "w")
-        ports = {"CLIENT_PORT": str(self.port), "MCP_SANDBOX_PORT": str(_free_port()),
-                 "MCP_APP_ORIGIN_PORT": str(_free_port()), "MCP_INSPECTOR_API_TOKEN": self.token}
-        self.proc = subprocess.Popen([str(BIN / "mcp-inspector"), "--web", "--config", str(cfg)],
-                                     stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env=_env(ports), cwd=self.folder, start_new_session=True)
+        ports = {
+            "CLIENT_PORT": str(self.port),
+            "MCP_SANDBOX_PORT": str(_free_port()),
+            "MCP_APP_ORIGIN_PORT": str(_free_port()),
+            "MCP_INSPECTOR_API_TOKEN": self.token,
+        }
+        self.proc = subprocess.Popen(
+            [str(BIN / "mcp-inspector"), "--web", "--config", str(cfg)],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=_env(ports),
+            cwd=self.folder,
+            start_new_session=True,
+        )
         self.url = f"http://127.0.0.1:{self.port}/?MCP_INSPECTOR_API_TOKEN={self.token}"
 
     def wait_ready(self, timeout: float = START_TIMEOUT) -> "WebInspector":
@@ -149,8 +170,10 @@ class WebInspector:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab.course.inspector",
-                                     description="Open the pinned MCP Inspector on bundled servers (127.0.0.1 only).")
+    parser = argparse.ArgumentParser(
+        prog="python -m mcp_lab.course.inspector",
+        description="Open the pinned MCP Inspector on bundled servers (127.0.0.1 only).",
+    )
     parser.add_argument("names", nargs="*", default=["calendar"], help="bundled servers (default: calendar)")
     parser.add_argument("--cli", metavar="METHOD", help="run the Inspector's CLI once with this method instead")
     args = parser.parse_args(argv)
@@ -159,8 +182,11 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(cli(args.cli, args.names[0]), indent=2))
             return 0
         with WebInspector(tuple(args.names)) as web:
-            print(f"MCP Inspector {VERSION} on {', '.join(args.names)} (protocolEra auto): {web.url}\n"
-                  "Open it in a browser on this machine; Ctrl-C stops it.", flush=True)
+            print(
+                f"MCP Inspector {VERSION} on {', '.join(args.names)} (protocolEra auto): {web.url}\n"
+                "Open it in a browser on this machine; Ctrl-C stops it.",
+                flush=True,
+            )
             try:
                 web.proc.wait()
             except KeyboardInterrupt:

@@ -57,8 +57,9 @@ def write(root: Path) -> dict[str, int]:
     row = re.compile(r"^(\| \d+ \| `([^`]+\.ipynb)` \|.*\| )(\d+)( \|)$", flags=re.M)
     readme = row.sub(lambda m: m.group(1) + str(found.get(m.group(2), m.group(3))) + m.group(4), readme)
     total = sum(int(m.group(3)) for m in row.finditer(readme.split("## Course map", 1)[1]))
-    readme = re.sub(r"About [\d.]+ hours in all \(\d+ minutes\)",
-                    f"About {total / 60:.1f} hours in all ({total} minutes)", readme)
+    readme = re.sub(
+        r"About [\d.]+ hours in all \(\d+ minutes\)", f"About {total / 60:.1f} hours in all ({total} minutes)", readme
+    )
     (root / "README.md").write_text(readme)
     start = root / "notebooks" / "00-start-here.ipynb"
     nb = json.loads(start.read_text())
@@ -66,8 +67,9 @@ def write(root: Path) -> dict[str, int]:
     for cell in nb["cells"]:
         src = "".join(cell["source"])
         if "COURSE = [" in src:
-            cell["source"] = _source(entry.sub(
-                lambda m: m.group(1) + f"{found.get(m.group(2), int(m.group(3))):>2})", src))
+            cell["source"] = _source(
+                entry.sub(lambda m: m.group(1) + f"{found.get(m.group(2), int(m.group(3))):>2})", src)
+            )
     start.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
     return found
 

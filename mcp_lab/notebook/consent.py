@@ -46,7 +46,9 @@ def annotation_hints(tool: dict) -> list[str]:
     lines = []
     for key, (if_true, if_false) in _HINTS.items():
         if isinstance(notes.get(key), bool):
-            lines.append(f"{key}={str(notes[key]).lower()}: the server {if_true if notes[key] else if_false} (unverified)")
+            lines.append(
+                f"{key}={str(notes[key]).lower()}: the server {if_true if notes[key] else if_false} (unverified)"
+            )
     if not lines:
         lines.append("no annotations: the server claims nothing about this tool's effects")
     return lines
@@ -54,9 +56,17 @@ def annotation_hints(tool: dict) -> list[str]:
 
 def declined_result(tool_name: str) -> dict:
     """What the model reads instead of a result when the person said no (nothing was sent)."""
-    return {"resultType": "complete", "isError": True,
-            "content": [{"type": "text", "text": f"The person declined the call to {tool_name}; it was not sent. "
-                         "Do not retry it without asking them."}]}
+    return {
+        "resultType": "complete",
+        "isError": True,
+        "content": [
+            {
+                "type": "text",
+                "text": f"The person declined the call to {tool_name}; it was not sent. "
+                "Do not retry it without asking them.",
+            }
+        ],
+    }
 
 
 class ConsentPrompt:
@@ -64,7 +74,7 @@ class ConsentPrompt:
 
     def __init__(self, tool: dict, arguments: dict, *, server: str):
         self.tool, self.arguments, self.server = tool, dict(arguments), server
-        self.decision: str | None = None          # "allow" | "deny" once decided
+        self.decision: str | None = None  # "allow" | "deny" once decided
         self._callbacks: list[Callable[[str], None]] = []
         self._box = None
         self._buttons: dict[str, Any] = {}
@@ -75,28 +85,33 @@ class ConsentPrompt:
 
     def text(self) -> str:
         """The prompt as plain text: what a person is asked to decide (also the widget's content)."""
-        lines = [f"{self.server} wants to run {self.name} with:",
-                 json.dumps(self.arguments, indent=2, ensure_ascii=False),
-                 "The server describes the tool as (its words, unverified):",
-                 f"  {self.tool.get('description', '(no description)')}",
-                 "Annotations (hints from the server, not guarantees):"]
+        lines = [
+            f"{self.server} wants to run {self.name} with:",
+            json.dumps(self.arguments, indent=2, ensure_ascii=False),
+            "The server describes the tool as (its words, unverified):",
+            f"  {self.tool.get('description', '(no description)')}",
+            "Annotations (hints from the server, not guarantees):",
+        ]
         lines += [f"  - {h}" for h in annotation_hints(self.tool)]
         return "\n".join(lines)
 
     def _html(self) -> str:
         esc = html.escape
         hints = "".join(f"<li>{esc(h)}</li>" for h in annotation_hints(self.tool))
-        return (f"<div><b>{esc(self.server)}</b> wants to run <code>{esc(self.name)}</code> with:"
-                f"<pre style='white-space:pre-wrap'>{esc(json.dumps(self.arguments, indent=2, ensure_ascii=False))}</pre>"
-                "<div style='border-left:3px solid #c90;padding-left:6px'>"
-                "<i>The server's description (its words, unverified):</i><br>"
-                f"<span style='white-space:pre-wrap'>{esc(str(self.tool.get('description', '')))}</span>"
-                f"<br><i>Annotations, hints from the server, not guarantees:</i><ul>{hints}</ul></div></div>")
+        return (
+            f"<div><b>{esc(self.server)}</b> wants to run <code>{esc(self.name)}</code> with:"
+            f"<pre style='white-space:pre-wrap'>{esc(json.dumps(self.arguments, indent=2, ensure_ascii=False))}</pre>"
+            "<div style='border-left:3px solid #c90;padding-left:6px'>"
+            "<i>The server's description (its words, unverified):</i><br>"
+            f"<span style='white-space:pre-wrap'>{esc(str(self.tool.get('description', '')))}</span>"
+            f"<br><i>Annotations, hints from the server, not guarantees:</i><ul>{hints}</ul></div></div>"
+        )
 
     def widget(self):
         """The ipywidgets view: the prompt and its Allow / Deny buttons (built once)."""
         if self._box is None:
             import ipywidgets as w
+
             allow = w.Button(description="Allow", button_style="success")
             deny = w.Button(description="Deny", button_style="danger")
             allow.on_click(lambda _b: self._decide("allow"))
@@ -123,17 +138,21 @@ class ConsentPrompt:
 
     def _decide(self, decision: str) -> None:
         if self.decision is not None:
-            return                                   # decided once; a second click does nothing
+            return  # decided once; a second click does nothing
         self.decision = decision
         for button in self._buttons.values():
             button.disabled = True
-        self._status.value = ("<b>Allowed</b>: the call was sent." if decision == "allow"
-                              else "<b>Denied</b>: nothing was sent to the server.")
+        self._status.value = (
+            "<b>Allowed</b>: the call was sent."
+            if decision == "allow"
+            else "<b>Denied</b>: nothing was sent to the server."
+        )
         for callback in self._callbacks:
             callback(decision)
 
     def _ipython_display_(self):
         from IPython.display import display
+
         display(self.widget())
 
     def __repr__(self) -> str:
@@ -144,11 +163,10 @@ class ConsentGate:
     """The host's rule: no tools/call is sent before the person allowed that very call."""
 
     def __init__(self, ask: Callable[[ConsentPrompt], None]):
-        self.ask = ask                               # shows the prompt, or decides it from code
+        self.ask = ask  # shows the prompt, or decides it from code
         self.prompts: list[ConsentPrompt] = []
 
-    def call(self, client, tool: dict, arguments: dict, *, server: str,
-             then: Callable[[dict], Any]) -> ConsentPrompt:
+    def call(self, client, tool: dict, arguments: dict, *, server: str, then: Callable[[dict], Any]) -> ConsentPrompt:
         """Ask, then (on Allow) send `tools/call` and pass its result to `then`; on Deny pass a
         declined result without sending anything."""
         prompt = ConsentPrompt(tool, arguments, server=server)

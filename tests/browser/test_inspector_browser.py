@@ -56,7 +56,7 @@ def test_inspector_connects_to_the_calendar_and_lists_create_event(web_inspector
     page.get_by_text("Tools", exact=True).first.click()
     expect(page.get_by_text("create_event", exact=True)).to_be_visible(timeout=WAIT_MS)
     expect(page.get_by_text("Tools (1)")).to_be_visible(timeout=WAIT_MS)
-    expect(page.get_by_text("Read-only session")).to_be_hidden(timeout=WAIT_MS)   # the page change has finished
+    expect(page.get_by_text("Read-only session")).to_be_hidden(timeout=WAIT_MS)  # the page change has finished
     shot = tmp_path / "inspector-tools.png"
     page.screenshot(path=str(shot))
     REPORT_DIR.mkdir(parents=True, exist_ok=True)

@@ -1,1 +1,0 @@
-"""Checks for the course labs (one module per lab)."""
