@@ -59,7 +59,8 @@ class Event:
         if isinstance(m, jsonrpc.Result):
             r = m.result
             rt = r.get("resultType")
-            return f"result (id {m.id})" + (f" {rt}" if rt else " [no resultType]")
+            # No resultType: a legacy-era answer (valid there), labelled as legacy, not as a fault.
+            return f"result (id {m.id}) {rt}" if rt else f"legacy result (id {m.id})"
         if isinstance(m, jsonrpc.Error):
             return f"error {m.code} (id {m.id})"
         if self.kind == "noise":
