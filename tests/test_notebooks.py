@@ -1,8 +1,8 @@
-"""Execute every course notebook and every lab solution, one pytest test per notebook.
+"""Execute every course notebook, one pytest test per notebook.
 
-What runs: each `.ipynb` under `notebooks/` and `labs/solutions/`. The lab templates directly
-under `labs/` are *meant* to fail until a learner solves them; their own lab tests run them and
-expect that failure, so they are not collected here.
+What runs: each `.ipynb` under `notebooks/`. The labs are executed by tests/test_labs_rerun.py,
+which runs each lab's solution (no cell may fail) and template (only the check fails) with every
+cell twice and then the whole notebook again: a single run here would only repeat its first pass.
 
 How: plain nbclient (see JUPYTER-NOTES.md for why not nbmake/testbook/nbval). Each notebook gets
 its own kernel, named by its metadata (default python3 -- the `.venv` kernel `make setup`
@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 from _support import ROOT  # noqa: E402
 
-SEARCHED = ("notebooks", "labs/solutions")
+SEARCHED = ("notebooks",)
 CELL_TIMEOUT = 120  # seconds, per cell (nbclient's `timeout`)
 NOTEBOOK_TIMEOUT = 600  # seconds, per notebook, kernel start and shutdown included
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
