@@ -5,10 +5,9 @@ For every lab: the untouched template fails its check with the helpful message (
 whose text is asserted, never a NameError or a TypeError out of the check's own code) and the
 solution passes; variants of the solution that break one rule fail with the message for that
 rule, so a check cannot pass by checking nothing.  Every check runs against real server
-processes.  The template notebooks are executed with nbclient: the check cell (tagged
-`raises-exception`) fails with CheckFailed and every other cell runs clean to the end.  The
-solution notebooks are executed by tests/test_notebooks.py, which collects labs/solutions/ and
-fails on any error, the check cell included; the last test here proves they are collected.
+processes.  The lab notebooks themselves (templates and solutions) are executed by
+tests/test_labs_rerun.py, once each, with every cell run twice and the notebook run again; a
+test here proves that every lab is in its list and that no other test runs them again.
 Every lab is authored once under labs/source/ (nbgrader markers and cell metadata); the test
 of the generator proves that what is committed is what `make labs` writes.
 """
@@ -480,7 +479,7 @@ def test_every_lab_notebook_is_executed_once_by_the_rerun_test():
         sys.path.pop(0)
     assert sorted(test_labs_rerun.LABS) == sorted(p.stem for p in SOLUTIONS.glob("*.ipynb")), "a lab nobody runs"
     assert sorted(test_labs_rerun.LABS) == sorted(p.stem for p in LABS.glob("*.ipynb")), "a lab nobody runs"
-    assert not [p for p in test_notebooks.find_notebooks() if p.relative_to(ROOT).parts[0] == "labs"], "run twice"
+    assert not [p for p in test_notebooks.NOTEBOOKS if p.relative_to(ROOT).parts[0] == "labs"], "run twice"
 
 
 # --- a failing check reads as one sentence ------------------------------------------------------
