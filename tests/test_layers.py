@@ -93,7 +93,7 @@ def test_the_machine_path_pattern_catches_what_it_is_for():
     work, tmp = "/" + "work", "/" + "tmp"
     assert MACHINE_PATH.search(f"see {work}/shared/spec/DIGEST.md")
     assert MACHINE_PATH.search(f'open("{tmp}/pytest-of-root/x")')
-    assert not MACHINE_PATH.search("https://example.org/work/x and tests/tmp_path")
+    assert not MACHINE_PATH.search(f"https://example.org{work}/x and tests/tmp_path")
 
 
 def _contract_run(root: Path) -> subprocess.CompletedProcess:
