@@ -32,6 +32,9 @@ HUB := classroom/hub
 TEACH_STAMP := $(VENV)/.stamp-teach
 HUB_NPM_STAMP := $(HUB)/node_modules/.stamp-npm
 PYTEST_ARGS ?=
+# Two workers, a whole test file each (files share servers and lab folders within themselves).
+# `make test PYTEST_WORKERS=0` runs everything in one process.
+PYTEST_WORKERS ?= 2
 LAB_ARGS ?=
 # Where `make wheelhouse` writes the classroom bundle; OFFLINE= is a bundle to install from.
 BUNDLE ?= build/classroom-bundle
@@ -117,7 +120,7 @@ lint: setup
 test: lint teach
 	@sh tools/ensure_chromium.sh || { [ "$$CI" != true ] || exit 1; \
 		echo "make test: no Chromium here: the browser tests will be skipped (each says why)" >&2; }
-	$(VPY) -m pytest $(PYTEST_ARGS)
+	$(VPY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 
 fmt: setup
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
