@@ -77,6 +77,7 @@ class _HttpRun(_Reasoning):
         version = revisions.LATEST
         self.step(f"POST server/discover with protocolVersion {version} in _meta and MCP-Protocol-Version, "
                   "Mcp-Method headers")
+        retried = False
         for attempt in range(3):
             self.c.protocol_version = version
             status, answer, ex = self.send("server/discover", None, meta=True)
@@ -94,15 +95,18 @@ class _HttpRun(_Reasoning):
                                             info if isinstance(info, dict) else None, r.get("instructions"), supported)
                 self.step("200, but not a DiscoverResult speaking a modern version: not proof of a modern server")
                 break
-            if status == 400 and code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION and attempt < 2:
+            if status == 400 and code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:
                 supported = _supported(answer.data) or []
-                mutual = [v for v in revisions.MODERN_VERSIONS if v in supported and v != version]
+                # A version the server lists is retried once, even the one just refused (the
+                # stdio probe's rule too: a fleet mid-upgrade may refuse it on one node only).
+                mutual = [v for v in revisions.MODERN_VERSIONS if v in supported]
                 self.step(f"400 with -32022, supported {supported}: modern, wrong version")
-                if not mutual:
-                    self.step("no mutual modern version; no initialize is sent")
+                if not mutual or retried:
+                    why = "none of them is a modern version mcp_lab speaks" if not mutual else "the retry was refused again"
+                    self.step(f"no mutual modern version: {why}; no initialize is sent")
                     return self.verdict("modern", None, supported=supported)
-                version = mutual[0]
-                self.step(f"retry at {version}")
+                version, retried = mutual[0], True
+                self.step(f"retry at {version}, a version both sides speak")
                 continue
             if status == 400 and code == jsonrpc.HEADER_MISMATCH and attempt < 2:
                 # Our own headers were wrong (an override left in transport.headers): drop the
