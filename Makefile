@@ -6,6 +6,9 @@
 #   .venv/.stamp-pip                      `pip install -e '.[dev]'`, redone when pyproject.toml changes
 #   .venv/.stamp-kernel                   `ipykernel install --sys-prefix`, redone after a reinstall
 #   <reference>/node_modules/.stamp-npm   `npm ci`, redone when package(-lock).json changes
+#   <suite>/node_modules/.stamp-npm       `npm ci` of the pinned conformance suite and its Node 22
+#                                         (the `node` npm package), redone when its lock changes;
+#                                         a fresh install takes about 10 s and 240 MB
 # setuptools' editable install records the package folders that exist when pip runs; the pip
 # stamp's name therefore says whether mcp_lab/__init__.py existed, so the install is redone
 # once when the package first appears.
@@ -18,6 +21,8 @@ REF := mcp_lab/servers/reference
 PIP_STAMP := $(VENV)/.stamp-pip$(if $(wildcard mcp_lab/__init__.py),,-nopkg)
 KERNEL_STAMP := $(VENV)/.stamp-kernel
 NPM_STAMP := $(REF)/node_modules/.stamp-npm
+SUITE := mcp_lab/conformance/suite
+SUITE_STAMP := $(SUITE)/node_modules/.stamp-npm
 # Jupyter refuses to run as root unless told to (CI and these machines run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 PYTEST_ARGS ?=
@@ -25,7 +30,7 @@ LAB_ARGS ?=
 
 .PHONY: setup prereqs lab test bench clean
 
-setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP)
+setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP)
 
 prereqs:
 	@sh tools/check_prereqs.sh >/dev/null
@@ -49,6 +54,15 @@ $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
 	cd $(REF) && npm ci --no-audit --no-fund
 	@touch $@
 
+# The suite needs Node >= 22; the `node` package's preinstall fetches the matching platform binary
+# from the npm registry at install time, so nothing is downloaded when the suite runs. Run it as
+# PATH=$(SUITE)/node_modules/node/bin:$$PATH $(SUITE)/node_modules/.bin/conformance ...
+$(SUITE_STAMP): $(SUITE)/package.json $(SUITE)/package-lock.json | prereqs
+	cd $(SUITE) && npm ci --no-audit --no-fund
+	@$(SUITE)/node_modules/node/bin/node -e 'process.exit(+process.versions.node.split(".")[0] >= 22 ? 0 : 1)' \
+		|| { echo "the pinned Node 22 in $(SUITE) did not install"; exit 1; }
+	@touch $@
+
 # The server's root is the repository, so labs/ is reachable from the file browser; the page
 # opens on notebooks/00-start-here.ipynb, with the file browser in notebooks/.
 lab: setup
@@ -64,6 +78,6 @@ bench: setup
 	$(VPY) tests/bench.py
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results
+	rm -rf $(VENV) $(REF)/node_modules $(SUITE)/node_modules build dist .pytest_cache .hypothesis test-output test-results
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
