@@ -45,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--timeout", type=float, default=5.0,
                    help="deadline in seconds of each wait, the probe's included (default 5)")
     c.add_argument("--json", action="store_true", help="print the counts as JSON")
+    from .conformance.cli import add_parser as _add_conformance
+    _add_conformance(sub)
     return parser
 
 
@@ -121,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
         return _probe(args, server_argv, parser)
     if args.command == "cost":
         return _cost(args, server_argv, parser)
+    if args.command == "conformance":
+        from .conformance.cli import main as _conformance
+        return _conformance(args, server_argv, parser)
     parser.error(f"unknown command {args.command!r}")
     return 2
 
