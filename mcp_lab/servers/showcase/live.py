@@ -48,7 +48,7 @@ def register_live(mcp: MCPServer) -> None:
     async def test_logging_tool(ctx: Context) -> CallToolResult:
         """Logs one message at each of debug, info, warning and error; the request's logLevel decides what arrives."""
         for level in ("debug", "info", "warning", "error"):
-            await log(ctx, level, f"a {level} message from test_logging_tool")
+            await log(ctx, level, f"{level}: a message from test_logging_tool")
         return done("Logged at debug, info, warning and error.")
 
     @mcp.tool()
