@@ -15,6 +15,7 @@ What it shows, each part in its own module:
              asks first; capabilities checked on every request (-32021)
     live     logging filtered by the request's `_meta` logLevel; `subscriptions/listen` fed by
              tools that change the tool list, the prompt list and a resource
+    schemas  a hand-written JSON Schema 2020-12 input schema, and an `x-mcp-header` argument
     media    the sample PNG and WAV, built from bytes
 
 Tool, resource and prompt names are the ones the official conformance suite
@@ -33,6 +34,7 @@ from mcp_types import EmptyResult, SetLevelRequestParams
 from .content import register_completion, register_content_tools, register_prompts, register_resources
 from .live import register_live
 from .rounds import register_rounds
+from .schemas import register_header_tool, schema_tools
 
 __all__ = ["SERVER_NAME", "SERVER_VERSION", "build_server"]
 
@@ -61,6 +63,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
                      "logging, subscriptions and multi-round-trip requests.",
         cache_hints=CACHE_HINTS,
         request_state_security=security,
+        tools=schema_tools(),
     )
     register_content_tools(mcp)
     register_resources(mcp)
@@ -68,6 +71,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
     register_completion(mcp)
     register_rounds(mcp)
     register_live(mcp)
+    register_header_tool(mcp)
     _declare_logging(mcp)
     return mcp
 
