@@ -1,6 +1,6 @@
 """Expected-failures baselines: the suite's own format, with a reason for every entry.
 
-A baseline file (YAML, under `mcp_lab/conformance/baselines/`) names what a server is known
+A baseline file (YAML, `baselines/NAME.yaml` or `.yml` beside this module) names what a server is known
 to fail, each entry with why:
 
     server:
@@ -61,9 +61,10 @@ def load_baseline(which: str | Path, leg: str = "server") -> Baseline:
 
     path = Path(which)
     if not path.suffix:
-        path = BASELINE_DIR / f"{which}.yaml"
+        path = next((p for p in (BASELINE_DIR / f"{which}.yaml", BASELINE_DIR / f"{which}.yml") if p.exists()),
+                    BASELINE_DIR / f"{which}.yaml")
     if not path.exists():
-        known = sorted(p.stem for p in BASELINE_DIR.glob("*.yaml"))
+        known = sorted(p.stem for p in BASELINE_DIR.glob("*.y*ml"))
         raise ValueError(f"no baseline {which!r}: use one of {', '.join(known) or '(none)'} or a YAML path")
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     raw = data.get(leg) or []

@@ -91,7 +91,8 @@ def _resolve_baseline(expected_failures, server) -> Baseline | None:
         return expected_failures
     if expected_failures == "auto":
         name = server if isinstance(server, str) and server in BUNDLED else None
-        return load_baseline(name) if name and (BASELINE_DIR / f"{name}.yaml").exists() else None
+        has = name and any((BASELINE_DIR / f"{name}{ext}").exists() for ext in (".yaml", ".yml"))
+        return load_baseline(name) if has else None
     return load_baseline(expected_failures)
 
 
@@ -173,9 +174,9 @@ def _result(label, url, mode, requirements, reqs, scenarios, raw, baseline, runs
 
 
 def run_client(scenarios: Sequence[str] | None = None, *, command: Sequence[str] | None = None,
-               timeout: float = 30.0, output_dir: str | os.PathLike | None = None) -> Result:
+               timeout: float = 30.0, parallel: int = 4, output_dir: str | os.PathLike | None = None) -> Result:
     """Run the suite's client scenarios against a client command (default: mcp_lab's own,
-    `python -m mcp_lab.conformance_client`), one suite process per scenario."""
+    `python -m mcp_lab.conformance_client`), one suite process per scenario, `parallel` at a time."""
     import shlex
 
     from mcp_lab.conformance_client import EXTRA_SCENARIOS, SCENARIOS
@@ -186,14 +187,16 @@ def run_client(scenarios: Sequence[str] | None = None, *, command: Sequence[str]
     keep = output_dir is not None
     folder = Path(output_dir) if keep else Path(tempfile.mkdtemp(prefix="mcp_lab-conformance-client-"))
     folder.mkdir(parents=True, exist_ok=True)
+    def one(s: str):
+        return run_suite(["client", "--command", cmd, "--scenario", s, "--spec-version", DEFAULT_REQUIREMENTS,
+                          "--timeout", str(int(timeout * 1000)), "-o", str(folder / "out")],
+                         scenario_deadline=timeout + GRACE, cwd=folder)
+
     try:
-        runs = []
-        for s in names:
-            runs.append(run_suite(["client", "--command", cmd, "--scenario", s, "--spec-version", DEFAULT_REQUIREMENTS,
-                                   "--timeout", str(int(timeout * 1000)), "-o", str(folder / "out")],
-                                  scenario_deadline=timeout + GRACE, cwd=folder))
-            if runs[-1].hung:
-                break
+        # Each scenario's mock server listens on a port of its own, so scenarios can run side by side.
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+            runs = list(pool.map(one, names))
         raw = read_checks(folder / "out", "client")
         return _result("mcp_lab client", None, "client", DEFAULT_REQUIREMENTS, reqs, names, raw, None, runs)
     finally:
