@@ -112,7 +112,8 @@ def run(server: str | Sequence[str], requirements: str | None = DEFAULT_REQUIREM
         raise ValueError("timeout must be a positive number of seconds")
     reqs = requirement_set(requirements) if requirements else None
     baseline = _resolve_baseline(expected_failures, server)
-    label = server if isinstance(server, str) else " ".join(map(str, server))
+    label = server if isinstance(server, str) else " ".join(
+        "python" if str(a) == sys.executable else os.fspath(a) for a in server)
     if isinstance(server, str) and server.startswith(("http://", "https://")):
         _reachable(server)
         return _run_against(server, label, reqs, requirements, scenarios, baseline, timeout, output_dir)
