@@ -280,7 +280,8 @@ MEASUREMENTS: list[Callable[[], "Row | list[Row]"]] = [
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
 from bench_notebooks import MEASUREMENTS as NOTEBOOK_MEASUREMENTS  # noqa: E402
-MEASUREMENTS += TOKEN_MEASUREMENTS + NOTEBOOK_MEASUREMENTS   # a function may return several rows
+from bench_conformance import MEASUREMENTS as CONFORMANCE_MEASUREMENTS  # noqa: E402
+MEASUREMENTS += TOKEN_MEASUREMENTS + NOTEBOOK_MEASUREMENTS + CONFORMANCE_MEASUREMENTS   # a function may return several rows
 
 
 # -- report ---------------------------------------------------------------------------------
