@@ -37,6 +37,7 @@ class Check:
     references: list[dict] = field(default_factory=list)
     scored: bool = True
     baselined: str | None = None     # the baseline's reason, when this check is expected to fail
+    revision: str | None = None      # the requirement set the run was made at
 
     @property
     def failed(self) -> bool:
@@ -44,7 +45,7 @@ class Check:
 
     @property
     def link(self) -> str | None:
-        return spec_link(self.scenario, self.references)
+        return spec_link(self.scenario, self.references, self.revision, self.id)
 
     def detail_text(self, limit: int = 400) -> str:
         parts = [self.error] if self.error else []
@@ -204,7 +205,8 @@ class Result:
                             "error": c.error, "spec": c.link, "baselined": c.baselined} for c in self.checks]}
 
 
-def build_checks(raw: dict[str, list[dict]], scored: set[str] | None, baseline: Baseline | None) -> list[Check]:
+def build_checks(raw: dict[str, list[dict]], scored: set[str] | None, baseline: Baseline | None,
+                 revision: str | None = None) -> list[Check]:
     out = []
     for scenario, checks in raw.items():
         for c in checks:
@@ -214,5 +216,5 @@ def build_checks(raw: dict[str, list[dict]], scored: set[str] | None, baseline: 
                              status=status, description=str(c.get("description", "")),
                              error=c.get("errorMessage"), details=c.get("details") if isinstance(c.get("details"), dict) else None,
                              references=[r for r in c.get("specReferences") or [] if isinstance(r, dict)],
-                             scored=scored is None or scenario in scored, baselined=reason))
+                             scored=scored is None or scenario in scored, baselined=reason, revision=revision))
     return out

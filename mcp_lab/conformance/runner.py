@@ -169,7 +169,7 @@ def _result(label, url, mode, requirements, reqs, scenarios, raw, baseline, runs
                         f"{', ...' if len(missing) > 5 else ''})" + (f"; the suite said: {tail}" if tail else ""))
     judged = {s: c for s, c in raw.items() if scored is None or s in scored}
     return Result(target=label, requirements=requirements, mode=mode,
-                  checks=build_checks(raw, scored, baseline), judgement=judge(judged, baseline),
+                  checks=build_checks(raw, scored, baseline, requirements), judgement=judge(judged, baseline),
                   baseline=baseline, not_scored=not_scored, seconds=sum(r.seconds for r in runs),
                   problems=problems, url=url, suite_exit=[r.returncode for r in runs])
 

@@ -49,6 +49,12 @@ _BY_CITATION = {
     "basic/transports#security-warning": f"{_HTTP}#server-validation",
 }
 
+# A check whose own citation is a pull request, where the rule has a precise heading.
+_BY_CHECK = {
+    "sep-2575-http-server-method-not-found-404-initialize": f"{_HTTP}#protocol-version-header",
+    "sep-2243-server-accepts-whitespace-header-value": f"{_HTTP}#server-validation",
+}
+
 # A scenario's name (exact, then by prefix) -> the page#anchor of the rule it tests.
 _BY_SCENARIO = {
     "server-stateless": "basic/index#statelessness",
@@ -79,14 +85,22 @@ _BY_PREFIX = (
     ("prompts-get-", "server/prompts#getting-a-prompt"),
 )
 
-TARGETS = sorted(set(_BY_CITATION.values()) | set(_BY_SCENARIO.values()) | {t for _, t in _BY_PREFIX})
+TARGETS = sorted(set(_BY_CITATION.values()) | set(_BY_SCENARIO.values()) | set(_BY_CHECK.values())
+                 | {t for _, t in _BY_PREFIX})
 
 _SPEC_URL = re.compile(r"^https://modelcontextprotocol\.io/specification/[^/]+/(.+)$")
 
 
-def spec_link(scenario: str, references: list[dict] | None) -> str | None:
+def spec_link(scenario: str, references: list[dict] | None, revision: str | None = "2026-07-28",
+              check_id: str | None = None) -> str | None:
     """The 2026-07-28 URL (with anchor) for a check of `scenario` citing `references`, or None
-    (an extension such as tasks, which the released spec does not contain)."""
+    (an extension such as tasks, which the released spec does not contain).  For a run at an
+    earlier revision the check's own citation of a dated page is kept as the suite gives it."""
+    if revision and revision != "2026-07-28":
+        return next((str(r["url"]) for r in references or [] if re.match(
+            r"^https://modelcontextprotocol\.io/specification/\d{4}-\d\d-\d\d/", str(r.get("url", "")))), None)
+    if check_id in _BY_CHECK:
+        return SPEC_BASE + _BY_CHECK[check_id]
     for ref in references or []:
         m = _SPEC_URL.match(str(ref.get("url", "")))
         if m and m.group(1) in _BY_CITATION:
