@@ -5,8 +5,10 @@ that moved before the release (`basic/transports` became `basic/transports/strea
 `basic/utilities/mrtr` became `basic/patterns/mrtr`), 2025 pages, SEP pages, pull requests.
 A learner reading a failure wants the released text, so each citation is mapped onto the
 2026-07-28 page and heading that states the same rule; when a check cites nothing that maps,
-its scenario's page is used.  Every target here is a heading that exists on the released
-site (a test checks them against the spec's own pages when they are beside the repository).
+its scenario's page is used.  Every anchor here is a heading that exists on the released site
+(a test checks them against the spec's own pages when they are beside the repository); a rule
+stated under a heading whose slug is not plain (the Origin rule, under "Security & Endpoint")
+links to its page without an anchor rather than to a guess.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ _BY_CITATION = {
     "server/utilities/caching": "server/utilities/caching#cacheable-results",
     "server/utilities/completion": "server/utilities/completion#requesting-completions",
     "server/utilities/progress": "basic/patterns/progress#progress-flow",
-    "basic/transports#security-warning": f"{_HTTP}#server-validation",
+    "basic/transports#security-warning": _HTTP,
 }
 
 # A check whose own citation is a pull request, where the rule has a precise heading.
@@ -59,7 +61,7 @@ _BY_CHECK = {
 _BY_SCENARIO = {
     "server-stateless": "basic/index#statelessness",
     "server-sse-multiple-streams": f"{_HTTP}#receiving-messages",
-    "dns-rebinding-protection": f"{_HTTP}#server-validation",
+    "dns-rebinding-protection": _HTTP,        # its Origin rule opens the page, under a heading with no plain slug
     "caching": "server/utilities/caching#cacheable-results",
     "sep-2164-resource-not-found": "server/resources#error-handling",
     "completion-complete": "server/utilities/completion#requesting-completions",
