@@ -51,7 +51,8 @@ class Check:
         parts = [self.error] if self.error else []
         if self.failed and self.details:
             parts.append(json.dumps(self.details, ensure_ascii=False, separators=(",", ":")))
-        text = " ".join(" ".join(parts).split())
+        # Lines joined, spaces kept: a check about whitespace ("  create_event  ") must show it.
+        text = re.sub(r"\s*\n\s*", " ", " ".join(parts)).strip()
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -172,16 +173,30 @@ class Result:
         return self.html()
 
     def html(self, *, all_checks: bool = True) -> str:
+        """The summary, a table of the failing checks (baselined ones with their reason), then
+        the passing ones in a collapsed table of the same columns (`all_checks=False` omits it)."""
         e = html.escape
         colour = "#1a7f37" if self.ok else "#cf222e"
         head = "".join(f"<div>{e(line.strip())}</div>" for line in self.summary().splitlines())
+        failing = [c for c in self.checks if c.failed]
+        passing = [c for c in self.checks if not c.failed]
+        out = [f'<div style="border-left:4px solid {colour};padding-left:8px">{head}</div>']
+        if failing:
+            out.append(self._table(failing))
+        else:
+            out.append("<p>No check failed.</p>")
+        if all_checks and passing:
+            out.append(f"<details><summary>{len(passing)} checks that passed, were skipped or are informational"
+                       f"</summary>{self._table(passing)}</details>")
+        return "".join(out)
+
+    def _table(self, checks: list[Check]) -> str:
+        e = html.escape
         rows = []
-        for c in self.checks:
-            if not all_checks and not c.failed:
-                continue
+        for c in checks:
             status = "EXPECTED" if c.baselined else c.status
             cell = f'<span style="color:{_COLOUR.get(c.status, "#000")};font-weight:600">{e(status)}</span>'
-            link = (f'<a href="{e(c.link)}" target="_blank" rel="noopener">{e(c.link.rsplit("/", 1)[-1])}</a>'
+            link = (f'<a href="{e(c.link)}" target="_blank" rel="noopener">{e(c.link.split("/specification/", 1)[-1])}</a>'
                     if c.link else "")
             what = e(c.description or c.name) + (f"<br>{link}" if link else "")
             detail = e(c.detail_text()) if c.failed else ""
@@ -190,10 +205,8 @@ class Result:
             scored = "" if c.scored else f' <small>(not scored: {e(self.not_scored.get(c.scenario, ""))})</small>'
             rows.append(f"<tr><td>{e(c.scenario)}{scored}</td><td><code>{e(c.id)}</code></td><td>{cell}</td>"
                         f"<td>{what}</td><td>{detail}</td></tr>")
-        style = "border-collapse:collapse;font-size:12px"
-        return (f'<div style="border-left:4px solid {colour};padding-left:8px">{head}</div>'
-                f'<table style="{style}"><thead><tr><th>scenario</th><th>check</th><th>status</th>'
-                f"<th>what the spec requires</th><th>details</th></tr></thead><tbody>"
+        return ('<table style="border-collapse:collapse;font-size:12px"><thead><tr><th>scenario</th><th>check</th>'
+                "<th>status</th><th>what the spec requires</th><th>details</th></tr></thead><tbody>"
                 + "".join(rows) + "</tbody></table>")
 
     def to_dict(self) -> dict:
