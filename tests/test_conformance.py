@@ -210,3 +210,16 @@ def test_cli_exit_status_follows_the_verdict(capsys):
     assert main(["conformance", "calendar", "--no-baseline", "--scenario", "tools-call-simple-text"]) == 1
     out = capsys.readouterr().out
     assert "FAIL  calendar" in out and "server/tools#calling-tools" in out
+
+
+def test_the_client_command_refuses_what_it_does_not_drive(monkeypatch, capsys):
+    from mcp_lab import conformance_client
+    monkeypatch.setenv("MCP_CONFORMANCE_SCENARIO", "auth/metadata-default")
+    assert conformance_client.main(["http://127.0.0.1:9/mcp"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "out of scope" in err and "OAuth" in err and "\n" not in err
+    monkeypatch.setenv("MCP_CONFORMANCE_SCENARIO", "tools_call")
+    assert conformance_client.main([]) == 2 and "usage:" in capsys.readouterr().err
+    monkeypatch.setenv("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25")
+    assert conformance_client.main(["http://127.0.0.1:9/mcp"]) == 2
+    assert "2026-07-28 scenarios only" in capsys.readouterr().err

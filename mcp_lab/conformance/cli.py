@@ -28,7 +28,7 @@ def add_parser(sub) -> None:
                    help="a baseline (default: the bundled server's own, if it has one)")
     c.add_argument("--no-baseline", action="store_true", help="judge every failure, even baselined ones")
     c.add_argument("--timeout", type=float, default=30.0, help="the suite's per-scenario deadline in seconds (default 30)")
-    c.add_argument("--all", action="store_true", help="list passing checks too")
+    c.add_argument("--failures-only", action="store_true", help="list only the failing scored checks")
     c.add_argument("--json", action="store_true", help="print the result as JSON")
     c.add_argument("--client", action="store_true",
                    help="run the suite's 2026-07-28 client scenarios against mcp_lab's own Client instead")
@@ -59,5 +59,5 @@ def main(args, server_argv, parser) -> int:
             raise
         print(f"mcp_lab conformance: {' '.join(e.message.split())}", file=sys.stderr)
         return 1
-    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else result.text(all_checks=args.all))
+    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else result.text(all_checks=not args.failures_only))
     return 0 if result.ok else 1

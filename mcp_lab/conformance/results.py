@@ -138,14 +138,15 @@ class Result:
 
     # -- renderers ----------------------------------------------------------------------------
     def text(self, *, all_checks: bool = False, width: int = 100) -> str:
-        """The summary, then one line per check (failures only unless `all_checks`)."""
+        """The summary, then one line per check: every scored check when `all_checks`, else the
+        failing ones; a failure's details, baseline reason and spec link below it.  Checks of
+        scenarios that are not scored are summed up in one line."""
         lines = [self.summary(), ""]
         for c in self.checks:
-            if not all_checks and not (c.failed and c.scored):
+            if not c.scored or not (all_checks or c.failed):
                 continue
             mark = "~" if c.baselined else _SYMBOL.get(c.status, "?")
-            tag = "" if c.scored else "  [not scored]"
-            lines.append(f"{mark} {c.status:<8} {c.scenario} :: {c.id}{tag}")
+            lines.append(f"{mark} {c.status:<8} {c.scenario} :: {c.id}")
             if c.failed:
                 detail = c.detail_text(width * 2)
                 if detail:
@@ -157,7 +158,7 @@ class Result:
         for s in self.judgement.stale:
             lines.append(f"✓ STALE    {s}  (baselined, but passing now: remove the entry)")
         extra = [s for s in self.scenarios if s in self.not_scored]
-        if extra and not all_checks:
+        if extra:
             failing = sorted({c.scenario for c in self.checks if c.scenario in extra and c.status == "FAILURE"})
             lines.append(f"not scored for {self.requirements}: {len(extra)} scenario(s) run, {len(failing)} failing"
                          + (f" ({', '.join(failing)})" if failing else "") + "; they do not count")

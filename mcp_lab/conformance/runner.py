@@ -161,6 +161,7 @@ def _result(label, url, mode, requirements, reqs, scenarios, raw, baseline, runs
     not_scored = {n["scenario"]: n.get("reason", "not scored") for n in (reqs or {}).get("not_scored", [])
                   if n.get("leg") == mode}
     expected = list(scenarios) if scenarios else ((reqs[mode] + list(not_scored)) if reqs else [])
+    raw = {**{s: raw[s] for s in expected if s in raw}, **raw}      # in the requirement set's order
     problems = [r.hung for r in runs if r.hung]
     missing = [s for s in expected if s not in raw]
     if missing and not problems:
