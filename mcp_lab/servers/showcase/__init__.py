@@ -31,7 +31,12 @@ from mcp.server import CacheHint, MCPServer
 from mcp.server.mcpserver import RequestStateSecurity
 from mcp_types import EmptyResult, SetLevelRequestParams
 
-from .content import register_completion, register_content_tools, register_prompts, register_resources
+from .content import (
+    register_completion,
+    register_content_tools,
+    register_prompts,
+    register_resources,
+)
 from .live import register_live
 from .rounds import register_rounds
 from .schemas import register_header_tool, schema_tools
@@ -89,4 +94,4 @@ def _declare_logging(mcp: MCPServer) -> None:
     async def set_level(ctx, params: SetLevelRequestParams) -> EmptyResult:
         return EmptyResult()
 
-    mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)  # noqa: SLF001
+    mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)

@@ -52,7 +52,7 @@ def _text(text: str, *, error: bool = False) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=error)
 
 
-def save_contact(name: str | None = None, address: dict[str, Any] | None = None, contactMethod: str | None = None,  # noqa: N803
+def save_contact(name: str | None = None, address: dict[str, Any] | None = None, contactMethod: str | None = None,
                  phone: str | None = None, email: str | None = None) -> CallToolResult:
     """Saves a contact; the input schema uses JSON Schema 2020-12 features."""
     from jsonschema import Draft202012Validator
