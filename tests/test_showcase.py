@@ -172,6 +172,20 @@ def test_multi_round_state_carries_the_first_answer(stdio):
     assert three["content"][0]["text"] == "Ada's favorite color is teal."
 
 
+def test_a_resolver_tool_asks_by_input_required_on_the_modern_wire(stdio):
+    sampling = {"io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}
+    first = call(stdio, "test_sampling", {"prompt": "Capital of France?"}, _meta=sampling)
+    asked = list(first["inputRequests"].items())
+    assert first["resultType"] == "input_required" and len(asked) == 1
+    key, request = asked[0]
+    assert request["method"] == "sampling/createMessage"
+    assert request["params"]["messages"][0]["content"]["text"] == "Capital of France?"
+    reply = {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m", "stopReason": "endTurn"}
+    done = call(stdio, "test_sampling", {"prompt": "Capital of France?"}, inputResponses={key: reply},
+                requestState=first["requestState"], _meta=sampling)
+    assert done["content"][0]["text"] == "LLM response: Paris"
+
+
 def test_tampered_request_state_is_refused(stdio):
     tool = "test_input_required_result_tampered_state"
     first = call(stdio, tool)

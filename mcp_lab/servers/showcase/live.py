@@ -16,13 +16,21 @@ from __future__ import annotations
 
 import asyncio
 import warnings
+import weakref
 from typing import Any
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.prompts.base import Prompt
 from mcp.shared.exceptions import MCPDeprecationWarning
-from mcp_types import CallToolResult, InputRequiredResult, TextContent
+from mcp_types import (
+    CallToolResult,
+    EmptyResult,
+    InputRequiredResult,
+    SubscribeRequestParams,
+    TextContent,
+    UnsubscribeRequestParams,
+)
 
 from .rounds import ask_text, done, need, require
 
@@ -43,6 +51,7 @@ async def log(ctx: Context, level: str, data: Any) -> None:
 def register_live(mcp: MCPServer) -> None:
     """Logging tools, a capability-gated tool, and the triggers behind subscriptions/listen."""
     watched = {"text": "Watched resource content, version 1", "version": 1}
+    legacy_subscribers = _serve_legacy_subscribe(mcp)
 
     @mcp.tool()
     async def test_logging_tool(ctx: Context) -> CallToolResult:
@@ -85,7 +94,9 @@ def register_live(mcp: MCPServer) -> None:
         """Changes test://watched-resource and publishes a resource-updated event to listeners."""
         watched["version"] += 1
         watched["text"] = f"Watched resource content, version {watched['version']}"
-        await ctx.notify_resource_updated(WATCHED_URI)
+        await ctx.notify_resource_updated(WATCHED_URI)          # subscriptions/listen streams (2026-07-28)
+        if ctx.session in legacy_subscribers.get(WATCHED_URI, ()):  # a 2025-11-25 resources/subscribe
+            await ctx.session.send_resource_updated(WATCHED_URI)
         return done(f"{WATCHED_URI} is now at version {watched['version']}.")
 
     @mcp.tool()
@@ -111,6 +122,27 @@ def register_live(mcp: MCPServer) -> None:
             change = "added"
         await ctx.notify_prompts_changed()
         return done(f"{DYNAMIC_PROMPT} {change}; prompts/list changed.")
+
+
+def _serve_legacy_subscribe(mcp: MCPServer) -> dict[str, weakref.WeakSet]:
+    """`resources/subscribe` / `unsubscribe` for 2025-11-25 sessions: uri -> the sessions subscribed.
+
+    The methods are gone at 2026-07-28 (subscriptions/listen replaces them) and the SDK answers
+    -32601 there; MCPServer has no public hook for them, so they go on the low-level server.
+    """
+    subscribers: dict[str, weakref.WeakSet] = {}
+
+    async def subscribe(ctx, params: SubscribeRequestParams) -> EmptyResult:
+        subscribers.setdefault(str(params.uri), weakref.WeakSet()).add(ctx.session)
+        return EmptyResult()
+
+    async def unsubscribe(ctx, params: UnsubscribeRequestParams) -> EmptyResult:
+        subscribers.get(str(params.uri), weakref.WeakSet()).discard(ctx.session)
+        return EmptyResult()
+
+    mcp._lowlevel_server.add_request_handler("resources/subscribe", SubscribeRequestParams, subscribe)
+    mcp._lowlevel_server.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, unsubscribe)
+    return subscribers
 
 
 def _dynamic_tool() -> CallToolResult:
