@@ -33,7 +33,7 @@ def test_every_notebook_and_lab_on_disk_is_on_the_map_and_vice_versa():
 # The wire-kernel notebook runs no Python, so it cannot render quiz widgets; its last cells
 # are messages whose answers the learner predicts and the tests check.  Labs end with their
 # graded check cell instead of a quiz.
-NO_QUIZ = {"notebooks/06b-wire-kernel.ipynb": "the MCP wire kernel has no Python to render widgets"}
+NO_QUIZ = {"notebooks/04b-wire-kernel.ipynb": "the MCP wire kernel has no Python to render widgets"}
 
 
 def _notebooks():

@@ -10,8 +10,8 @@ import pytest
 from mcp_lab.labs.check_calendar import CheckFailed, CheckReport, check
 
 ROOT = Path(__file__).resolve().parents[1]
-TEMPLATE = ROOT / "labs" / "01-fix-the-calendar" / "calendar_server.py"
-SOLUTION = ROOT / "labs" / "solutions" / "01-fix-the-calendar" / "calendar_server.py"
+TEMPLATE = ROOT / "labs" / "10-fix-the-calendar" / "calendar_server.py"
+SOLUTION = ROOT / "labs" / "solutions" / "10-fix-the-calendar" / "calendar_server.py"
 
 
 def test_untouched_template_fails_with_the_lesson():
@@ -80,7 +80,7 @@ def test_template_notebook_fails_its_check_on_purpose():
     """The lab notebook runs end to end; its check cell (tagged raises-exception) shows CheckFailed."""
     from test_notebooks import run_notebook
 
-    nb, failure = run_notebook(ROOT / "labs" / "01-fix-the-calendar.ipynb")
+    nb, failure = run_notebook(ROOT / "labs" / "10-fix-the-calendar.ipynb")
     assert failure is None, failure
     errors = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
               for o in c.get("outputs", []) if o.get("output_type") == "error"]

@@ -26,8 +26,8 @@ from mcp_lab.labs._check import CheckFailed
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
 SOLUTIONS = LABS / "solutions"
-NOTEBOOKS = ("00-requests-by-hand.ipynb", "02-ask-the-person.ipynb", "03-token-budget.ipynb")
-SERVER = "02-ask-the-person/server.py"
+NOTEBOOKS = ("05-requests-by-hand.ipynb", "08-ask-the-person.ipynb", "12-token-budget.ipynb")
+SERVER = "08-ask-the-person/server.py"
 
 
 # --- helpers ----------------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def test_notebooks_are_saved_clean_and_paired():
             assert [x for x in tags if x != "raises-exception"] == s.get("metadata", {}).get("tags", []), name
             if "your-work" not in tags:
                 # Only the learner's cells differ (and the solution's path to the lab's input).
-                assert source(t) == source(s).replace('"../03-token-budget/', '"03-token-budget/'), name
+                assert source(t) == source(s).replace('"../12-token-budget/', '"12-token-budget/'), name
         head = source(template[0])
         for word in ("**Goals.**", "**Prerequisites.**", "**Time.**", "**Reset to the template.**",
                      "git checkout -- labs/", "**How a workshop runs it.**"):

@@ -157,7 +157,7 @@ def _with_reference(nb):
 
 
 def test_notebook_06_by_hand():
-    path = ROOT / "notebooks" / "06-by-hand.ipynb"
+    path = ROOT / "notebooks" / "04-by-hand-challenges.ipynb"
     nb = nbformat.read(path, as_version=4)
     saved = nbformat.read(path, as_version=4)
     assert all(not c.get("outputs") and c.get("execution_count") is None

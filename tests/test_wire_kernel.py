@@ -82,7 +82,7 @@ def _lint(cell):
 
 
 def test_notebook_06b(kernelspec):
-    path = ROOT / "notebooks" / "06b-wire-kernel.ipynb"
+    path = ROOT / "notebooks" / "04b-wire-kernel.ipynb"
     nb = nbformat.read(path, as_version=4)
     assert nb.metadata.kernelspec.name == KERNEL_NAME
     assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), "06b must be saved with outputs cleared"

@@ -1,7 +1,7 @@
 """Lab 02's check: a tool that asks the person, driven through the multi round-trip loop.
 
     from mcp_lab.labs import check_ask
-    check_ask.check("02-ask-the-person/server.py")     # CheckFailed, or a report
+    check_ask.check("08-ask-the-person/server.py")     # CheckFailed, or a report
 
 Theory of operation.  The learner's server is started as a real process (`sys.executable
 server.py`) and `book_room` is called through `mcp_lab.mrtr.call`, the same loop the course's
@@ -52,7 +52,7 @@ def _argv(server: str | Path | Sequence[str]) -> list[str]:
         path = Path(server)
         if not path.is_file():
             raise CheckFailed(f"there is no server file at {path.resolve()}: pass the path of the server.py you "
-                              "edited, e.g. check(\"02-ask-the-person/server.py\").")
+                              "edited, e.g. check(\"08-ask-the-person/server.py\").")
         return [sys.executable, str(path.resolve())]
     return list(server)
 

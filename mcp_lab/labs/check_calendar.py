@@ -1,7 +1,7 @@
 """The check of lab 01: does a calendar server survive one process per message?
 
     from mcp_lab.labs.check_calendar import check
-    check("01-fix-the-calendar/calendar_server.py")     # raises CheckFailed, or returns a report
+    check("10-fix-the-calendar/calendar_server.py")     # raises CheckFailed, or returns a report
 
 Theory of operation.  Every message goes to a fresh process of the learner's server (through
 `mcp_lab.isolated`), with CALENDAR_DB pointing into a private temporary folder, so the only

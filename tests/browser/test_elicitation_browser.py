@@ -22,7 +22,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOK = ROOT / "notebooks" / "04-elicitation.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "07-elicitation.ipynb"
 CREATED = "Created e3: Dentist at 2026-09-10T08:30:00Z"
 REPORT_DIR = ROOT / "test-output" / "browser"
 WAIT_MS = 60_000     # the longest any single step may take (first page load included)

@@ -4,7 +4,7 @@
 
 As shipped this is the toy calendar of notebook 03, and it has the same bug: every request is
 answered correctly on its own, but the events live in a module-level list, so a write lives
-exactly as long as the process that made it.  The check in 01-fix-the-calendar.ipynb runs
+exactly as long as the process that made it.  The check in 10-fix-the-calendar.ipynb runs
 every message in a brand-new process, and the event created in one process is gone in the next.
 
 The fix the specification prescribes is not a session.  It is an explicit handle, passed as an
