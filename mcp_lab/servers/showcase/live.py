@@ -50,9 +50,12 @@ async def log(ctx: Context, level: str, data: Any) -> None:
 
 def register_live(mcp: MCPServer) -> None:
     """Logging tools, a capability-gated tool, and the triggers behind subscriptions/listen."""
-    watched = {"text": "Watched resource content, version 1", "version": 1}
-    legacy_subscribers = _serve_legacy_subscribe(mcp)
+    register_logging_tools(mcp)
+    register_triggers(mcp)
 
+
+def register_logging_tools(mcp: MCPServer) -> None:
+    """Tools that log (filtered by the request's logLevel) and tools gated on client capabilities."""
     @mcp.tool()
     async def test_logging_tool(ctx: Context) -> CallToolResult:
         """Logs one message at each of debug, info, warning and error; the request's logLevel decides what arrives."""
@@ -83,6 +86,13 @@ def register_live(mcp: MCPServer) -> None:
         require(ctx, "elicitation")
         await ctx.report_progress(1, 2, "about to ask a question")
         return need({"answer": ask_text("Anything to add?", "note")})
+
+
+
+def register_triggers(mcp: MCPServer) -> None:
+    """A resource that changes, and tools that change it, the tool list and the prompt list."""
+    watched = {"text": "Watched resource content, version 1", "version": 1}
+    legacy_subscribers = _serve_legacy_subscribe(mcp)
 
     @mcp.resource(WATCHED_URI, name="watched-resource", title="Watched resource",
                   description="Changes each time test_update_watched_resource runs", mime_type="text/plain")
