@@ -226,12 +226,17 @@ def test_listen_stream_gets_the_tools_list_change(stdio):
         assert "removed" in call(stdio, "test_trigger_tool_change")["content"][0]["text"]
 
 
-def test_legacy_initialize_is_answered_over_stdio():
+def test_legacy_initialize_and_set_level_are_answered_over_stdio():
     with mcp_lab.connect("showcase", timeout=TIMEOUT) as c:
         c.era = "legacy"
         init = ok(c.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                            "clientInfo": {"name": "test", "version": "1"}}, meta=False))
         assert init["protocolVersion"] == "2025-11-25" and init["serverInfo"]["name"] == "mcp-lab-showcase"
+        c.notify("notifications/initialized")
+        ok(c.request("logging/setLevel", {"level": "error"}, meta=False))   # the 2025 way to pick a level
+        start = len(c.trace)
+        ok(c.request("tools/call", {"name": "test_logging_tool", "arguments": {}}, meta=False))
+        assert [m["level"] for m in received_since(c, start, "notifications/message")] == ["error"]
 
 
 # -- Streamable HTTP ------------------------------------------------------------------------

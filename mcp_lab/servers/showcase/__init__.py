@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from mcp.server import CacheHint, MCPServer
 from mcp.server.mcpserver import RequestStateSecurity
-from mcp_types import EmptyResult, SetLevelRequestParams
 
 from .content import (
     register_completion,
@@ -81,21 +80,4 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
     register_live(mcp)
     register_header_tool(mcp)
     register_dual(mcp)
-    _declare_logging(mcp)
     return mcp
-
-
-def _declare_logging(mcp: MCPServer) -> None:
-    """Serve legacy `logging/setLevel`, which is also what makes the SDK declare `logging`.
-
-    A server that sends notifications/message must declare the logging capability
-    (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#capabilities);
-    MCPServer has no public hook for it, so the handler goes on the low-level server. On the
-    2026-07-28 wire the method does not exist and the SDK answers -32601; the per-request
-    `_meta` logLevel is what filters there.
-    """
-
-    async def set_level(ctx, params: SetLevelRequestParams) -> EmptyResult:
-        return EmptyResult()
-
-    mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)

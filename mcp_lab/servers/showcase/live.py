@@ -27,6 +27,7 @@ from mcp_types import (
     CallToolResult,
     EmptyResult,
     InputRequiredResult,
+    SetLevelRequestParams,
     SubscribeRequestParams,
     TextContent,
     UnsubscribeRequestParams,
@@ -37,10 +38,30 @@ from .rounds import ask_text, done, need, require
 WATCHED_URI = "test://watched-resource"
 DYNAMIC_TOOL = "test_dynamic_tool"
 DYNAMIC_PROMPT = "test_dynamic_prompt"
+LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+# The level each 2025-11-25 connection chose with logging/setLevel (a 2026-07-28 request has none).
+_legacy_floor: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+
+
+def _connection(session: Any) -> Any:
+    """The SDK's per-client connection behind a (per-request) ServerSession.
+
+    mcp 2.3 has no public accessor for it; without one the level filter below is simply off.
+    """
+    return getattr(session, "_connection", None)
 
 
 async def log(ctx: Context, level: str, data: Any) -> None:
-    """One notifications/message for this request (the SDK drops it below the request's logLevel)."""
+    """One notifications/message for this request, unless its level is below the one asked for.
+
+    At 2026-07-28 the SDK applies the request's `_meta` logLevel; at 2025-11-25 the level a session
+    set with logging/setLevel is applied here.
+    """
+    conn = _connection(ctx.session)
+    floor = _legacy_floor.get(conn) if conn is not None else None
+    if floor is not None and LEVELS.index(level) < LEVELS.index(floor):
+        return
     with warnings.catch_warnings():
         # The SDK marks logging deprecated (SEP-2577); the showcase uses it on purpose.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
@@ -50,8 +71,27 @@ async def log(ctx: Context, level: str, data: Any) -> None:
 
 def register_live(mcp: MCPServer) -> None:
     """Logging tools, a capability-gated tool, and the triggers behind subscriptions/listen."""
+    _serve_legacy_set_level(mcp)
     register_logging_tools(mcp)
     register_triggers(mcp)
+
+
+def _serve_legacy_set_level(mcp: MCPServer) -> None:
+    """`logging/setLevel` for 2025-11-25 sessions; serving it is also what makes the SDK declare `logging`.
+
+    A server that sends notifications/message must declare the logging capability
+    (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#capabilities).
+    MCPServer has no public hook for either, so the handler goes on the low-level server. On the
+    2026-07-28 wire the method does not exist and the SDK answers -32601 for it.
+    """
+
+    async def set_level(ctx, params: SetLevelRequestParams) -> EmptyResult:
+        conn = _connection(ctx.session)
+        if conn is not None:
+            _legacy_floor[conn] = params.level
+        return EmptyResult()
+
+    mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)
 
 
 def register_logging_tools(mcp: MCPServer) -> None:
