@@ -4,7 +4,7 @@ The names (`test_simple_text`, `test://static-text`, `test_prompt_with_arguments
 ones the official conformance suite calls, so the same server is both a tour and a test target.
 Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools#tool-result,
 https://modelcontextprotocol.io/specification/2026-07-28/server/resources#resource-templates,
-https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#prompt-messages,
+https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#promptmessage,
 https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/completion
 """
 

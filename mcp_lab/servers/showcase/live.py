@@ -9,7 +9,7 @@ https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/loggin
 Change notifications travel only on a `subscriptions/listen` stream the client opened, and only
 the kinds it asked for. The trigger tools change the tool list, the prompt list or a resource
 for real, then publish the event.
-https://modelcontextprotocol.io/specification/2026-07-28/basic/utilities/subscriptions
+https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
 """
 
 from __future__ import annotations
