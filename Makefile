@@ -8,7 +8,7 @@
 #   <reference>/node_modules/.stamp-npm   `npm ci`, redone when package(-lock).json changes
 #   <suite>/node_modules/.stamp-npm       `npm ci` of the pinned conformance suite and its Node 22
 #                                         (the `node` npm package), redone when its lock changes;
-#                                         a fresh install takes about 10 s and 240 MB
+#                                         a fresh install takes 10-18 s and 240 MB
 # setuptools' editable install records the package folders that exist when pip runs; the pip
 # stamp's name therefore says whether mcp_lab/__init__.py existed, so the install is redone
 # once when the package first appears.
@@ -55,7 +55,8 @@ $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
 	@touch $@
 
 # The suite needs Node >= 22; the `node` package's preinstall fetches the matching platform binary
-# from the npm registry at install time, so nothing is downloaded when the suite runs. Run it as
+# from the npm registry at install time (package.json's allowScripts approves that one script), so
+# nothing is downloaded when the suite runs. The system Node (>= 20) only runs npm. Run it as
 # PATH=$(SUITE)/node_modules/node/bin:$$PATH $(SUITE)/node_modules/.bin/conformance ...
 $(SUITE_STAMP): $(SUITE)/package.json $(SUITE)/package-lock.json | prereqs
 	cd $(SUITE) && npm ci --no-audit --no-fund

@@ -1,9 +1,9 @@
 """The showcase server (`mcp_lab.servers.showcase`), driven over stdio and over Streamable HTTP.
 
 One stdio process and one HTTP process serve the whole module (a cold SDK server takes about a
-second to start); the tests that change server state (the trigger tools) or need a fresh
-connection (a legacy `initialize`) start their own. Every assertion is about what travelled on
-the wire.
+second to start); only the legacy `initialize` test starts its own, since it needs a fresh
+connection. The listen test calls the trigger tool twice, so the tool list is as it was
+afterwards. Every assertion is about what travelled on the wire.
 """
 
 from __future__ import annotations
@@ -80,6 +80,17 @@ def test_a_failing_tool_is_a_result_with_is_error(stdio):
     result = call(stdio, "test_error_handling")
     assert result["isError"] is True and result["resultType"] == "complete"
     assert "intentionally" in result["content"][0]["text"]
+
+
+def test_a_2020_12_schema_is_published_as_written_and_enforced(stdio):
+    tools = {t["name"]: t for t in ok(stdio.request("tools/list"))["tools"]}
+    schema = tools["json_schema_2020_12_tool"]["inputSchema"]
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$defs"]["address"]["$anchor"] == "addressDef" and schema["else"] == {"required": ["email"]}
+    saved = call(stdio, "json_schema_2020_12_tool", {"name": "Ada", "contactMethod": "phone", "phone": "123"})
+    assert saved["isError"] is False and "by phone" in saved["content"][0]["text"]
+    refused = call(stdio, "json_schema_2020_12_tool", {"name": "Ada", "contactMethod": "phone", "email": "a@b"})
+    assert refused["isError"] is True and "'phone' is a required property" in refused["content"][0]["text"]
 
 
 # -- resources, template, prompts, completion -----------------------------------------------
@@ -161,6 +172,20 @@ def test_multi_round_state_carries_the_first_answer(stdio):
     assert three["content"][0]["text"] == "Ada's favorite color is teal."
 
 
+def test_a_resolver_tool_asks_by_input_required_on_the_modern_wire(stdio):
+    sampling = {"io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}
+    first = call(stdio, "test_sampling", {"prompt": "Capital of France?"}, _meta=sampling)
+    asked = list(first["inputRequests"].items())
+    assert first["resultType"] == "input_required" and len(asked) == 1
+    key, request = asked[0]
+    assert request["method"] == "sampling/createMessage"
+    assert request["params"]["messages"][0]["content"]["text"] == "Capital of France?"
+    reply = {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m", "stopReason": "endTurn"}
+    done = call(stdio, "test_sampling", {"prompt": "Capital of France?"}, inputResponses={key: reply},
+                requestState=first["requestState"], _meta=sampling)
+    assert done["content"][0]["text"] == "LLM response: Paris"
+
+
 def test_tampered_request_state_is_refused(stdio):
     tool = "test_input_required_result_tampered_state"
     first = call(stdio, tool)
@@ -184,31 +209,39 @@ def test_undeclared_capability_is_32021_naming_it(stdio):
     assert [r["method"] for r in asked["inputRequests"].values()] == ["sampling/createMessage"]
 
 
-# -- subscriptions/listen and the legacy era (fresh processes) ------------------------------
-def test_listen_stream_gets_the_tools_list_change():
-    with mcp_lab.connect("showcase", timeout=TIMEOUT) as c:
-        listen = {"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
-                  "params": {"_meta": c.meta(), "notifications": {"toolsListChanged": True}}}
-        ack = c.send_raw(json.dumps(listen), timeout=5)
-        assert [m.method for m in ack] == ["notifications/subscriptions/acknowledged"], f"got {ack!r}"
-        start = len(c.trace)
-        assert "added" in call(c, "test_trigger_tool_change")["content"][0]["text"]
-        changed = received_since(c, start, "notifications/tools/list_changed")
+# -- subscriptions/listen, and the legacy era (a fresh process) -----------------------------
+def test_listen_stream_gets_the_tools_list_change(stdio):
+    listen = {"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
+              "params": {"_meta": stdio.meta(), "notifications": {"toolsListChanged": True}}}
+    # The listen request never completes (its response is the stream): collect for one second.
+    ack = stdio.send_raw(json.dumps(listen), timeout=1.0)
+    assert [m.method for m in ack] == ["notifications/subscriptions/acknowledged"], f"got {ack!r}"
+    start = len(stdio.trace)
+    assert "added" in call(stdio, "test_trigger_tool_change")["content"][0]["text"]
+    try:
+        changed = received_since(stdio, start, "notifications/tools/list_changed")
         assert changed == [{"_meta": {"io.modelcontextprotocol/subscriptionId": "listen-1"}}]
-        assert "test_dynamic_tool" in [t["name"] for t in ok(c.request("tools/list"))["tools"]]
+        assert "test_dynamic_tool" in [t["name"] for t in ok(stdio.request("tools/list"))["tools"]]
+    finally:   # the second call removes the tool again, so the other tests see the usual list
+        assert "removed" in call(stdio, "test_trigger_tool_change")["content"][0]["text"]
 
 
-def test_legacy_initialize_is_answered_over_stdio():
+def test_legacy_initialize_and_set_level_are_answered_over_stdio():
     with mcp_lab.connect("showcase", timeout=TIMEOUT) as c:
         c.era = "legacy"
         init = ok(c.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
                                            "clientInfo": {"name": "test", "version": "1"}}, meta=False))
         assert init["protocolVersion"] == "2025-11-25" and init["serverInfo"]["name"] == "mcp-lab-showcase"
+        c.notify("notifications/initialized")
+        ok(c.request("logging/setLevel", {"level": "error"}, meta=False))   # the 2025 way to pick a level
+        start = len(c.trace)
+        ok(c.request("tools/call", {"name": "test_logging_tool", "arguments": {}}, meta=False))
+        assert [m["level"] for m in received_since(c, start, "notifications/message")] == ["error"]
 
 
 # -- Streamable HTTP ------------------------------------------------------------------------
 def test_http_content_progress_and_round(http):
-    srv, c = http
+    _, c = http
     image = call(c, "test_image_content")["content"][0]
     assert base64.b64decode(image["data"]).startswith(PNG_SIGNATURE)
     start = len(c.trace)
@@ -218,6 +251,22 @@ def test_http_content_progress_and_round(http):
     done = call(c, "test_input_required_result_request_state", requestState=first["requestState"],
                 inputResponses={"confirm": {"action": "accept", "content": {"ok": True}}})
     assert done["content"][0]["text"].startswith("state-ok")
+
+
+def test_http_x_mcp_header_argument_must_also_travel_as_a_header(http):
+    _, c = http
+    assert c.request("tools/list").ok   # teaches the client which arguments are mirrored
+    assert c.transport.param_headers.get("test_header_echo") == {("region",): "Region"}
+    echoed = call(c, "test_header_echo", {"region": "Açores"})
+    assert echoed["content"][0]["text"] == "Region: Açores"
+    assert dict(c.transport.last_exchange.request_headers)["Mcp-Param-Region"] == "=?base64?QcOnb3Jlcw==?="
+    saved = c.transport.param_headers.pop("test_header_echo")
+    try:
+        refused = c.request("tools/call", {"name": "test_header_echo", "arguments": {"region": "Açores"}})
+    finally:
+        c.transport.param_headers["test_header_echo"] = saved
+    assert isinstance(refused, jsonrpc.Error) and refused.code == -32020, f"expected -32020, got {refused!r}"
+    assert c.transport.last_exchange.status == 400
 
 
 def test_http_refuses_a_foreign_origin_and_answers_legacy_initialize(http):

@@ -15,6 +15,8 @@ What it shows, each part in its own module:
              asks first; capabilities checked on every request (-32021)
     live     logging filtered by the request's `_meta` logLevel; `subscriptions/listen` fed by
              tools that change the tool list, the prompt list and a resource
+    dual     tools that ask through the SDK's resolvers: input_required at 2026-07-28, a real
+             server-to-client request at 2025-11-25 -- one tool, both wires
     schemas  a hand-written JSON Schema 2020-12 input schema, and an `x-mcp-header` argument
     media    the sample PNG and WAV, built from bytes
 
@@ -29,9 +31,14 @@ from __future__ import annotations
 
 from mcp.server import CacheHint, MCPServer
 from mcp.server.mcpserver import RequestStateSecurity
-from mcp_types import EmptyResult, SetLevelRequestParams
 
-from .content import register_completion, register_content_tools, register_prompts, register_resources
+from .content import (
+    register_completion,
+    register_content_tools,
+    register_prompts,
+    register_resources,
+)
+from .dual import register_dual
 from .live import register_live
 from .rounds import register_rounds
 from .schemas import register_header_tool, schema_tools
@@ -72,21 +79,5 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
     register_rounds(mcp)
     register_live(mcp)
     register_header_tool(mcp)
-    _declare_logging(mcp)
+    register_dual(mcp)
     return mcp
-
-
-def _declare_logging(mcp: MCPServer) -> None:
-    """Serve legacy `logging/setLevel`, which is also what makes the SDK declare `logging`.
-
-    A server that sends notifications/message must declare the logging capability
-    (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#capabilities);
-    MCPServer has no public hook for it, so the handler goes on the low-level server. On the
-    2026-07-28 wire the method does not exist and the SDK answers -32601; the per-request
-    `_meta` logLevel is what filters there.
-    """
-
-    async def set_level(ctx, params: SetLevelRequestParams) -> EmptyResult:
-        return EmptyResult()
-
-    mcp._lowlevel_server.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)  # noqa: SLF001

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import socket
 import sys
 
 from . import SERVER_NAME, build_server
@@ -34,22 +35,32 @@ def state_key(path: str | None) -> str | None:
     return key
 
 
-async def serve_http(port: int, key: str | None) -> None:
-    """uvicorn on 127.0.0.1:port; the SDK's app checks Host and Origin (DNS-rebinding protection)."""
+def bind(port: int) -> socket.socket:
+    """A listening-ready TCP socket on 127.0.0.1:port, or one line on stderr and exit status 1."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((HOST, port))
+    except OSError as exc:
+        sock.close()
+        sys.exit(f"showcase: cannot listen on {HOST}:{port}: {exc.strerror} (pick another port, or 0 for any free one)")
+    return sock
+
+
+async def serve_http(sock: socket.socket, key: str | None) -> None:
+    """uvicorn on the bound socket; the SDK's app checks Host and Origin (DNS-rebinding protection)."""
     import uvicorn
 
     app = build_server(key).streamable_http_app(host=HOST, streamable_http_path=PATH)
-    # access_log off and no log config: uvicorn would print to stdout, which stays empty here.
-    config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False, log_config=None)
+    # No access log and no log config: uvicorn would print to stdout, which stays empty here.
+    config = uvicorn.Config(app, log_level="warning", access_log=False, log_config=None)
     server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():   # bind failed (port taken): uvicorn has said why on stderr
-            await task
-            sys.exit(f"showcase: could not listen on {HOST}:{port}")
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started and not task.done():
         await asyncio.sleep(0.01)
-    bound = server.servers[0].sockets[0].getsockname()[1]
-    print(f"showcase: serving Streamable HTTP on http://{HOST}:{bound}{PATH}", file=sys.stderr, flush=True)
+    if server.started:
+        port = sock.getsockname()[1]
+        print(f"showcase: serving Streamable HTTP on http://{HOST}:{port}{PATH}", file=sys.stderr, flush=True)
     await task
 
 
@@ -65,8 +76,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if not 0 <= args.http <= 65535:
         parser.error(f"--http takes a port from 0 to 65535, not {args.http}")
+    sock = bind(args.http)
     try:
-        asyncio.run(serve_http(args.http, key))
+        asyncio.run(serve_http(sock, key))
     except KeyboardInterrupt:
         pass
 

@@ -4,7 +4,7 @@ The names (`test_simple_text`, `test://static-text`, `test_prompt_with_arguments
 ones the official conformance suite calls, so the same server is both a tour and a test target.
 Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools#tool-result,
 https://modelcontextprotocol.io/specification/2026-07-28/server/resources#resource-templates,
-https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#prompt-messages,
+https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#promptmessage,
 https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/completion
 """
 
@@ -118,7 +118,7 @@ def register_resources(mcp: MCPServer) -> None:
 
     @mcp.resource("test://template/{id}/data", name="template-data", title="Data by id",
                   description="A resource template: the id in the URI is substituted", mime_type="application/json")
-    def template_data(id: str) -> str:  # noqa: A002 -- the template's variable is called id
+    def template_data(id: str) -> str:   # the template variable is called id on the wire
         return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"}, separators=(",", ":"))
 
 
@@ -140,7 +140,7 @@ def register_prompts(mcp: MCPServer) -> None:
 
     @mcp.prompt()
     def test_prompt_with_embedded_resource(
-        resourceUri: Annotated[str, Field(description="URI of the resource to embed")],  # noqa: N803 -- wire name
+        resourceUri: Annotated[str, Field(description="URI of the resource to embed")],  # the wire name
     ) -> list[UserMessage]:
         """A prompt whose first message embeds a resource."""
         return [

@@ -12,7 +12,7 @@ import struct
 import wave
 import zlib
 
-__all__ = ["PNG_BYTES", "PNG_BASE64", "WAV_BYTES", "WAV_BASE64"]
+__all__ = ["PNG_BASE64", "PNG_BYTES", "WAV_BASE64", "WAV_BYTES"]
 
 
 def _png_chunk(kind: bytes, data: bytes) -> bytes:

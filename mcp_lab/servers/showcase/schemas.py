@@ -8,7 +8,7 @@ https://modelcontextprotocol.io/specification/2026-07-28/server/tools#tool
 `test_header_echo` marks its `region` argument with `x-mcp-header`, so over Streamable HTTP a
 client must also send it as the `Mcp-Param-Region` header; the SDK compares header and body
 and refuses a mismatch or an omission (-32020) before the tool runs.
-https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+https://modelcontextprotocol.io/specification/2026-07-28/server/tools#x-mcp-header
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def _text(text: str, *, error: bool = False) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=error)
 
 
-def save_contact(name: str | None = None, address: dict[str, Any] | None = None, contactMethod: str | None = None,  # noqa: N803
+def save_contact(name: str | None = None, address: dict[str, Any] | None = None, contactMethod: str | None = None,
                  phone: str | None = None, email: str | None = None) -> CallToolResult:
     """Saves a contact; the input schema uses JSON Schema 2020-12 features."""
     from jsonschema import Draft202012Validator
