@@ -70,9 +70,9 @@ def _connect(url: str):
 
 
 def _result(answer, what: str) -> dict:
-    from mcp_lab import jsonrpc
+    from mcp_lab.jsonrpc import Error
 
-    if isinstance(answer, jsonrpc.Error):
+    if isinstance(answer, Error):
         raise ScenarioFailed(f"{what} answered error {answer.code}: {answer.message}")
     return answer.result
 
@@ -148,7 +148,7 @@ def _echo_schema(client, context: dict) -> None:
 
 def _multi_round_trip(client, context: dict) -> None:
     """Each MRTR tool through mcp_lab.mrtr.call; an unrelated call goes out mid-flow."""
-    from mcp_lab import mrtr
+    from mcp_lab.mrtr import call
 
     def accept(key: str, ask: dict) -> dict:
         if ask.get("method") != "elicitation/create":
@@ -166,7 +166,7 @@ def _multi_round_trip(client, context: dict) -> None:
     for name in ("test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_no_result_type"):
         if name not in names:
             raise ScenarioFailed(f"tools/list did not list {name}")
-        ex = mrtr.call(client, "tools/call", {"name": name, "arguments": {}}, accept,
+        ex = call(client, "tools/call", {"name": name, "arguments": {}}, accept,
                        capabilities={"elicitation": {"form": {}}}, timeout=TIMEOUT)
         if not ex.complete:
             raise ScenarioFailed(f"tools/call {name} did not complete after {ex.rounds} round(s)")
@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mcp_lab.conformance_client: protocol version {wanted} asked; this client drives 2026-07-28 "
               "scenarios only", file=sys.stderr)
         return 2
-    from mcp_lab import ProtocolError
+    from mcp_lab.jsonrpc import ProtocolError
     try:
         run_scenario(scenario, argv[-1], context)
     except (ScenarioFailed, ProtocolError, OSError, ValueError) as e:

@@ -54,7 +54,7 @@ def main(args, server_argv, parser) -> int:
         print(f"mcp_lab conformance: {' '.join(str(e).split())}", file=sys.stderr)
         return 1
     except Exception as e:   # a server that would not start: ProtocolError / DeadlineExceeded
-        from mcp_lab import ProtocolError
+        from mcp_lab.jsonrpc import ProtocolError
         if not isinstance(e, ProtocolError):
             raise
         print(f"mcp_lab conformance: {' '.join(e.message.split())}", file=sys.stderr)

@@ -55,14 +55,14 @@ BUNDLED = {
 
 def _start(server: str | Sequence[str], scratch: str):
     """Start a bundled server or an argv over HTTP; returns the running HttpServer."""
-    from mcp_lab import http_servers
+    from mcp_lab.http_servers import start
 
     if isinstance(server, str):
         if server not in BUNDLED:
             raise ValueError(f"unknown server {server!r}: give a bundled name ({', '.join(BUNDLED)}), "
                              "an http:// URL, or an argv list of a server that takes --http PORT")
         make = BUNDLED[server]
-        srv = http_servers.start(server if make is None else make(scratch), timeout=START_TIMEOUT)
+        srv = start(server if make is None else make(scratch), timeout=START_TIMEOUT)
         srv.name = server
         return srv
     argv = [os.fspath(a) for a in server]
@@ -70,7 +70,7 @@ def _start(server: str | Sequence[str], scratch: str):
         raise ValueError("an empty argv: give the server's command, e.g. [sys.executable, 'server.py']")
     if not any("{port}" in a for a in argv):
         argv += ["--http", "{port}"]
-    return http_servers.start(argv, timeout=START_TIMEOUT)
+    return start(argv, timeout=START_TIMEOUT)
 
 
 def _reachable(url: str) -> None:
