@@ -210,6 +210,8 @@ def test_cli_exit_status_follows_the_verdict(capsys):
     assert main(["conformance", "calendar", "--no-baseline", "--scenario", "tools-call-simple-text"]) == 1
     out = capsys.readouterr().out
     assert "FAIL  calendar" in out and "server/tools#calling-tools" in out
+    assert main(["conformance", "calendar", "--scenario", "no-such-scenario"]) == 1
+    assert "the suite has no server scenario no-such-scenario" in capsys.readouterr().out
 
 
 def test_the_client_command_refuses_what_it_does_not_drive(monkeypatch, capsys):

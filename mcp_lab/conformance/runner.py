@@ -164,6 +164,12 @@ def _result(label, url, mode, requirements, reqs, scenarios, raw, baseline, runs
     raw = {**{s: raw[s] for s in expected if s in raw}, **raw}      # in the requirement set's order
     problems = [r.hung for r in runs if r.hung]
     missing = [s for s in expected if s not in raw]
+    unknown = [s for s, r in zip(scenarios or (), runs) if s in missing and any(
+        "Available server scenarios" in line or "Unknown scenario" in line for line in r.stderr)]
+    if unknown:
+        problems.append(f"the suite has no {mode} scenario {', '.join(unknown)}; a revision's scenarios are "
+                        f"listed by mcp_lab.conformance.requirement_set('{requirements or DEFAULT_REQUIREMENTS}')")
+        missing = [s for s in missing if s not in unknown]
     if missing and not problems:
         tail = " | ".join((runs[-1].stderr or runs[-1].stdout)[-3:]) if runs else ""
         problems.append(f"{len(missing)} scenario(s) wrote no checks.json ({', '.join(missing[:5])}"
