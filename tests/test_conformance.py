@@ -171,8 +171,9 @@ def test_a_suite_that_hangs_itself_is_killed_with_its_group(tmp_path, monkeypatc
     fake = tmp_path / "fake_suite.py"
     fake.write_text(textwrap.dedent("""
         import subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        print(f"child {child.pid}", flush=True)
         print("=== Running scenario: stuck-one ===", flush=True)
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
         time.sleep(60)
     """))
     monkeypatch.setattr(suite, "suite_paths", lambda: (Path(sys.executable), fake))
@@ -181,6 +182,19 @@ def test_a_suite_that_hangs_itself_is_killed_with_its_group(tmp_path, monkeypatc
     assert time.monotonic() - started < 8
     assert run.hung and "'stuck-one'" in run.hung and "\n" not in run.hung, run.hung
     assert run.returncode is not None
+    child = int(next(line.split()[1] for line in run.stdout if line.startswith("child ")))
+    deadline = time.monotonic() + 5
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child), f"the suite's own child {child} outlived the suite: its process group was not killed"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"     # a zombie is dead, waiting for its reaper
+    except FileNotFoundError:
+        return False
 
 
 def test_bad_input_is_one_clear_line(capsys, monkeypatch, tmp_path):
