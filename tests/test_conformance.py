@@ -2,7 +2,7 @@
 
 The three server runs (the showcase with no baseline, the calendar and the durable server with
 their committed baselines) each run the frozen 2026-07-28 requirement set in ONE suite process,
-the three side by side; the client scenarios run four at a time.  A missing suite FAILS (make
+the three side by side, while the client scenarios run against mcp_lab's client two at a time.  A missing suite FAILS (make
 setup installs it), never skips.
 """
 
@@ -30,9 +30,10 @@ def server_runs():
     except suite.SuiteNotInstalled as e:
         pytest.fail(str(e), pytrace=False)
     plan = {"showcase": None, "calendar": "calendar", "durable": "durable"}
-    with ThreadPoolExecutor(max_workers=3) as pool:
+    with ThreadPoolExecutor(max_workers=4) as pool:
         futures = {name: pool.submit(conformance.run, name, "2026-07-28", expected_failures=b)
                    for name, b in plan.items()}
+        futures["client"] = pool.submit(conformance.run_client, parallel=2)   # mcp_lab's client, meanwhile
         runs = {name: f.result() for name, f in futures.items()}
     assert http_servers.live() == [], f"servers left running: {http_servers.live()}"
     return runs
@@ -99,8 +100,8 @@ def test_a_baseline_entry_without_a_reason_is_refused(tmp_path):
         conformance.load_baseline(f)
 
 
-def test_client_scenarios_pass_against_mcp_labs_client():
-    r = conformance.run_client()
+def test_client_scenarios_pass_against_mcp_labs_client(server_runs):
+    r = server_runs["client"]
     assert r.ok and r.totals()["FAILURE"] == 0 and r.totals()["WARNING"] == 0, r.text(all_checks=True)
     from mcp_lab.conformance_client import EXTRA_SCENARIOS, OUT_OF_SCOPE, SCENARIOS
     assert set(r.scenarios) == set(SCENARIOS + EXTRA_SCENARIOS), r.scenarios
