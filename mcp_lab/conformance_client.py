@@ -8,8 +8,8 @@ then runs the command with the mock's URL as the LAST argument and the scenario'
 `MCP_CONFORMANCE_CONTEXT`; the wire version in `MCP_CONFORMANCE_PROTOCOL_VERSION`).  The
 mock records what the client sent and judges it.  This module is that command: it reads the
 scenario's name and does what a real host would do with mcp_lab's public API --
-`mcp_lab.probe_http` to find the era and version, `Client.request` for each call,
-`mcp_lab.mrtr.call` for a multi round-trip call -- so the suite judges mcp_lab's client, not a
+`mcp_lab.session.probe_http` to find the era and version, `Client.request` for each call,
+`mcp_lab.session.mrtr.call` for a multi round-trip call -- so the suite judges mcp_lab's client, not a
 script written to please it.  Nothing here builds headers or `_meta` by hand.
 
 Only the 2026-07-28 scenarios that need no authorization are driven (`SCENARIOS`); the
@@ -44,10 +44,10 @@ EXTRA_SCENARIOS = ("json-schema-2020-12-preservation",)
 # Why the rest of the requirement set's client list is not driven here.
 OUT_OF_SCOPE = {
     "auth/*": "the suite's auth/* scenarios test an OAuth 2.1 client (discovery, registration, "
-              "token exchange, scopes); mcp_lab's Client implements no authorization",
+    "token exchange, scopes); mcp_lab's Client implements no authorization",
 }
 
-TIMEOUT = 10.0   # seconds, each request's deadline (the suite's own per-scenario deadline is longer)
+TIMEOUT = 10.0  # seconds, each request's deadline (the suite's own per-scenario deadline is longer)
 
 
 class ScenarioFailed(Exception):
@@ -56,13 +56,14 @@ class ScenarioFailed(Exception):
 
 def _connect(url: str):
     """Probe the mock server (server/discover, retrying a refused version) and return the Client."""
-    from mcp_lab.probe_http import probe_http
+    from mcp_lab.session.probe_http import probe_http
 
     verdict = probe_http(url, timeout=TIMEOUT, name="conformance-mock")
     if not verdict.ok or verdict.era != "modern":
         verdict.close()
-        raise ScenarioFailed(f"the mock server at {url} did not probe as a modern server "
-                             f"(era {verdict.era}, version {verdict.version})")
+        raise ScenarioFailed(
+            f"the mock server at {url} did not probe as a modern server (era {verdict.era}, version {verdict.version})"
+        )
     client = verdict.client
     client.era = "modern"
     client.protocol_version = verdict.version
@@ -70,7 +71,7 @@ def _connect(url: str):
 
 
 def _result(answer, what: str) -> dict:
-    from mcp_lab.jsonrpc import Error
+    from mcp_lab.wire.jsonrpc import Error
 
     if isinstance(answer, Error):
         raise ScenarioFailed(f"{what} answered error {answer.code}: {answer.message}")
@@ -80,7 +81,7 @@ def _result(answer, what: str) -> dict:
 def _tools(client) -> list[dict]:
     """tools/list, minus the tools a client must drop (an invalid x-mcp-header annotation)."""
     tools = _result(client.request("tools/list"), "tools/list").get("tools") or []
-    dropped = getattr(client.transport, "invalid_tools", {})
+    dropped = client.http_state.invalid_tools  # learnt from this tools/list (mcp_lab.session.http_headers)
     return [t for t in tools if isinstance(t, dict) and t.get("name") not in dropped]
 
 
@@ -89,16 +90,17 @@ def _arguments_for(tool: dict) -> dict:
     schema = tool.get("inputSchema") if isinstance(tool.get("inputSchema"), dict) else {}
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     samples = {"number": 2, "integer": 3, "string": "x", "boolean": True}
-    return {name: samples[p["type"]] for name, p in props.items()
-            if isinstance(p, dict) and p.get("type") in samples}
+    return {name: samples[p["type"]] for name, p in props.items() if isinstance(p, dict) and p.get("type") in samples}
 
 
 # -- the scenarios -------------------------------------------------------------------------
 def _list_and_call_each(client, context: dict) -> None:
     """tools/list, then call every tool the client keeps, with arguments from its schema."""
     for tool in _tools(client):
-        _result(client.request("tools/call", {"name": tool["name"], "arguments": _arguments_for(tool)}),
-                f"tools/call {tool['name']}")
+        _result(
+            client.request("tools/call", {"name": tool["name"], "arguments": _arguments_for(tool)}),
+            f"tools/call {tool['name']}",
+        )
 
 
 def _tools_call(client, context: dict) -> None:
@@ -106,8 +108,10 @@ def _tools_call(client, context: dict) -> None:
     if not tools:
         raise ScenarioFailed("tools/list returned no tool to call")
     tool = tools[0]
-    _result(client.request("tools/call", {"name": tool["name"], "arguments": {"a": 2, "b": 3}}),
-            f"tools/call {tool['name']}")
+    _result(
+        client.request("tools/call", {"name": tool["name"], "arguments": {"a": 2, "b": 3}}),
+        f"tools/call {tool['name']}",
+    )
 
 
 def _list_only(client, context: dict) -> None:
@@ -131,8 +135,10 @@ def _context_calls(client, context: dict) -> None:
     if not isinstance(calls, list) or not calls:
         raise ScenarioFailed("MCP_CONFORMANCE_CONTEXT names no toolCalls for this scenario")
     for call in calls:
-        _result(client.request("tools/call", {"name": call["name"], "arguments": call.get("arguments", {})}),
-                f"tools/call {call['name']}")
+        _result(
+            client.request("tools/call", {"name": call["name"], "arguments": call.get("arguments", {})}),
+            f"tools/call {call['name']}",
+        )
 
 
 def _echo_schema(client, context: dict) -> None:
@@ -141,14 +147,15 @@ def _echo_schema(client, context: dict) -> None:
     focal = tools.get("json_schema_2020_12_tool")
     if focal is None:
         raise ScenarioFailed("tools/list did not list json_schema_2020_12_tool")
-    _result(client.request("tools/call", {"name": "json_schema_echo",
-                                          "arguments": {"schema": focal.get("inputSchema")}}),
-            "tools/call json_schema_echo")
+    _result(
+        client.request("tools/call", {"name": "json_schema_echo", "arguments": {"schema": focal.get("inputSchema")}}),
+        "tools/call json_schema_echo",
+    )
 
 
 def _multi_round_trip(client, context: dict) -> None:
-    """Each MRTR tool through mcp_lab.mrtr.call; an unrelated call goes out mid-flow."""
-    from mcp_lab.mrtr import call
+    """Each MRTR tool through mcp_lab.session.mrtr.call; an unrelated call goes out mid-flow."""
+    from mcp_lab.session.mrtr import call
 
     def accept(key: str, ask: dict) -> dict:
         if ask.get("method") != "elicitation/create":
@@ -156,8 +163,10 @@ def _multi_round_trip(client, context: dict) -> None:
         # While the "person" answers, the host sends another request: it must carry nothing
         # of this flow (no inputResponses, no requestState).
         if not accepted:
-            _result(client.request("tools/call", {"name": "test_mrtr_unrelated", "arguments": {}}),
-                    "tools/call test_mrtr_unrelated")
+            _result(
+                client.request("tools/call", {"name": "test_mrtr_unrelated", "arguments": {}}),
+                "tools/call test_mrtr_unrelated",
+            )
         accepted.append(key)
         return {"action": "accept", "content": {"confirmed": True}}
 
@@ -166,8 +175,14 @@ def _multi_round_trip(client, context: dict) -> None:
     for name in ("test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_no_result_type"):
         if name not in names:
             raise ScenarioFailed(f"tools/list did not list {name}")
-        ex = call(client, "tools/call", {"name": name, "arguments": {}}, accept,
-                       capabilities={"elicitation": {"form": {}}}, timeout=TIMEOUT)
+        ex = call(
+            client,
+            "tools/call",
+            {"name": name, "arguments": {}},
+            accept,
+            capabilities={"elicitation": {"form": {}}},
+            timeout=TIMEOUT,
+        )
         if not ex.complete:
             raise ScenarioFailed(f"tools/call {name} did not complete after {ex.rounds} round(s)")
 
@@ -206,12 +221,16 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     if not argv or argv[-1].startswith("-"):
-        print("usage: MCP_CONFORMANCE_SCENARIO=<scenario> python -m mcp_lab.conformance_client <server-url> "
-              "(the conformance suite sets both)", file=sys.stderr)
+        print(
+            "usage: MCP_CONFORMANCE_SCENARIO=<scenario> python -m mcp_lab.conformance_client <server-url> "
+            "(the conformance suite sets both)",
+            file=sys.stderr,
+        )
         return 2
     if scenario not in RUNNERS:
-        print(f"mcp_lab.conformance_client: {_unknown(scenario or '(MCP_CONFORMANCE_SCENARIO unset)')}",
-              file=sys.stderr)
+        print(
+            f"mcp_lab.conformance_client: {_unknown(scenario or '(MCP_CONFORMANCE_SCENARIO unset)')}", file=sys.stderr
+        )
         return 2
     try:
         context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
@@ -220,10 +239,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     wanted = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION")
     if wanted and wanted != "2026-07-28":
-        print(f"mcp_lab.conformance_client: protocol version {wanted} asked; this client drives 2026-07-28 "
-              "scenarios only", file=sys.stderr)
+        print(
+            f"mcp_lab.conformance_client: protocol version {wanted} asked; this client drives 2026-07-28 "
+            "scenarios only",
+            file=sys.stderr,
+        )
         return 2
-    from mcp_lab.jsonrpc import ProtocolError
+    from mcp_lab.wire.jsonrpc import ProtocolError
+
     try:
         run_scenario(scenario, argv[-1], context)
     except (ScenarioFailed, ProtocolError, OSError, ValueError) as e:

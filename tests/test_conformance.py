@@ -15,12 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from _support import SHARED
 
 from mcp_lab import conformance, http_servers
 from mcp_lab.conformance import baseline as bl
 from mcp_lab.conformance import spec_links, suite
 from mcp_lab.conformance.cli import main as cli_main
-from support import SHARED
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +31,10 @@ def server_runs():
         pytest.fail(str(e), pytrace=False)
     plan = {"showcase": None, "calendar": "calendar", "durable": "durable"}
     with ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {name: pool.submit(conformance.run, name, "2026-07-28", expected_failures=b)
-                   for name, b in plan.items()}
-        futures["client"] = pool.submit(conformance.run_client, parallel=2)   # mcp_lab's client, meanwhile
+        futures = {
+            name: pool.submit(conformance.run, name, "2026-07-28", expected_failures=b) for name, b in plan.items()
+        }
+        futures["client"] = pool.submit(conformance.run_client, parallel=2)  # mcp_lab's client, meanwhile
         runs = {name: f.result() for name, f in futures.items()}
     assert http_servers.live() == [], f"servers left running: {http_servers.live()}"
     return runs
@@ -64,7 +65,9 @@ def test_bundled_calendars_pass_with_their_baselines(server_runs, name):
 def test_every_baseline_entry_has_a_reason_and_matches_a_real_check(server_runs):
     for name in ("calendar", "durable"):
         b = conformance.load_baseline(name)
-        seen = {(c.scenario, c.id) for c in server_runs[name].checks} | {(c.scenario, None) for c in server_runs[name].checks}
+        seen = {(c.scenario, c.id) for c in server_runs[name].checks} | {
+            (c.scenario, None) for c in server_runs[name].checks
+        }
         for e in b.entries:
             assert len(e.reason) > 20, f"{name}: {e.key} needs a reason a reader can act on"
             assert (e.scenario, e.check) in seen, f"{name}: {e.key} names no check the suite ran"
@@ -80,8 +83,11 @@ def test_a_stale_entry_fails_the_run_as_the_suite_does(tmp_path):
 
 
 def test_judge_follows_the_suites_rules():
-    checks = {"a": [{"id": "x", "status": "FAILURE"}, {"id": "y", "status": "SUCCESS"}],
-              "b": [{"id": "w", "status": "WARNING"}], "c": [{"id": "z", "status": "SUCCESS"}]}
+    checks = {
+        "a": [{"id": "x", "status": "FAILURE"}, {"id": "y", "status": "SUCCESS"}],
+        "b": [{"id": "w", "status": "WARNING"}],
+        "c": [{"id": "z", "status": "SUCCESS"}],
+    }
     j = bl.judge(checks, None)
     assert j.unexpected == ["a:x"], "without a baseline only FAILURE counts (a WARNING is shown)"
     base = bl.Baseline("t", (bl.Entry("a", "x", "r"), bl.Entry("c", None, "r"), bl.Entry("a", "gone", "r")))
@@ -104,6 +110,7 @@ def test_client_scenarios_pass_against_mcp_labs_client(server_runs):
     r = server_runs["client"]
     assert r.ok and r.totals()["FAILURE"] == 0 and r.totals()["WARNING"] == 0, r.text(all_checks=True)
     from mcp_lab.conformance_client import EXTRA_SCENARIOS, OUT_OF_SCOPE, SCENARIOS
+
     assert set(r.scenarios) == set(SCENARIOS + EXTRA_SCENARIOS), r.scenarios
     required = conformance.requirement_set("2026-07-28")["client"]
     assert set(required) - set(SCENARIOS) == {s for s in required if s.startswith("auth/")} and "auth/*" in OUT_OF_SCOPE
@@ -120,10 +127,13 @@ def test_result_renders_as_a_table_with_spec_links(server_runs):
     assert text.startswith("PASS  calendar") and "expected (baseline):" in text
 
 
-@pytest.mark.skipif(not (SHARED / "spec" / "2026-07-28" / "docs").is_dir(),
-                    reason="the spec pages are not beside the repository (../shared/spec), so anchors cannot be read")
+@pytest.mark.skipif(
+    not (SHARED / "spec" / "2026-07-28" / "docs").is_dir(),
+    reason="the spec pages are not beside the repository (../shared/spec), so anchors cannot be read",
+)
 def test_every_spec_link_target_is_a_heading_of_the_released_spec():
     import re
+
     docs = SHARED / "spec" / "2026-07-28" / "docs"
     for target in spec_links.TARGETS:
         page, _, anchor = target.partition("#")
@@ -131,21 +141,24 @@ def test_every_spec_link_target_is_a_heading_of_the_released_spec():
         assert path.exists(), f"{target}: no page {page} in 2026-07-28"
         if not anchor:
             continue
-        slugs = {re.sub(r"[^a-z0-9 _-]", "", h.strip().lower()).replace(" ", "-")
-                 for h in re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)}
+        slugs = {
+            re.sub(r"[^a-z0-9 _-]", "", h.strip().lower()).replace(" ", "-")
+            for h in re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)
+        }
         assert anchor in slugs, f"{target}: no heading with slug {anchor!r} on {page}"
 
 
 def test_a_hung_scenario_ends_at_its_deadline_with_one_line():
     import socket
     import threading
+
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     held: list = []
     stop = threading.Event()
 
-    def accept():   # accepts every connection and never answers
+    def accept():  # accepts every connection and never answers
         sock.settimeout(0.2)
         while not stop.is_set():
             try:
@@ -170,13 +183,15 @@ def test_a_hung_scenario_ends_at_its_deadline_with_one_line():
 
 def test_a_suite_that_hangs_itself_is_killed_with_its_group(tmp_path, monkeypatch):
     fake = tmp_path / "fake_suite.py"
-    fake.write_text(textwrap.dedent("""
+    fake.write_text(
+        textwrap.dedent("""
         import subprocess, sys, time
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
         print(f"child {child.pid}", flush=True)
         print("=== Running scenario: stuck-one ===", flush=True)
         time.sleep(60)
-    """))
+    """)
+    )
     monkeypatch.setattr(suite, "suite_paths", lambda: (Path(sys.executable), fake))
     started = time.monotonic()
     run = suite.run_suite([], scenario_deadline=1.0, cwd=tmp_path)
@@ -193,17 +208,19 @@ def test_a_suite_that_hangs_itself_is_killed_with_its_group(tmp_path, monkeypatc
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ", 1)[1][0] != "Z"     # a zombie is dead, waiting for its reaper
+            return f.read().split(") ", 1)[1][0] != "Z"  # a zombie is dead, waiting for its reaper
     except FileNotFoundError:
         return False
 
 
 def test_bad_input_is_one_clear_line(capsys, monkeypatch, tmp_path):
     import argparse
+
     parser = argparse.ArgumentParser()
 
     def cli(*argv, server_argv=None):
         from mcp_lab.__main__ import _parser
+
         args = _parser().parse_args(["conformance", *argv])
         code = cli_main(args, server_argv, parser)
         return code, capsys.readouterr().err.strip()
@@ -220,6 +237,7 @@ def test_bad_input_is_one_clear_line(capsys, monkeypatch, tmp_path):
 
 def test_cli_exit_status_follows_the_verdict(capsys):
     from mcp_lab.__main__ import main
+
     assert main(["conformance", "calendar", "--scenario", "tools-list"]) == 0
     assert "PASS  calendar" in capsys.readouterr().out
     assert main(["conformance", "calendar", "--no-baseline", "--scenario", "tools-call-simple-text"]) == 1
@@ -231,6 +249,7 @@ def test_cli_exit_status_follows_the_verdict(capsys):
 
 def test_the_client_command_refuses_what_it_does_not_drive(monkeypatch, capsys):
     from mcp_lab import conformance_client
+
     monkeypatch.setenv("MCP_CONFORMANCE_SCENARIO", "auth/metadata-default")
     assert conformance_client.main(["http://127.0.0.1:9/mcp"]) == 2
     err = capsys.readouterr().err.strip()

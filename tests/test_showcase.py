@@ -48,8 +48,11 @@ def call(client, name: str, arguments: dict | None = None, **params) -> dict:
 
 def received_since(client, start: int, method: str) -> list[dict]:
     """The params of each `method` notification the client received after trace index `start`."""
-    return [e.message.params for e in list(client.trace)[start:]
-            if e.kind == "recv" and isinstance(e.message, jsonrpc.Notification) and e.message.method == method]
+    return [
+        e.message.params
+        for e in list(client.trace)[start:]
+        if e.kind == "recv" and isinstance(e.message, jsonrpc.Notification) and e.message.method == method
+    ]
 
 
 # -- content types --------------------------------------------------------------------------
@@ -106,8 +109,11 @@ def test_template_substitutes_the_id_and_binary_is_a_blob(stdio):
 
 
 def test_prompts_with_arguments_and_with_an_image(stdio):
-    args = ok(stdio.request("prompts/get", {"name": "test_prompt_with_arguments",
-                                            "arguments": {"arg1": "hello", "arg2": "world"}}))
+    args = ok(
+        stdio.request(
+            "prompts/get", {"name": "test_prompt_with_arguments", "arguments": {"arg1": "hello", "arg2": "world"}}
+        )
+    )
     assert args["messages"][0]["content"]["text"] == "Prompt with arguments: arg1='hello', arg2='world'"
     image = ok(stdio.request("prompts/get", {"name": "test_prompt_with_image"}))["messages"]
     assert [m["content"]["type"] for m in image] == ["image", "text"]
@@ -135,7 +141,10 @@ def test_progress_notifications_carry_the_request_token(stdio):
     call(stdio, "test_tool_with_progress", _meta={"progressToken": "tour-1"})
     progress = received_since(stdio, start, "notifications/progress")
     assert [(p["progressToken"], p["progress"], p["total"]) for p in progress] == [
-        ("tour-1", 0, 100), ("tour-1", 50, 100), ("tour-1", 100, 100)]
+        ("tour-1", 0, 100),
+        ("tour-1", 50, 100),
+        ("tour-1", 100, 100),
+    ]
 
 
 def test_log_messages_follow_the_requests_meta_log_level(stdio):
@@ -163,12 +172,20 @@ def test_elicitation_round_then_answer(stdio):
 def test_multi_round_state_carries_the_first_answer(stdio):
     tool = "test_input_required_result_multi_round"
     one = call(stdio, tool)
-    two = call(stdio, tool, inputResponses={"step1": {"action": "accept", "content": {"name": "Ada"}}},
-               requestState=one["requestState"])
+    two = call(
+        stdio,
+        tool,
+        inputResponses={"step1": {"action": "accept", "content": {"name": "Ada"}}},
+        requestState=one["requestState"],
+    )
     assert two["resultType"] == "input_required" and list(two["inputRequests"]) == ["step2"]
     assert two["requestState"] != one["requestState"]
-    three = call(stdio, tool, inputResponses={"step2": {"action": "accept", "content": {"color": "teal"}}},
-                 requestState=two["requestState"])
+    three = call(
+        stdio,
+        tool,
+        inputResponses={"step2": {"action": "accept", "content": {"color": "teal"}}},
+        requestState=two["requestState"],
+    )
     assert three["content"][0]["text"] == "Ada's favorite color is teal."
 
 
@@ -181,8 +198,14 @@ def test_a_resolver_tool_asks_by_input_required_on_the_modern_wire(stdio):
     assert request["method"] == "sampling/createMessage"
     assert request["params"]["messages"][0]["content"]["text"] == "Capital of France?"
     reply = {"role": "assistant", "content": {"type": "text", "text": "Paris"}, "model": "m", "stopReason": "endTurn"}
-    done = call(stdio, "test_sampling", {"prompt": "Capital of France?"}, inputResponses={key: reply},
-                requestState=first["requestState"], _meta=sampling)
+    done = call(
+        stdio,
+        "test_sampling",
+        {"prompt": "Capital of France?"},
+        inputResponses={key: reply},
+        requestState=first["requestState"],
+        _meta=sampling,
+    )
     assert done["content"][0]["text"] == "LLM response: Paris"
 
 
@@ -192,16 +215,23 @@ def test_tampered_request_state_is_refused(stdio):
     state = first["requestState"]
     tampered = state[:-4] + ("AAAA" if not state.endswith("AAAA") else "BBBB")
     answer = {"confirm": {"action": "accept", "content": {"ok": True}}}
-    refused = stdio.request("tools/call", {"name": tool, "arguments": {}, "inputResponses": answer,
-                                           "requestState": tampered})
+    refused = stdio.request(
+        "tools/call", {"name": tool, "arguments": {}, "inputResponses": answer, "requestState": tampered}
+    )
     assert isinstance(refused, jsonrpc.Error) and refused.code == -32602, f"expected -32602, got {refused!r}"
     honest = call(stdio, tool, inputResponses=answer, requestState=state)
     assert honest["content"][0]["text"].startswith("state-ok")
 
 
 def test_undeclared_capability_is_32021_naming_it(stdio):
-    refused = stdio.request("tools/call", {"name": "test_missing_capability", "arguments": {},
-                                           "_meta": {"io.modelcontextprotocol/clientCapabilities": {}}})
+    refused = stdio.request(
+        "tools/call",
+        {
+            "name": "test_missing_capability",
+            "arguments": {},
+            "_meta": {"io.modelcontextprotocol/clientCapabilities": {}},
+        },
+    )
     assert isinstance(refused, jsonrpc.Error) and refused.code == -32021, f"expected -32021, got {refused!r}"
     assert refused.data["requiredCapabilities"] == {"sampling": {}}
     only_sampling = {"io.modelcontextprotocol/clientCapabilities": {"sampling": {}}}
@@ -211,8 +241,12 @@ def test_undeclared_capability_is_32021_naming_it(stdio):
 
 # -- subscriptions/listen, and the legacy era (a fresh process) -----------------------------
 def test_listen_stream_gets_the_tools_list_change(stdio):
-    listen = {"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
-              "params": {"_meta": stdio.meta(), "notifications": {"toolsListChanged": True}}}
+    listen = {
+        "jsonrpc": "2.0",
+        "id": "listen-1",
+        "method": "subscriptions/listen",
+        "params": {"_meta": stdio.meta(), "notifications": {"toolsListChanged": True}},
+    }
     # The listen request never completes (its response is the stream): collect for one second.
     ack = stdio.send_raw(json.dumps(listen), timeout=1.0)
     assert [m.method for m in ack] == ["notifications/subscriptions/acknowledged"], f"got {ack!r}"
@@ -222,18 +256,23 @@ def test_listen_stream_gets_the_tools_list_change(stdio):
         changed = received_since(stdio, start, "notifications/tools/list_changed")
         assert changed == [{"_meta": {"io.modelcontextprotocol/subscriptionId": "listen-1"}}]
         assert "test_dynamic_tool" in [t["name"] for t in ok(stdio.request("tools/list"))["tools"]]
-    finally:   # the second call removes the tool again, so the other tests see the usual list
+    finally:  # the second call removes the tool again, so the other tests see the usual list
         assert "removed" in call(stdio, "test_trigger_tool_change")["content"][0]["text"]
 
 
 def test_legacy_initialize_and_set_level_are_answered_over_stdio():
     with mcp_lab.connect("showcase", timeout=TIMEOUT) as c:
         c.era = "legacy"
-        init = ok(c.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                           "clientInfo": {"name": "test", "version": "1"}}, meta=False))
+        init = ok(
+            c.request(
+                "initialize",
+                {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+                meta=False,
+            )
+        )
         assert init["protocolVersion"] == "2025-11-25" and init["serverInfo"]["name"] == "mcp-lab-showcase"
         c.notify("notifications/initialized")
-        ok(c.request("logging/setLevel", {"level": "error"}, meta=False))   # the 2025 way to pick a level
+        ok(c.request("logging/setLevel", {"level": "error"}, meta=False))  # the 2025 way to pick a level
         start = len(c.trace)
         ok(c.request("tools/call", {"name": "test_logging_tool", "arguments": {}}, meta=False))
         assert [m["level"] for m in received_since(c, start, "notifications/message")] == ["error"]
@@ -248,38 +287,48 @@ def test_http_content_progress_and_round(http):
     call(c, "test_tool_with_progress", _meta={"progressToken": 9})
     assert [p["progress"] for p in received_since(c, start, "notifications/progress")] == [0, 50, 100]
     first = call(c, "test_input_required_result_request_state")
-    done = call(c, "test_input_required_result_request_state", requestState=first["requestState"],
-                inputResponses={"confirm": {"action": "accept", "content": {"ok": True}}})
+    done = call(
+        c,
+        "test_input_required_result_request_state",
+        requestState=first["requestState"],
+        inputResponses={"confirm": {"action": "accept", "content": {"ok": True}}},
+    )
     assert done["content"][0]["text"].startswith("state-ok")
 
 
 def test_http_x_mcp_header_argument_must_also_travel_as_a_header(http):
     _, c = http
-    assert c.request("tools/list").ok   # teaches the client which arguments are mirrored
-    assert c.transport.param_headers.get("test_header_echo") == {("region",): "Region"}
+    assert c.request("tools/list").ok  # teaches the client which arguments are mirrored
+    assert c.http_state.param_headers.get("test_header_echo") == {("region",): "Region"}
     echoed = call(c, "test_header_echo", {"region": "Açores"})
     assert echoed["content"][0]["text"] == "Region: Açores"
     assert dict(c.transport.last_exchange.request_headers)["Mcp-Param-Region"] == "=?base64?QcOnb3Jlcw==?="
-    saved = c.transport.param_headers.pop("test_header_echo")
+    saved = c.http_state.param_headers.pop("test_header_echo")
     try:
         refused = c.request("tools/call", {"name": "test_header_echo", "arguments": {"region": "Açores"}})
     finally:
-        c.transport.param_headers["test_header_echo"] = saved
+        c.http_state.param_headers["test_header_echo"] = saved
     assert isinstance(refused, jsonrpc.Error) and refused.code == -32020, f"expected -32020, got {refused!r}"
     assert c.transport.last_exchange.status == 400
 
 
 def test_http_refuses_a_foreign_origin_and_answers_legacy_initialize(http):
     srv, _ = http
-    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                       "clientInfo": {"name": "test", "version": "1"}}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}},
+    }
     accept = {"Accept": "application/json, text/event-stream"}
     with httpx.Client(timeout=TIMEOUT) as h:
         evil = h.post(srv.url, json=body, headers={**accept, "Origin": "http://evil.example"})
         assert 400 <= evil.status_code < 500, f"a foreign Origin must get a 4xx, got {evil.status_code}"
         legacy = h.post(srv.url, json=body, headers={**accept, "Origin": f"http://127.0.0.1:{srv.port}"})
     assert legacy.status_code == 200, legacy.text
-    payload = legacy.text if "json" in legacy.headers["content-type"] else \
-        next(line[5:] for line in legacy.text.splitlines() if line.startswith("data:"))
+    payload = (
+        legacy.text
+        if "json" in legacy.headers["content-type"]
+        else next(line[5:] for line in legacy.text.splitlines() if line.startswith("data:"))
+    )
     assert json.loads(payload)["result"]["protocolVersion"] == "2025-11-25"

@@ -19,5 +19,15 @@ from .results import Check, Result
 from .runner import BUNDLED, DEFAULT_REQUIREMENTS, run, run_client
 from .suite import SuiteNotInstalled, requirement_set
 
-__all__ = ["run", "run_client", "Result", "Check", "Baseline", "load_baseline", "BUNDLED",
-           "DEFAULT_REQUIREMENTS", "SuiteNotInstalled", "requirement_set"]
+__all__ = [
+    "run",
+    "run_client",
+    "Result",
+    "Check",
+    "Baseline",
+    "load_baseline",
+    "BUNDLED",
+    "DEFAULT_REQUIREMENTS",
+    "SuiteNotInstalled",
+    "requirement_set",
+]

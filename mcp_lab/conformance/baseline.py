@@ -31,7 +31,7 @@ FAILING = ("FAILURE", "WARNING")
 @dataclass(frozen=True)
 class Entry:
     scenario: str
-    check: str | None          # None: the whole scenario may fail
+    check: str | None  # None: the whole scenario may fail
     reason: str
 
     @property
@@ -46,6 +46,7 @@ class Baseline:
 
     def to_suite_yaml(self, leg: str = "server") -> str:
         import yaml
+
         return yaml.safe_dump({leg: [e.key for e in self.entries]}, sort_keys=False)
 
     def reason(self, scenario: str, check: str | None = None) -> str | None:
@@ -61,8 +62,10 @@ def load_baseline(which: str | Path, leg: str = "server") -> Baseline:
 
     path = Path(which)
     if not path.suffix:
-        path = next((p for p in (BASELINE_DIR / f"{which}.yaml", BASELINE_DIR / f"{which}.yml") if p.exists()),
-                    BASELINE_DIR / f"{which}.yaml")
+        path = next(
+            (p for p in (BASELINE_DIR / f"{which}.yaml", BASELINE_DIR / f"{which}.yml") if p.exists()),
+            BASELINE_DIR / f"{which}.yaml",
+        )
     if not path.exists():
         known = sorted(p.stem for p in BASELINE_DIR.glob("*.y*ml"))
         raise ValueError(f"no baseline {which!r}: use one of {', '.join(known) or '(none)'} or a YAML path")
@@ -88,9 +91,9 @@ def load_baseline(which: str | Path, leg: str = "server") -> Baseline:
 
 @dataclass
 class Judgement:
-    unexpected: list[str]      # failing, not baselined
-    stale: list[str]           # baselined, but passing now
-    expected: list[str]        # failing, baselined
+    unexpected: list[str]  # failing, not baselined
+    stale: list[str]  # baselined, but passing now
+    expected: list[str]  # failing, baselined
 
     @property
     def ok(self) -> bool:

@@ -15,23 +15,38 @@ __all__ = ["add_parser", "main"]
 
 
 def add_parser(sub) -> None:
-    c = sub.add_parser("conformance", help="run the official conformance suite against a server (or mcp_lab's client)",
-                       description="Run the pinned official conformance suite against a bundled server "
-                                   "(calendar, durable, showcase, sdk_calendar, everything), a running server's "
-                                   "URL, or any server that takes --http PORT (its argv after `--`), and print "
-                                   "every failing check with the spec section it comes from.")
+    c = sub.add_parser(
+        "conformance",
+        help="run the official conformance suite against a server (or mcp_lab's client)",
+        description="Run the pinned official conformance suite against a bundled server "
+        "(calendar, durable, showcase, sdk_calendar, everything), a running server's "
+        "URL, or any server that takes --http PORT (its argv after `--`), and print "
+        "every failing check with the spec section it comes from.",
+    )
     c.add_argument("name", nargs="?", help="a bundled server name or an http:// URL")
-    c.add_argument("--requirements", default="2026-07-28", metavar="REV",
-                   help="the revision whose frozen scenario set runs and is scored (default 2026-07-28)")
+    c.add_argument(
+        "--requirements",
+        default="2026-07-28",
+        metavar="REV",
+        help="the revision whose frozen scenario set runs and is scored (default 2026-07-28)",
+    )
     c.add_argument("--scenario", action="append", metavar="S", help="run only this scenario (repeatable)")
-    c.add_argument("--expected-failures", metavar="NAME_OR_PATH",
-                   help="a baseline (default: the bundled server's own, if it has one)")
+    c.add_argument(
+        "--expected-failures",
+        metavar="NAME_OR_PATH",
+        help="a baseline (default: the bundled server's own, if it has one)",
+    )
     c.add_argument("--no-baseline", action="store_true", help="judge every failure, even baselined ones")
-    c.add_argument("--timeout", type=float, default=30.0, help="the suite's per-scenario deadline in seconds (default 30)")
+    c.add_argument(
+        "--timeout", type=float, default=30.0, help="the suite's per-scenario deadline in seconds (default 30)"
+    )
     c.add_argument("--failures-only", action="store_true", help="list only the failing scored checks")
     c.add_argument("--json", action="store_true", help="print the result as JSON")
-    c.add_argument("--client", action="store_true",
-                   help="run the suite's 2026-07-28 client scenarios against mcp_lab's own Client instead")
+    c.add_argument(
+        "--client",
+        action="store_true",
+        help="run the suite's 2026-07-28 client scenarios against mcp_lab's own Client instead",
+    )
 
 
 def main(args, server_argv, parser) -> int:
@@ -48,16 +63,26 @@ def main(args, server_argv, parser) -> int:
         if args.client:
             result = run_client(args.scenario, timeout=args.timeout)
         else:
-            result = run(args.name if server_argv is None else server_argv, args.requirements,
-                         scenarios=args.scenario, expected_failures=baseline, timeout=args.timeout)
+            result = run(
+                args.name if server_argv is None else server_argv,
+                args.requirements,
+                scenarios=args.scenario,
+                expected_failures=baseline,
+                timeout=args.timeout,
+            )
     except (SuiteNotInstalled, ValueError, ConnectionError, OSError) as e:
         print(f"mcp_lab conformance: {' '.join(str(e).split())}", file=sys.stderr)
         return 1
-    except Exception as e:   # a server that would not start: ProtocolError / DeadlineExceeded
-        from mcp_lab.jsonrpc import ProtocolError
+    except Exception as e:  # a server that would not start: ProtocolError / DeadlineExceeded
+        from mcp_lab.wire.jsonrpc import ProtocolError
+
         if not isinstance(e, ProtocolError):
             raise
         print(f"mcp_lab conformance: {' '.join(e.message.split())}", file=sys.stderr)
         return 1
-    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else result.text(all_checks=not args.failures_only))
+    print(
+        json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
+        if args.json
+        else result.text(all_checks=not args.failures_only)
+    )
     return 0 if result.ok else 1

@@ -36,8 +36,8 @@ class Check:
     details: dict | None = None
     references: list[dict] = field(default_factory=list)
     scored: bool = True
-    baselined: str | None = None     # the baseline's reason, when this check is expected to fail
-    revision: str | None = None      # the requirement set the run was made at
+    baselined: str | None = None  # the baseline's reason, when this check is expected to fail
+    revision: str | None = None  # the requirement set the run was made at
 
     @property
     def failed(self) -> bool:
@@ -58,7 +58,7 @@ class Check:
 
 def _scenario_of(folder: str, mode: str) -> str:
     name = _TIMESTAMP.sub("", folder)
-    return name[len("server-"):] if mode == "server" and name.startswith("server-") else name
+    return name[len("server-") :] if mode == "server" and name.startswith("server-") else name
 
 
 def read_checks(out_dir: Path, mode: str = "server") -> dict[str, list[dict]]:
@@ -68,8 +68,14 @@ def read_checks(out_dir: Path, mode: str = "server") -> dict[str, list[dict]]:
         try:
             checks = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
-            checks = [{"id": "checks-json-unreadable", "name": "ChecksJsonUnreadable", "status": "FAILURE",
-                       "errorMessage": f"{path.parent.name}/checks.json could not be read: {e}"}]
+            checks = [
+                {
+                    "id": "checks-json-unreadable",
+                    "name": "ChecksJsonUnreadable",
+                    "status": "FAILURE",
+                    "errorMessage": f"{path.parent.name}/checks.json could not be read: {e}",
+                }
+            ]
         if isinstance(checks, list):
             found[_scenario_of(path.parent.name, mode)] = [c for c in checks if isinstance(c, dict)]
     return found
@@ -85,11 +91,11 @@ class Result:
     checks: list[Check]
     judgement: Judgement
     baseline: Baseline | None = None
-    not_scored: dict[str, str] = field(default_factory=dict)    # scenario -> reason
+    not_scored: dict[str, str] = field(default_factory=dict)  # scenario -> reason
     seconds: float = 0.0
-    problems: list[str] = field(default_factory=list)           # hung suite, missing scenario, ...
+    problems: list[str] = field(default_factory=list)  # hung suite, missing scenario, ...
     url: str | None = None
-    suite_exit: list = field(default_factory=list)              # the suite's exit status, per process
+    suite_exit: list = field(default_factory=list)  # the suite's exit status, per process
 
     # -- the verdict ------------------------------------------------------------------------
     @property
@@ -103,8 +109,11 @@ class Result:
         return list(dict.fromkeys(c.scenario for c in self.checks))
 
     def failures(self, *, scored_only: bool = True, include_baselined: bool = True) -> list[Check]:
-        return [c for c in self.checks if c.failed and (c.scored or not scored_only)
-                and (include_baselined or not c.baselined)]
+        return [
+            c
+            for c in self.checks
+            if c.failed and (c.scored or not scored_only) and (include_baselined or not c.baselined)
+        ]
 
     def totals(self, *, scored_only: bool = True) -> dict[str, int]:
         out = {"scenarios": 0, "checks": 0, "SUCCESS": 0, "FAILURE": 0, "WARNING": 0, "SKIPPED": 0, "INFO": 0}
@@ -120,8 +129,10 @@ class Result:
 
     def summary(self) -> str:
         t = self.totals()
-        head = (f"{self.target}: {t['scenarios']} scored scenarios, {t['checks']} checks -- "
-                f"{t['SUCCESS']} passed, {t['FAILURE']} failed, {t['WARNING']} warnings, {t['SKIPPED']} skipped")
+        head = (
+            f"{self.target}: {t['scenarios']} scored scenarios, {t['checks']} checks -- "
+            f"{t['SUCCESS']} passed, {t['FAILURE']} failed, {t['WARNING']} warnings, {t['SKIPPED']} skipped"
+        )
         if self.requirements:
             head += f" (requirements {self.requirements})"
         j = self.judgement
@@ -132,7 +143,9 @@ class Result:
         if j.unexpected:
             extra.append(f"{len(j.unexpected)} unexpected failure(s)")
         if j.stale:
-            extra.append(f"{len(j.stale)} stale baseline entr{'y' if len(j.stale) == 1 else 'ies'} (now passing: remove)")
+            extra.append(
+                f"{len(j.stale)} stale baseline entr{'y' if len(j.stale) == 1 else 'ies'} (now passing: remove)"
+            )
         extra += self.problems
         return f"{verdict}  {head}" + ("".join(f"\n      {e}" for e in extra))
 
@@ -160,8 +173,11 @@ class Result:
         extra = [s for s in self.scenarios if s in self.not_scored]
         if extra:
             failing = sorted({c.scenario for c in self.checks if c.scenario in extra and c.status == "FAILURE"})
-            lines.append(f"not scored for {self.requirements}: {len(extra)} scenario(s) run, {len(failing)} failing"
-                         + (f" ({', '.join(failing)})" if failing else "") + "; they do not count")
+            lines.append(
+                f"not scored for {self.requirements}: {len(extra)} scenario(s) run, {len(failing)} failing"
+                + (f" ({', '.join(failing)})" if failing else "")
+                + "; they do not count"
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -187,8 +203,10 @@ class Result:
         else:
             out.append("<p>No check failed.</p>")
         if all_checks and passing:
-            out.append(f"<details><summary>{len(passing)} checks that passed, were skipped or are informational"
-                       f"</summary>{self._table(passing)}</details>")
+            out.append(
+                f"<details><summary>{len(passing)} checks that passed, were skipped or are informational"
+                f"</summary>{self._table(passing)}</details>"
+            )
         return "".join(out)
 
     def _table(self, checks: list[Check]) -> str:
@@ -197,38 +215,75 @@ class Result:
         for c in checks:
             status = "EXPECTED" if c.baselined else c.status
             cell = f'<span style="color:{_COLOUR.get(c.status, "#000")};font-weight:600">{e(status)}</span>'
-            link = (f'<a href="{e(c.link)}" target="_blank" rel="noopener">{e(c.link.split("/specification/", 1)[-1])}</a>'
-                    if c.link else "")
+            link = (
+                f'<a href="{e(c.link)}" target="_blank" rel="noopener">{e(c.link.split("/specification/", 1)[-1])}</a>'
+                if c.link
+                else ""
+            )
             what = e(c.description or c.name) + (f"<br>{link}" if link else "")
             detail = e(c.detail_text()) if c.failed else ""
             if c.baselined:
                 detail += f"<br><i>expected: {e(c.baselined)}</i>"
-            scored = "" if c.scored else f' <small>(not scored: {e(self.not_scored.get(c.scenario, ""))})</small>'
-            rows.append(f"<tr><td>{e(c.scenario)}{scored}</td><td><code>{e(c.id)}</code></td><td>{cell}</td>"
-                        f"<td>{what}</td><td>{detail}</td></tr>")
-        return ('<table style="border-collapse:collapse;font-size:12px"><thead><tr><th>scenario</th><th>check</th>'
-                "<th>status</th><th>what the spec requires</th><th>details</th></tr></thead><tbody>"
-                + "".join(rows) + "</tbody></table>")
+            scored = "" if c.scored else f" <small>(not scored: {e(self.not_scored.get(c.scenario, ''))})</small>"
+            rows.append(
+                f"<tr><td>{e(c.scenario)}{scored}</td><td><code>{e(c.id)}</code></td><td>{cell}</td>"
+                f"<td>{what}</td><td>{detail}</td></tr>"
+            )
+        return (
+            '<table style="border-collapse:collapse;font-size:12px"><thead><tr><th>scenario</th><th>check</th>'
+            "<th>status</th><th>what the spec requires</th><th>details</th></tr></thead><tbody>"
+            + "".join(rows)
+            + "</tbody></table>"
+        )
 
     def to_dict(self) -> dict:
-        return {"target": self.target, "requirements": self.requirements, "mode": self.mode, "ok": self.ok,
-                "totals": self.totals(), "seconds": round(self.seconds, 2), "problems": self.problems,
-                "unexpected": self.judgement.unexpected, "stale": self.judgement.stale,
-                "expected": self.judgement.expected,
-                "checks": [{"scenario": c.scenario, "id": c.id, "status": c.status, "scored": c.scored,
-                            "error": c.error, "spec": c.link, "baselined": c.baselined} for c in self.checks]}
+        return {
+            "target": self.target,
+            "requirements": self.requirements,
+            "mode": self.mode,
+            "ok": self.ok,
+            "totals": self.totals(),
+            "seconds": round(self.seconds, 2),
+            "problems": self.problems,
+            "unexpected": self.judgement.unexpected,
+            "stale": self.judgement.stale,
+            "expected": self.judgement.expected,
+            "checks": [
+                {
+                    "scenario": c.scenario,
+                    "id": c.id,
+                    "status": c.status,
+                    "scored": c.scored,
+                    "error": c.error,
+                    "spec": c.link,
+                    "baselined": c.baselined,
+                }
+                for c in self.checks
+            ],
+        }
 
 
-def build_checks(raw: dict[str, list[dict]], scored: set[str] | None, baseline: Baseline | None,
-                 revision: str | None = None) -> list[Check]:
+def build_checks(
+    raw: dict[str, list[dict]], scored: set[str] | None, baseline: Baseline | None, revision: str | None = None
+) -> list[Check]:
     out = []
     for scenario, checks in raw.items():
         for c in checks:
             status = str(c.get("status", "FAILURE"))
             reason = baseline.reason(scenario, c.get("id")) if baseline and status in FAILING else None
-            out.append(Check(scenario=scenario, id=str(c.get("id", "?")), name=str(c.get("name", "")),
-                             status=status, description=str(c.get("description", "")),
-                             error=c.get("errorMessage"), details=c.get("details") if isinstance(c.get("details"), dict) else None,
-                             references=[r for r in c.get("specReferences") or [] if isinstance(r, dict)],
-                             scored=scored is None or scenario in scored, baselined=reason, revision=revision))
+            out.append(
+                Check(
+                    scenario=scenario,
+                    id=str(c.get("id", "?")),
+                    name=str(c.get("name", "")),
+                    status=status,
+                    description=str(c.get("description", "")),
+                    error=c.get("errorMessage"),
+                    details=c.get("details") if isinstance(c.get("details"), dict) else None,
+                    references=[r for r in c.get("specReferences") or [] if isinstance(r, dict)],
+                    scored=scored is None or scenario in scored,
+                    baselined=reason,
+                    revision=revision,
+                )
+            )
     return out

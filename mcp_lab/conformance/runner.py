@@ -6,7 +6,7 @@
     result                                        # a table in a notebook; print(result) as text
 
 Theory of operation.  The suite has no stdio mode: it tests Streamable HTTP servers.  A
-bundled name or an argv is started on a free port of 127.0.0.1 (`mcp_lab.http_servers`:
+bundled name or an argv is started on a free port of 127.0.0.1 (`mcp_lab.session.serve`:
 readiness is the port accepting connections, under a deadline, watching for an early exit;
 its process group is reaped when the run ends).  With `requirements` and no `scenarios`, ONE
 suite process runs the whole frozen set (`--requirements REV`), which is much cheaper than a
@@ -33,8 +33,8 @@ from .suite import requirement_set, run_suite
 __all__ = ["run", "run_client", "BUNDLED", "DEFAULT_REQUIREMENTS"]
 
 DEFAULT_REQUIREMENTS = "2026-07-28"
-START_TIMEOUT = 20.0      # seconds a server has to start listening
-GRACE = 15.0              # seconds above the suite's own per-scenario timeout before we kill it
+START_TIMEOUT = 20.0  # seconds a server has to start listening
+GRACE = 15.0  # seconds above the suite's own per-scenario timeout before we kill it
 
 
 def _py(module: str, *extra: str) -> list[str]:
@@ -49,18 +49,20 @@ BUNDLED = {
     "durable": lambda scratch: _py("mcp_lab.servers.durable", "--db", os.path.join(scratch, "calendar.sqlite3")),
     "showcase": lambda scratch: _py("mcp_lab.servers.showcase"),
     "sdk_calendar": lambda scratch: _py("mcp_lab.servers.sdk_calendar"),
-    "everything": None,     # the pinned Node reference server (legacy era): mcp_lab.http_servers knows it
+    "everything": None,  # the pinned Node reference server (legacy era): mcp_lab.session.serve knows it
 }
 
 
 def _start(server: str | Sequence[str], scratch: str):
     """Start a bundled server or an argv over HTTP; returns the running HttpServer."""
-    from mcp_lab.http_servers import start
+    from mcp_lab.session.serve import start
 
     if isinstance(server, str):
         if server not in BUNDLED:
-            raise ValueError(f"unknown server {server!r}: give a bundled name ({', '.join(BUNDLED)}), "
-                             "an http:// URL, or an argv list of a server that takes --http PORT")
+            raise ValueError(
+                f"unknown server {server!r}: give a bundled name ({', '.join(BUNDLED)}), "
+                "an http:// URL, or an argv list of a server that takes --http PORT"
+            )
         make = BUNDLED[server]
         srv = start(server if make is None else make(scratch), timeout=START_TIMEOUT)
         srv.name = server
@@ -74,7 +76,7 @@ def _start(server: str | Sequence[str], scratch: str):
 
 
 def _reachable(url: str) -> None:
-    from mcp_lab.http_servers import port_open
+    from mcp_lab.session.serve import port_open
 
     u = urlsplit(url)
     if u.scheme not in ("http", "https") or not u.hostname:
@@ -96,9 +98,15 @@ def _resolve_baseline(expected_failures, server) -> Baseline | None:
     return load_baseline(expected_failures)
 
 
-def run(server: str | Sequence[str], requirements: str | None = DEFAULT_REQUIREMENTS, *,
-        scenarios: Sequence[str] | None = None, expected_failures="auto", timeout: float = 30.0,
-        output_dir: str | os.PathLike | None = None) -> Result:
+def run(
+    server: str | Sequence[str],
+    requirements: str | None = DEFAULT_REQUIREMENTS,
+    *,
+    scenarios: Sequence[str] | None = None,
+    expected_failures="auto",
+    timeout: float = 30.0,
+    output_dir: str | os.PathLike | None = None,
+) -> Result:
     """Run the conformance suite's server scenarios against `server`; return the Result.
 
     `server`: a bundled name (see BUNDLED), an http(s) URL of a running server, or an argv
@@ -112,8 +120,11 @@ def run(server: str | Sequence[str], requirements: str | None = DEFAULT_REQUIREM
         raise ValueError("timeout must be a positive number of seconds")
     reqs = requirement_set(requirements) if requirements else None
     baseline = _resolve_baseline(expected_failures, server)
-    label = server if isinstance(server, str) else " ".join(
-        "python" if str(a) == sys.executable else os.fspath(a) for a in server)
+    label = (
+        server
+        if isinstance(server, str)
+        else " ".join("python" if str(a) == sys.executable else os.fspath(a) for a in server)
+    )
     if isinstance(server, str) and server.startswith(("http://", "https://")):
         _reachable(server)
         return _run_against(server, label, reqs, requirements, scenarios, baseline, timeout, output_dir)
@@ -139,50 +150,84 @@ def _run_against(url, label, reqs, requirements, scenarios, baseline, timeout, o
         if scenarios:
             version = ["--spec-version", requirements, "--force"] if requirements else []
             for s in scenarios:
-                runs.append(run_suite(["server", "--url", url, "--scenario", s, "-o", str(folder / "out"),
-                                       *version, *common], scenario_deadline=timeout + GRACE, cwd=folder))
+                runs.append(
+                    run_suite(
+                        ["server", "--url", url, "--scenario", s, "-o", str(folder / "out"), *version, *common],
+                        scenario_deadline=timeout + GRACE,
+                        cwd=folder,
+                    )
+                )
                 if runs[-1].hung:
                     break
         else:
             if not requirements:
                 raise ValueError("give a requirements revision (e.g. 2026-07-28) or a list of scenarios")
-            runs.append(run_suite(["server", "--url", url, "--requirements", requirements, "-o", str(folder / "out"),
-                                   *common], scenario_deadline=timeout + GRACE, cwd=folder))
+            runs.append(
+                run_suite(
+                    ["server", "--url", url, "--requirements", requirements, "-o", str(folder / "out"), *common],
+                    scenario_deadline=timeout + GRACE,
+                    cwd=folder,
+                )
+            )
         raw = read_checks(folder / "out", "server")
         return _result(label, url, "server", requirements, reqs, scenarios, raw, baseline, runs)
     finally:
         if not keep:
             import shutil
+
             shutil.rmtree(folder, ignore_errors=True)
 
 
 def _result(label, url, mode, requirements, reqs, scenarios, raw, baseline, runs) -> Result:
     scored = set(reqs[mode]) if reqs else None
-    not_scored = {n["scenario"]: n.get("reason", "not scored") for n in (reqs or {}).get("not_scored", [])
-                  if n.get("leg") == mode}
+    not_scored = {
+        n["scenario"]: n.get("reason", "not scored") for n in (reqs or {}).get("not_scored", []) if n.get("leg") == mode
+    }
     expected = list(scenarios) if scenarios else ((reqs[mode] + list(not_scored)) if reqs else [])
-    raw = {**{s: raw[s] for s in expected if s in raw}, **raw}      # in the requirement set's order
+    raw = {**{s: raw[s] for s in expected if s in raw}, **raw}  # in the requirement set's order
     problems = [r.hung for r in runs if r.hung]
     missing = [s for s in expected if s not in raw]
-    unknown = [s for s, r in zip(scenarios or (), runs) if s in missing and any(
-        "Available server scenarios" in line or "Unknown scenario" in line for line in r.stderr)]
+    unknown = [
+        s
+        for s, r in zip(scenarios or (), runs)
+        if s in missing and any("Available server scenarios" in line or "Unknown scenario" in line for line in r.stderr)
+    ]
     if unknown:
-        problems.append(f"the suite has no {mode} scenario {', '.join(unknown)}; a revision's scenarios are "
-                        f"listed by mcp_lab.conformance.requirement_set('{requirements or DEFAULT_REQUIREMENTS}')")
+        problems.append(
+            f"the suite has no {mode} scenario {', '.join(unknown)}; a revision's scenarios are "
+            f"listed by mcp_lab.conformance.requirement_set('{requirements or DEFAULT_REQUIREMENTS}')"
+        )
         missing = [s for s in missing if s not in unknown]
     if missing and not problems:
         tail = " | ".join((runs[-1].stderr or runs[-1].stdout)[-3:]) if runs else ""
-        problems.append(f"{len(missing)} scenario(s) wrote no checks.json ({', '.join(missing[:5])}"
-                        f"{', ...' if len(missing) > 5 else ''})" + (f"; the suite said: {tail}" if tail else ""))
+        problems.append(
+            f"{len(missing)} scenario(s) wrote no checks.json ({', '.join(missing[:5])}"
+            f"{', ...' if len(missing) > 5 else ''})" + (f"; the suite said: {tail}" if tail else "")
+        )
     judged = {s: c for s, c in raw.items() if scored is None or s in scored}
-    return Result(target=label, requirements=requirements, mode=mode,
-                  checks=build_checks(raw, scored, baseline, requirements), judgement=judge(judged, baseline),
-                  baseline=baseline, not_scored=not_scored, seconds=sum(r.seconds for r in runs),
-                  problems=problems, url=url, suite_exit=[r.returncode for r in runs])
+    return Result(
+        target=label,
+        requirements=requirements,
+        mode=mode,
+        checks=build_checks(raw, scored, baseline, requirements),
+        judgement=judge(judged, baseline),
+        baseline=baseline,
+        not_scored=not_scored,
+        seconds=sum(r.seconds for r in runs),
+        problems=problems,
+        url=url,
+        suite_exit=[r.returncode for r in runs],
+    )
 
 
-def run_client(scenarios: Sequence[str] | None = None, *, command: Sequence[str] | None = None,
-               timeout: float = 30.0, parallel: int = 4, output_dir: str | os.PathLike | None = None) -> Result:
+def run_client(
+    scenarios: Sequence[str] | None = None,
+    *,
+    command: Sequence[str] | None = None,
+    timeout: float = 30.0,
+    parallel: int = 4,
+    output_dir: str | os.PathLike | None = None,
+) -> Result:
     """Run the suite's client scenarios against a client command (default: mcp_lab's own,
     `python -m mcp_lab.conformance_client`), one suite process per scenario, `parallel` at a time."""
     import shlex
@@ -195,14 +240,30 @@ def run_client(scenarios: Sequence[str] | None = None, *, command: Sequence[str]
     keep = output_dir is not None
     folder = Path(output_dir) if keep else Path(tempfile.mkdtemp(prefix="mcp_lab-conformance-client-"))
     folder.mkdir(parents=True, exist_ok=True)
+
     def one(s: str):
-        return run_suite(["client", "--command", cmd, "--scenario", s, "--spec-version", DEFAULT_REQUIREMENTS,
-                          "--timeout", str(int(timeout * 1000)), "-o", str(folder / "out")],
-                         scenario_deadline=timeout + GRACE, cwd=folder)
+        return run_suite(
+            [
+                "client",
+                "--command",
+                cmd,
+                "--scenario",
+                s,
+                "--spec-version",
+                DEFAULT_REQUIREMENTS,
+                "--timeout",
+                str(int(timeout * 1000)),
+                "-o",
+                str(folder / "out"),
+            ],
+            scenario_deadline=timeout + GRACE,
+            cwd=folder,
+        )
 
     try:
         # Each scenario's mock server listens on a port of its own, so scenarios can run side by side.
         from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
             runs = list(pool.map(one, names))
         raw = read_checks(folder / "out", "client")
@@ -210,4 +271,5 @@ def run_client(scenarios: Sequence[str] | None = None, *, command: Sequence[str]
     finally:
         if not keep:
             import shutil
+
             shutil.rmtree(folder, ignore_errors=True)

@@ -61,7 +61,7 @@ _BY_CHECK = {
 _BY_SCENARIO = {
     "server-stateless": "basic/index#statelessness",
     "server-sse-multiple-streams": f"{_HTTP}#receiving-messages",
-    "dns-rebinding-protection": _HTTP,        # its Origin rule opens the page, under a heading with no plain slug
+    "dns-rebinding-protection": _HTTP,  # its Origin rule opens the page, under a heading with no plain slug
     "caching": "server/utilities/caching#cacheable-results",
     "sep-2164-resource-not-found": "server/resources#error-handling",
     "completion-complete": "server/utilities/completion#requesting-completions",
@@ -87,20 +87,28 @@ _BY_PREFIX = (
     ("prompts-get-", "server/prompts#getting-a-prompt"),
 )
 
-TARGETS = sorted(set(_BY_CITATION.values()) | set(_BY_SCENARIO.values()) | set(_BY_CHECK.values())
-                 | {t for _, t in _BY_PREFIX})
+TARGETS = sorted(
+    set(_BY_CITATION.values()) | set(_BY_SCENARIO.values()) | set(_BY_CHECK.values()) | {t for _, t in _BY_PREFIX}
+)
 
 _SPEC_URL = re.compile(r"^https://modelcontextprotocol\.io/specification/[^/]+/(.+)$")
 
 
-def spec_link(scenario: str, references: list[dict] | None, revision: str | None = "2026-07-28",
-              check_id: str | None = None) -> str | None:
+def spec_link(
+    scenario: str, references: list[dict] | None, revision: str | None = "2026-07-28", check_id: str | None = None
+) -> str | None:
     """The 2026-07-28 URL (with anchor) for a check of `scenario` citing `references`, or None
     (an extension such as tasks, which the released spec does not contain).  For a run at an
     earlier revision the check's own citation of a dated page is kept as the suite gives it."""
     if revision and revision != "2026-07-28":
-        return next((str(r["url"]) for r in references or [] if re.match(
-            r"^https://modelcontextprotocol\.io/specification/\d{4}-\d\d-\d\d/", str(r.get("url", "")))), None)
+        return next(
+            (
+                str(r["url"])
+                for r in references or []
+                if re.match(r"^https://modelcontextprotocol\.io/specification/\d{4}-\d\d-\d\d/", str(r.get("url", "")))
+            ),
+            None,
+        )
     if check_id in _BY_CHECK:
         return SPEC_BASE + _BY_CHECK[check_id]
     for ref in references or []:

@@ -23,8 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["SUITE_DIR", "SUITE_PACKAGE", "SuiteNotInstalled", "SuiteRun", "suite_paths", "run_suite",
-           "requirement_set"]
+__all__ = ["SUITE_DIR", "SUITE_PACKAGE", "SuiteNotInstalled", "SuiteRun", "suite_paths", "run_suite", "requirement_set"]
 
 SUITE_DIR = Path(__file__).resolve().parent / "suite"
 SUITE_PACKAGE = "@modelcontextprotocol/conformance@0.2.0-alpha.12"
@@ -40,8 +39,9 @@ def suite_paths() -> tuple[Path, Path]:
     node = SUITE_DIR / "node_modules" / "node" / "bin" / "node"
     cli = SUITE_DIR / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
     if not cli.exists() or not node.exists():
-        raise SuiteNotInstalled(f"the conformance suite {SUITE_PACKAGE} is not installed: run `make setup` "
-                                f"(or `npm ci` in {SUITE_DIR})")
+        raise SuiteNotInstalled(
+            f"the conformance suite {SUITE_PACKAGE} is not installed: run `make setup` (or `npm ci` in {SUITE_DIR})"
+        )
     return node, cli
 
 
@@ -56,8 +56,11 @@ def requirement_set(revision: str) -> dict:
         known = sorted(p.stem for p in path.parent.glob("*.yaml"))
         raise ValueError(f"no requirement set {revision!r} in {SUITE_PACKAGE}: use one of {', '.join(known)}")
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return {"server": list(data.get("server") or []), "client": list(data.get("client") or []),
-            "not_scored": list(data.get("not_scored") or [])}
+    return {
+        "server": list(data.get("server") or []),
+        "client": list(data.get("client") or []),
+        "not_scored": list(data.get("not_scored") or []),
+    }
 
 
 @dataclass
@@ -69,7 +72,7 @@ class SuiteRun:
     stdout: list[str] = field(default_factory=list)
     stderr: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    hung: str | None = None          # the one-line message when the deadline killed it
+    hung: str | None = None  # the one-line message when the deadline killed it
     last_scenario: str | None = None
 
 
@@ -114,21 +117,32 @@ def run_suite(args: list[str], *, scenario_deadline: float, cwd: Path, env: dict
     full_env["NO_COLOR"] = "1"
     full_env.setdefault("FORCE_COLOR", "0")
     started = time.monotonic()
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            cwd=cwd, env=full_env, start_new_session=True)
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=full_env,
+        start_new_session=True,
+    )
     progress = [started]
-    pumps = [threading.Thread(target=_pump, args=(proc.stdout, run.stdout, progress, run), daemon=True),
-             threading.Thread(target=_pump, args=(proc.stderr, run.stderr, [started], run), daemon=True)]
+    pumps = [
+        threading.Thread(target=_pump, args=(proc.stdout, run.stdout, progress, run), daemon=True),
+        threading.Thread(target=_pump, args=(proc.stderr, run.stderr, [started], run), daemon=True),
+    ]
     for t in pumps:
         t.start()
     try:
         while proc.poll() is None:
             if time.monotonic() - progress[0] > scenario_deadline:
                 where = f"scenario {run.last_scenario!r}" if run.last_scenario else "the suite's start"
-                run.hung = (f"the conformance suite made no progress for {scenario_deadline:g} s in {where}; "
-                            "it was stopped (is the server answering?)")
+                run.hung = (
+                    f"the conformance suite made no progress for {scenario_deadline:g} s in {where}; "
+                    "it was stopped (is the server answering?)"
+                )
                 break
-            time.sleep(0.05)   # a poll interval; the deadline above bounds the wait
+            time.sleep(0.05)  # a poll interval; the deadline above bounds the wait
     finally:
         _kill_group(proc)
         for t in pumps:

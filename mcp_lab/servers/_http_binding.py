@@ -32,15 +32,20 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import parse_qs, urlsplit
 
-from mcp_lab.http import NAMED_METHODS, decode_header_value   # the client's codec: both ends agree
-from mcp_lab.revisions import PROTOCOL_VERSION_KEY
-from mcp_lab.servers.calendar import error
+from mcp_lab.wire.headers import NAMED_METHODS, decode_header_value  # the client's codec: both ends agree
+from mcp_lab.wire.jsonrpc import Error
+from mcp_lab.wire.revisions import PROTOCOL_VERSION_KEY
 
 HOST = "127.0.0.1"
 PATH = "/mcp"
 MAX_REQUEST = 4 * 1024 * 1024
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 STATUS_OF = {-32601: 404, -32603: 500}
+
+
+def error(id: Any, code: int, message: str, data: Any = None) -> dict:
+    """An error answer as a dict (the id left out when the request's could not be read)."""
+    return Error(id=id, code=code, message=message, data=data).to_dict()
 
 
 def origin_allowed(origin: str | None) -> bool:
@@ -80,12 +85,12 @@ def header_mismatch(msg: dict, headers) -> str | None:
     return None
 
 
-def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, name: str):
+def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, name: str):  # noqa: C901 -- the HTTP checks in the spec's order, one closure
     lock = threading.Lock()  # handle() mutates module state (the calendar's EVENTS)
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
-        timeout = 30   # seconds a connection may sit idle mid-request before the thread gives up
+        timeout = 30  # seconds a connection may sit idle mid-request before the thread gives up
         server_version = name
         sys_version = ""
 
@@ -114,8 +119,8 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
-            self.send_header("X-Accel-Buffering", "no")   # proxies must not hold the stream back
-            self.send_header("Connection", "close")       # no Content-Length: the end of the stream ends it
+            self.send_header("X-Accel-Buffering", "no")  # proxies must not hold the stream back
+            self.send_header("Connection", "close")  # no Content-Length: the end of the stream ends it
             self.end_headers()
             # A comment line (clients ignore it), then the response; the stream ends after it.
             self.wfile.write(f": {name}: reply to id {answer.get('id')!r}\n\n".encode())
@@ -127,9 +132,16 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
             self._body_read = False  # one handler object serves every request of a keep-alive connection
             if not self._origin_ok():
                 return
-            self._send(405, error(None, -32600, f"Method Not Allowed: {self.command} is not part of "
-                                       "Streamable HTTP 2026-07-28; POST each message to " + PATH),
-                       {"Allow": "POST"})
+            self._send(
+                405,
+                error(
+                    None,
+                    -32600,
+                    f"Method Not Allowed: {self.command} is not part of "
+                    "Streamable HTTP 2026-07-28; POST each message to " + PATH,
+                ),
+                {"Allow": "POST"},
+            )
 
         do_GET = do_DELETE = do_PUT = do_PATCH = do_OPTIONS = _not_allowed
 
@@ -143,11 +155,18 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
             origin = self.headers.get("Origin")
             if origin_allowed(origin):
                 return True
-            self._send(403, error(None, -32600, f"Forbidden: Origin {origin!r} is not allowed "
-                                       "(this server accepts only loopback origins)"))
+            self._send(
+                403,
+                error(
+                    None,
+                    -32600,
+                    f"Forbidden: Origin {origin!r} is not allowed (this server accepts only loopback origins)",
+                ),
+            )
             return False
 
         # -- the one endpoint --------------------------------------------------------------
+        # Long on purpose: the POST checks in the order the transport page gives them.
         def do_POST(self):
             self._body_read = False
             if not self._origin_ok():
@@ -179,12 +198,17 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
                 self._send(202)  # a notification is never answered
                 return
             if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
-                self._send(400, error(None, -32600, "Invalid Request: a client POSTs requests and "
-                                           "notifications, never responses"))
+                self._send(
+                    400,
+                    error(None, -32600, "Invalid Request: a client POSTs requests and notifications, never responses"),
+                )
                 return
             params = msg.get("params") if isinstance(msg, dict) else None
-            has_version = (isinstance(params, dict) and isinstance(params.get("_meta"), dict)
-                           and PROTOCOL_VERSION_KEY in params["_meta"])
+            has_version = (
+                isinstance(params, dict)
+                and isinstance(params.get("_meta"), dict)
+                and PROTOCOL_VERSION_KEY in params["_meta"]
+            )
             if has_version and isinstance(msg.get("method"), str):
                 why = header_mismatch(msg, self.headers)
                 if why is not None:
@@ -201,8 +225,11 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
                 self._send(STATUS_OF.get(code, 400), answer)
                 return
             accept = self.headers.get("Accept", "")
-            wants_sse = (sse_default or parse_qs(url.query).get("sse", ["0"])[0] in ("1", "true")
-                         or ("text/event-stream" in accept and "application/json" not in accept))
+            wants_sse = (
+                sse_default
+                or parse_qs(url.query).get("sse", ["0"])[0] in ("1", "true")
+                or ("text/event-stream" in accept and "application/json" not in accept)
+            )
             if wants_sse:
                 self._send_sse(answer)
             else:
@@ -211,15 +238,24 @@ def make_handler(handle: Callable[[Any], dict | None], *, sse_default: bool, nam
     return Handler
 
 
-def serve(handle: Callable[[Any], dict | None], port: int, *, sse: bool = False,
-          name: str = "mcp-server", banner: str | None = None) -> None:
+def serve(
+    handle: Callable[[Any], dict | None],
+    port: int,
+    *,
+    sse: bool = False,
+    name: str = "mcp-server",
+    banner: str | None = None,
+) -> None:
     """Serve `handle` over Streamable HTTP on 127.0.0.1:port (0 = any free port) until killed."""
     httpd = ThreadingHTTPServer((HOST, port), make_handler(handle, sse_default=sse, name=name))
     httpd.daemon_threads = True
     url = f"http://{HOST}:{httpd.server_address[1]}{PATH}"
     # The readiness line: the socket is already listening when it is printed.
-    print(f"{banner or name}: serving Streamable HTTP on {url}" + (" (SSE replies)" if sse else ""),
-          file=sys.stderr, flush=True)
+    print(
+        f"{banner or name}: serving Streamable HTTP on {url}" + (" (SSE replies)" if sse else ""),
+        file=sys.stderr,
+        flush=True,
+    )
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:

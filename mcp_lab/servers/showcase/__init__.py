@@ -55,7 +55,7 @@ CACHE_HINTS = {
     "prompts/list": CacheHint(ttl_ms=60_000, scope="public"),
     "resources/list": CacheHint(ttl_ms=60_000, scope="public"),
     "resources/templates/list": CacheHint(ttl_ms=300_000, scope="public"),
-    "resources/read": CacheHint(ttl_ms=0, scope="private"),   # test://watched-resource changes
+    "resources/read": CacheHint(ttl_ms=0, scope="private"),  # test://watched-resource changes
 }
 
 
@@ -67,7 +67,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
         title="mcp_lab showcase",
         version=SERVER_VERSION,
         instructions="A tour of MCP 2026-07-28: every content type, resources, prompts, completion, "
-                     "logging, subscriptions and multi-round-trip requests.",
+        "logging, subscriptions and multi-round-trip requests.",
         cache_hints=CACHE_HINTS,
         request_state_security=security,
         tools=schema_tools(),

@@ -30,8 +30,10 @@ def state_key(path: str | None) -> str | None:
     else:
         key = os.environ.get(STATE_KEY_ENV) or None
     if key is not None and len(key.encode()) < 32:
-        sys.exit(f"showcase: the requestState key must be at least 32 bytes (got {len(key.encode())}); "
-                 'make one with: python -c "import secrets; print(secrets.token_hex(32))"')
+        sys.exit(
+            f"showcase: the requestState key must be at least 32 bytes (got {len(key.encode())}); "
+            'make one with: python -c "import secrets; print(secrets.token_hex(32))"'
+        )
     return key
 
 
@@ -65,8 +67,10 @@ async def serve_http(sock: socket.socket, key: str | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.showcase",
-                                     description=f"{SERVER_NAME}: the whole MCP 2026-07-28 surface on the SDK")
+    parser = argparse.ArgumentParser(
+        prog="python -m mcp_lab.servers.showcase",
+        description=f"{SERVER_NAME}: the whole MCP 2026-07-28 surface on the SDK",
+    )
     parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     parser.add_argument("--state-key-file", metavar="PATH", help=f"shared requestState key (else ${STATE_KEY_ENV})")
     args = parser.parse_args(argv)

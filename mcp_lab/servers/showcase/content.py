@@ -75,18 +75,24 @@ def register_content_tools(mcp: MCPServer) -> None:
     @mcp.tool()
     def test_embedded_resource() -> CallToolResult:
         """Returns a resource embedded in the result (its contents inline, not a link)."""
-        return CallToolResult(content=[_embedded("test://embedded-resource", "text/plain",
-                                                 "This is an embedded resource content.")])
+        return CallToolResult(
+            content=[_embedded("test://embedded-resource", "text/plain", "This is an embedded resource content.")]
+        )
 
     @mcp.tool()
     def test_multiple_content_types() -> CallToolResult:
         """Returns text, an image and an embedded JSON resource in one result."""
-        return CallToolResult(content=[
-            _text("Multiple content types test:"),
-            _image(),
-            _embedded("test://mixed-content-resource", "application/json",
-                      json.dumps({"test": "data", "value": 123}, separators=(",", ":"))),
-        ])
+        return CallToolResult(
+            content=[
+                _text("Multiple content types test:"),
+                _image(),
+                _embedded(
+                    "test://mixed-content-resource",
+                    "application/json",
+                    json.dumps({"test": "data", "value": 123}, separators=(",", ":")),
+                ),
+            ]
+        )
 
     @mcp.tool()
     def test_error_handling() -> CallToolResult:
@@ -106,19 +112,34 @@ def register_content_tools(mcp: MCPServer) -> None:
 def register_resources(mcp: MCPServer) -> None:
     """A text resource, a binary one, a template, and one that changes (for subscriptions/listen)."""
 
-    @mcp.resource("test://static-text", name="static-text", title="Static text",
-                  description="A fixed text resource", mime_type="text/plain")
+    @mcp.resource(
+        "test://static-text",
+        name="static-text",
+        title="Static text",
+        description="A fixed text resource",
+        mime_type="text/plain",
+    )
     def static_text() -> str:
         return "This is the content of the static text resource."
 
-    @mcp.resource("test://static-binary", name="static-binary", title="Static binary",
-                  description="A 1x1 PNG, read back as a base64 blob", mime_type="image/png")
+    @mcp.resource(
+        "test://static-binary",
+        name="static-binary",
+        title="Static binary",
+        description="A 1x1 PNG, read back as a base64 blob",
+        mime_type="image/png",
+    )
     def static_binary() -> bytes:
         return PNG_BYTES
 
-    @mcp.resource("test://template/{id}/data", name="template-data", title="Data by id",
-                  description="A resource template: the id in the URI is substituted", mime_type="application/json")
-    def template_data(id: str) -> str:   # the template variable is called id on the wire
+    @mcp.resource(
+        "test://template/{id}/data",
+        name="template-data",
+        title="Data by id",
+        description="A resource template: the id in the URI is substituted",
+        mime_type="application/json",
+    )
+    def template_data(id: str) -> str:  # the template variable is called id on the wire
         return json.dumps({"id": id, "templateTest": True, "data": f"Data for ID: {id}"}, separators=(",", ":"))
 
 

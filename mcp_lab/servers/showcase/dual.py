@@ -45,14 +45,25 @@ class Enums(BaseModel):
     """The five ways an elicitation form can offer choices."""
 
     untitledSingle: Literal["option1", "option2", "option3"] = Field(description="Plain enum")
-    titledSingle: str = Field(description="Choices with titles (oneOf)", json_schema_extra={
-        "oneOf": _titled(("value1", "First Option"), ("value2", "Second Option"), ("value3", "Third Option"))})
-    legacyEnum: str = Field(description="Deprecated enum with enumNames", json_schema_extra={
-        "enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]})
+    titledSingle: str = Field(
+        description="Choices with titles (oneOf)",
+        json_schema_extra={
+            "oneOf": _titled(("value1", "First Option"), ("value2", "Second Option"), ("value3", "Third Option"))
+        },
+    )
+    legacyEnum: str = Field(
+        description="Deprecated enum with enumNames",
+        json_schema_extra={"enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]},
+    )
     untitledMulti: list[Literal["option1", "option2", "option3"]] = Field(description="Several plain choices")
-    titledMulti: list[str] = Field(description="Several choices with titles", json_schema_extra={
-        "items": {"anyOf": _titled(("value1", "First Choice"), ("value2", "Second Choice"),
-                                   ("value3", "Third Choice"))}})
+    titledMulti: list[str] = Field(
+        description="Several choices with titles",
+        json_schema_extra={
+            "items": {
+                "anyOf": _titled(("value1", "First Choice"), ("value2", "Second Choice"), ("value3", "Third Choice"))
+            }
+        },
+    )
 
 
 def _text(text: str) -> CallToolResult:
@@ -88,8 +99,9 @@ def register_dual(mcp: MCPServer) -> None:
         return _text(f"LLM response: {said}")
 
     @mcp.tool()
-    def test_elicitation(message: str,
-                         answer: Annotated[ElicitationResult[Contact], Resolve(ask_contact)]) -> CallToolResult:
+    def test_elicitation(
+        message: str, answer: Annotated[ElicitationResult[Contact], Resolve(ask_contact)]
+    ) -> CallToolResult:
         """Shows the user `message` and a username/email form (elicitation)."""
         return _text(f"User response: {_outcome(answer)}")
 

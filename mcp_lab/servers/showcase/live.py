@@ -65,8 +65,9 @@ async def log(ctx: Context, level: str, data: Any) -> None:
     with warnings.catch_warnings():
         # The SDK marks logging deprecated (SEP-2577); the showcase uses it on purpose.
         warnings.simplefilter("ignore", MCPDeprecationWarning)
-        await ctx.session.send_log_message(level=level, data=data, logger="showcase",
-                                           related_request_id=ctx.request_context.request_id)
+        await ctx.session.send_log_message(
+            level=level, data=data, logger="showcase", related_request_id=ctx.request_context.request_id
+        )
 
 
 def register_live(mcp: MCPServer) -> None:
@@ -96,6 +97,7 @@ def _serve_legacy_set_level(mcp: MCPServer) -> None:
 
 def register_logging_tools(mcp: MCPServer) -> None:
     """Tools that log (filtered by the request's logLevel) and tools gated on client capabilities."""
+
     @mcp.tool()
     async def test_logging_tool(ctx: Context) -> CallToolResult:
         """Logs one message at each of debug, info, warning and error; the request's logLevel decides what arrives."""
@@ -128,14 +130,18 @@ def register_logging_tools(mcp: MCPServer) -> None:
         return need({"answer": ask_text("Anything to add?", "note")})
 
 
-
 def register_triggers(mcp: MCPServer) -> None:
     """A resource that changes, and tools that change it, the tool list and the prompt list."""
     watched = {"text": "Watched resource content, version 1", "version": 1}
     legacy_subscribers = _serve_legacy_subscribe(mcp)
 
-    @mcp.resource(WATCHED_URI, name="watched-resource", title="Watched resource",
-                  description="Changes each time test_update_watched_resource runs", mime_type="text/plain")
+    @mcp.resource(
+        WATCHED_URI,
+        name="watched-resource",
+        title="Watched resource",
+        description="Changes each time test_update_watched_resource runs",
+        mime_type="text/plain",
+    )
     def watched_resource() -> str:
         return watched["text"]
 
@@ -144,7 +150,7 @@ def register_triggers(mcp: MCPServer) -> None:
         """Changes test://watched-resource and publishes a resource-updated event to listeners."""
         watched["version"] += 1
         watched["text"] = f"Watched resource content, version {watched['version']}"
-        await ctx.notify_resource_updated(WATCHED_URI)          # subscriptions/listen streams (2026-07-28)
+        await ctx.notify_resource_updated(WATCHED_URI)  # subscriptions/listen streams (2026-07-28)
         if ctx.session in legacy_subscribers.get(WATCHED_URI, ()):  # a 2025-11-25 resources/subscribe
             await ctx.session.send_resource_updated(WATCHED_URI)
         return done(f"{WATCHED_URI} is now at version {watched['version']}.")

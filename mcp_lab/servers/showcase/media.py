@@ -22,10 +22,14 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
 
 def one_pixel_png(rgba: tuple[int, int, int, int] = (220, 40, 40, 255)) -> bytes:
     """A valid 1x1 RGBA PNG of one colour (signature, IHDR, IDAT, IEND)."""
-    header = struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)   # width, height, 8-bit depth, RGBA
-    scanline = b"\x00" + bytes(rgba)                         # filter type 0, then the pixel
-    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", header)
-            + _png_chunk(b"IDAT", zlib.compress(scanline)) + _png_chunk(b"IEND", b""))
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)  # width, height, 8-bit depth, RGBA
+    scanline = b"\x00" + bytes(rgba)  # filter type 0, then the pixel
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_chunk(b"IHDR", header)
+        + _png_chunk(b"IDAT", zlib.compress(scanline))
+        + _png_chunk(b"IEND", b"")
+    )
 
 
 def silent_wav(frames: int = 8, rate: int = 8000) -> bytes:

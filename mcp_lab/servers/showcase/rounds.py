@@ -65,9 +65,11 @@ def require(ctx: Context, *kinds: str) -> None:
         required: dict[str, Any] = {}
         for kind in missing:
             required.update(NEEDS[kind])
-        raise MCPError(MISSING_REQUIRED_CLIENT_CAPABILITY,
-                       f"This tool needs the client capability {', '.join(missing)}, which the request did not declare",
-                       {"requiredCapabilities": required})
+        raise MCPError(
+            MISSING_REQUIRED_CLIENT_CAPABILITY,
+            f"This tool needs the client capability {', '.join(missing)}, which the request did not declare",
+            {"requiredCapabilities": required},
+        )
 
 
 def ask_text(message: str, field: str, kind: str = "string") -> ElicitRequest:
@@ -88,8 +90,9 @@ def ask_roots() -> ListRootsRequest:
 
 def need(requests: dict[str, InputRequest], state: dict[str, Any] | None = None) -> InputRequiredResult:
     """An input_required result; `state` (plaintext JSON here) is sealed by the SDK on the way out."""
-    return InputRequiredResult(input_requests=requests,
-                               request_state=None if state is None else json.dumps(state, separators=(",", ":")))
+    return InputRequiredResult(
+        input_requests=requests, request_state=None if state is None else json.dumps(state, separators=(",", ":"))
+    )
 
 
 def answers(ctx: Context) -> dict[str, Any]:
@@ -180,7 +183,7 @@ def register_single_rounds(mcp: MCPServer) -> None:
         }
         usable = {key: make() for kind, (key, make) in offers.items() if declared(ctx, kind)}
         if not usable:
-            require(ctx, "sampling")   # nothing to ask with: name the simplest capability that would do
+            require(ctx, "sampling")  # nothing to ask with: name the simplest capability that would do
         got = answers(ctx)
         if all(key in got for key in usable):
             return done(f"Received answers for: {', '.join(sorted(usable))}.")
@@ -217,8 +220,11 @@ def register_stateful_rounds(mcp: MCPServer) -> None:
             "client_roots": ask_roots,
         }
         got = answers(ctx)
-        name, greeting, uris = accepted(got.get("user_name"), "name"), sampled_text(got.get("greeting")), \
-            root_uris(got.get("client_roots"))
+        name, greeting, uris = (
+            accepted(got.get("user_name"), "name"),
+            sampled_text(got.get("greeting")),
+            root_uris(got.get("client_roots")),
+        )
         have = {"user_name": isinstance(name, str), "greeting": greeting is not None, "client_roots": uris is not None}
         if not all(have.values()):
             require(ctx, "elicitation", "sampling", "roots")

@@ -52,13 +52,27 @@ def _text(text: str, *, error: bool = False) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=error)
 
 
-def save_contact(name: str | None = None, address: dict[str, Any] | None = None, contactMethod: str | None = None,
-                 phone: str | None = None, email: str | None = None) -> CallToolResult:
+def save_contact(
+    name: str | None = None,
+    address: dict[str, Any] | None = None,
+    contactMethod: str | None = None,
+    phone: str | None = None,
+    email: str | None = None,
+) -> CallToolResult:
     """Saves a contact; the input schema uses JSON Schema 2020-12 features."""
     from jsonschema import Draft202012Validator
 
-    given = {k: v for k, v in {"name": name, "address": address, "contactMethod": contactMethod,
-                               "phone": phone, "email": email}.items() if v is not None}
+    given = {
+        k: v
+        for k, v in {
+            "name": name,
+            "address": address,
+            "contactMethod": contactMethod,
+            "phone": phone,
+            "email": email,
+        }.items()
+        if v is not None
+    }
     problems = [e.message for e in Draft202012Validator(CONTACT_SCHEMA).iter_errors(given)]
     if problems:
         return _text("The contact does not match the schema: " + "; ".join(problems), error=True)
@@ -68,16 +82,20 @@ def save_contact(name: str | None = None, address: dict[str, Any] | None = None,
 
 def schema_tools() -> list[Tool]:
     """The tools to hand to MCPServer(tools=...): their schemas are set here, not derived."""
-    contact = Tool.from_function(save_contact, name=SCHEMA_TOOL,
-                                 description="Tool with JSON Schema 2020-12 features")
+    contact = Tool.from_function(save_contact, name=SCHEMA_TOOL, description="Tool with JSON Schema 2020-12 features")
     return [contact.model_copy(update={"parameters": CONTACT_SCHEMA})]
 
 
 def register_header_tool(mcp) -> None:
     @mcp.tool()
     def test_header_echo(
-        region: Annotated[str, Field(description="Also sent as the Mcp-Param-Region header over HTTP",
-                                     json_schema_extra={"x-mcp-header": "Region"})],
+        region: Annotated[
+            str,
+            Field(
+                description="Also sent as the Mcp-Param-Region header over HTTP",
+                json_schema_extra={"x-mcp-header": "Region"},
+            ),
+        ],
     ) -> CallToolResult:
         """Echoes `region`, which travels in the body and in the Mcp-Param-Region header."""
         return _text(f"Region: {region}")
