@@ -61,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--json", action="store_true", help="print the counts as JSON")
     cassette_cli.register(sub)  # record, replay, diff
+    from .conformance.cli import add_parser as _add_conformance
+
+    _add_conformance(sub)
     h = sub.add_parser(
         "host-config",
         help="the mcpServers JSON that launches bundled servers from a host",
@@ -152,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         return _cost(args, server_argv, parser)
     if args.command in cassette_cli.COMMANDS:
         return cassette_cli.run(args, server_argv, parser)
+    if args.command == "conformance":
+        from .conformance.cli import main as _conformance
+
+        return _conformance(args, server_argv, parser)
     if args.command == "host-config":
         from .course.host_config import main as host_config
 

@@ -421,12 +421,23 @@ def test_http_callers_are_their_bearer_tokens(tmp_path):
             assert r.status_code == 401 and r.headers["WWW-Authenticate"].startswith("Bearer"), (auth, r.status_code)
 
 
-def test_http_without_tokens_is_one_clear_line(tmp_path):
-    proc = subprocess.run(
+def test_http_without_tokens_runs_open_says_so_and_a_bad_table_is_one_clear_line(tmp_path):
+    from mcp_lab import serve_http
+
+    env = {"MCP_LAB_DURABLE_TOKENS": ""}
+    with serve_http(durable(tmp_path / "cal.db", "--http", "{port}"), env=env) as srv:
+        with srv.connect() as first, srv.connect() as second:
+            made = first.request("tools/call", {"name": "create_calendar", "arguments": {}})
+            handle = made.result["structuredContent"]["calendar"]
+            same = second.request("tools/call", {"name": "list_events", "arguments": {"calendar": handle}})
+        banner = " ".join(srv.stderr)
+    assert same.result["isError"] is False, "open mode: every HTTP client is the one anonymous caller"
+    assert "NO bearer tokens" in banner and "http:anonymous" in banner, banner
+    bad = subprocess.run(
         durable(tmp_path / "cal.db", "--http", "0"),
         capture_output=True,
         text=True,
         timeout=30,
-        env={k: v for k, v in os.environ.items() if k != "MCP_LAB_DURABLE_TOKENS"},
+        env={**os.environ, "MCP_LAB_DURABLE_TOKENS": "alice=short"},
     )
-    assert proc.returncode != 0 and "MCP_LAB_DURABLE_TOKENS" in proc.stderr and "Traceback" not in proc.stderr
+    assert bad.returncode != 0 and "at least 16 characters" in bad.stderr and "Traceback" not in bad.stderr

@@ -16,7 +16,10 @@ and a prompt-injected model could write them too):
   = "alice=<token>,bob=<token>", tokens of at least 16 characters) standing in for one: a token
   that is missing or not in the table gets HTTP 401 with `WWW-Authenticate: Bearer`, as the
   authorization page requires for an invalid token.  Only a digest of the principal's name is
-  stored, never a token.
+  stored, never a token.  Without MCP_LAB_DURABLE_TOKENS the HTTP server runs open (the
+  conformance suite drives it that way): every client is the one caller "http:anonymous", and
+  the banner on stderr says so.  Open mode keeps handles unguessable but cannot tell callers
+  apart, so it is for a test bench on 127.0.0.1, never for data that belongs to someone.
 
 `owner_digest()` is what the calendars table stores for an owner (a digest: the file names
 nobody, and holds no token).
@@ -29,11 +32,21 @@ import hmac
 import os
 from typing import Any
 
-__all__ = ["CALLER_ENV", "TOKENS_ENV", "MIN_TOKEN", "stdio_caller", "load_tokens", "bearer_caller", "owner_digest"]
+__all__ = [
+    "CALLER_ENV",
+    "TOKENS_ENV",
+    "MIN_TOKEN",
+    "ANONYMOUS",
+    "stdio_caller",
+    "load_tokens",
+    "bearer_caller",
+    "owner_digest",
+]
 
 CALLER_ENV = "MCP_LAB_CALLER"  # stdio: the identity the host gives this process
 TOKENS_ENV = "MCP_LAB_DURABLE_TOKENS"  # HTTP: "name=token,name=token", the accepted bearer tokens
 MIN_TOKEN = 16
+ANONYMOUS = "http:anonymous"  # every HTTP client, when no bearer tokens are configured (open mode)
 
 
 def stdio_caller(environ: Any = None) -> str:
@@ -54,11 +67,6 @@ def load_tokens(environ: Any = None) -> dict[str, str]:
                 f"with a token of at least {MIN_TOKEN} characters"
             )
         tokens[token.strip()] = name.strip()
-    if not tokens:
-        raise SystemExit(
-            f"durable: --http needs the accepted bearer tokens in {TOKENS_ENV}, e.g. "
-            f"{TOKENS_ENV}=alice=$(python -c 'import secrets; print(secrets.token_urlsafe(24))')"
-        )
     return tokens
 
 
