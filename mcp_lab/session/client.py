@@ -20,6 +20,7 @@ from typing import Any
 from mcp_lab.session.http_headers import HttpSessionState
 from mcp_lab.transport.base import Transport
 from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.errors import CONNECTION_CLOSED, TransportClosed
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
 from mcp_lab.wire.trace import Trace
 
@@ -56,6 +57,7 @@ class Client:
         self.pending = jsonrpc.PendingIds()
         self.abandoned: set = set()  # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
+        self.closed = False
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         # Session knowledge for Streamable HTTP (_meta -> headers, learnt x-mcp-header arguments,
         # the legacy version); only the HTTP transport calls these hooks.
@@ -76,6 +78,7 @@ class Client:
         timeout: float | None = None,
     ) -> jsonrpc.Result | jsonrpc.Error:
         """Send one request and return its answer (a Result or an Error message)."""
+        self._check_open()
         rid = self.new_id() if id is None else id
         if meta and self.era != "legacy":
             params = dict(params or {})
@@ -100,6 +103,7 @@ class Client:
 
     def notify(self, method: str, params: dict | None = None) -> None:
         """Send a notification: no id, and the server must never answer it."""
+        self._check_open()
         msg = jsonrpc.Notification(method=method, params=params)
         self.send_message(jsonrpc.encode(msg), msg)
 
@@ -112,6 +116,7 @@ class Client:
         answer can be expected (a notification, or text the server cannot parse) the client
         listens for `quiet` seconds and returns whatever arrived, possibly nothing.
         """
+        self._check_open()
         wire = text if text.endswith("\n") else text + "\n"
         expected: set = set()
         unknown = 0
@@ -162,14 +167,26 @@ class Client:
         return revisions.meta(self.protocol_version, self.capabilities, self.client_info)
 
     def new_id(self) -> int:
-        return next(self._ids)
+        """The next integer id not yet seen on the wire in this trace, either way (ids the
+        learner typed by hand with `send_raw` included): one id, one exchange, in a trace."""
+        seen = self.trace.ids_seen()
+        rid = next(self._ids)
+        while rid in seen:
+            rid = next(self._ids)
+        return rid
 
     @property
     def stderr(self) -> list[str]:
         return self.transport.stderr_lines
 
     def close(self) -> int | None:
+        """Close the connection (for stdio: close stdin, then reap the process). Idempotent."""
+        self.closed = True
         return self.transport.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise TransportClosed(CONNECTION_CLOSED)
 
     def __enter__(self) -> "Client":
         return self
@@ -183,6 +200,7 @@ class Client:
     # -- the two halves of an exchange, for drivers that wait their own way (the probes) --
     def send_message(self, line: str, msg: Any = None, timeout: float | None = None) -> None:
         """Record and write one encoded message line (`msg` is its parsed form, for the Trace)."""
+        self._check_open()
         self.trace.add("send", line, msg, peer=self.name)
         self.transport.send_line(line, self.timeout if timeout is None else timeout)
 
@@ -191,6 +209,7 @@ class Client:
 
         Returns the recorded `Event`; raises `DeadlineExceeded` after `timeout` seconds of
         silence and `TransportClosed` when the server is gone."""
+        self._check_open()
         at, line = self.transport.read_line(timeout)
         try:
             line.encode("utf-8")
@@ -218,11 +237,12 @@ class Client:
             )
         note = None
         mid = getattr(msg, "id", None)
+        legacy = self.era == "legacy" or self.trace.is_legacy_answer(self.name, mid)
         if isinstance(msg, (jsonrpc.Result, jsonrpc.Error)) and mid in self.abandoned:
             self.abandoned.discard(mid)
             self.pending.resolve(mid)
             note = "a late answer to a request this client gave up on after its deadline"
-        elif isinstance(msg, jsonrpc.Result) and self.era != "legacy":
+        elif isinstance(msg, jsonrpc.Result) and not legacy:
             rt = msg.result.get("resultType")
             if rt is None:
                 note = (
@@ -231,7 +251,7 @@ class Client:
                 )
             elif rt not in ("complete", "input_required"):
                 note = f"unknown resultType {rt!r}: a client must treat it as invalid"
-        return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note)
+        return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note, era="legacy" if legacy else None)
 
     # -- internals ------------------------------------------------------------------------
     def _await(self, rid, timeout: float, method: str):

@@ -36,6 +36,7 @@ from typing import Any, Iterable, Sequence
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Diagram, Trace
+from mcp_lab.wire.trace_views import CELL_STYLE, TABLE_STYLE, code_html
 
 __all__ = ["isolated", "Isolation", "Row"]
 
@@ -176,32 +177,33 @@ class Isolation:
         def code(s: str | None) -> str:
             if not s:
                 return ""
-            body = f"<code style='white-space:pre-wrap;word-break:break-all'>{html.escape(s)}</code>"
             if len(s) <= _FOLD:
-                return body
-            return f"<details><summary><code>{html.escape(s[:_FOLD])}…</code></summary>{body}</details>"
+                return code_html(s)
+            return f"<details><summary>{code_html(s[:_FOLD] + '…')}</summary>{code_html(s)}</details>"
 
+        td = f"style='{CELL_STYLE}'"
         rows = []
         for r in self.rows:
             colour = "#fce8e6" if (r.error or isinstance(r.answer, jsonrpc.Error) or r.is_error) else "#e6f4ea"
             answer = f"<b>{html.escape(r.summary)}</b><br>{code(r.answer_line)}"
             if r.noise:
                 answer += "".join(f"<br><i>stdout noise:</i> {code(n)}" for n in r.noise)
-            stderr = "<br>".join(code(s) for s in r.stderr)
+            # One block per stderr line: a line wraps between words, and the next starts afresh.
+            stderr = "".join(f"<div style='margin-bottom:2px'>{code(s)}</div>" for s in r.stderr)
             rows.append(
-                f"<tr style='vertical-align:top'><td><b>{html.escape(r.label)}</b><br>pid {r.pid}</td>"
-                f"<td style='text-align:left'><b>{html.escape(r.method)}</b><br>{code(r.request)}</td>"
-                f"<td style='text-align:left;background:{colour}'>{answer}</td>"
-                f"<td style='text-align:left;font-size:11px;color:#555'>{stderr}</td>"
-                f"<td style='text-align:right'>{r.elapsed_ms:.0f}</td></tr>"
+                f"<tr><td style='{CELL_STYLE};white-space:nowrap'><b>{html.escape(r.label)}</b><br>pid {r.pid}</td>"
+                f"<td {td}><b>{html.escape(r.method)}</b><br>{code(r.request)}</td>"
+                f"<td style='{CELL_STYLE};background:{colour}'>{answer}</td>"
+                f"<td style='{CELL_STYLE};font-size:11px;color:#555;min-width:24ch'>{stderr}</td>"
+                f"<td style='text-align:right;vertical-align:top'>{r.elapsed_ms:.0f}</td></tr>"
             )
         head = (
-            "<tr><th>process</th><th style='text-align:left'>request (exact line)</th>"
-            "<th style='text-align:left'>answer (exact line)</th><th style='text-align:left'>stderr</th>"
-            "<th>spawn to answer, ms</th></tr>"
+            f"<tr><th {td}>process</th><th {td}>request (exact line)</th>"
+            f"<th {td}>answer (exact line)</th><th {td}>stderr</th>"
+            f"<th {td}>spawn to answer, ms</th></tr>"
         )
         title = f"<b>isolated({html.escape(self.server)})</b>: {len(self.rows)} message(s), one fresh process each"
-        return f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>"
+        return f"{title}<table style='{TABLE_STYLE}'>{head}{''.join(rows)}</table>"
 
 
 def _labels(n: int, given: Sequence[str] | None) -> list[str]:

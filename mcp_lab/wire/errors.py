@@ -34,8 +34,11 @@ from typing import Any
 
 __all__ = [
     "McpError", "ProtocolError", "RemoteError", "LocalError", "TransportClosed", "HttpError",
-    "DeadlineExceeded", "RoundsExceeded", "CatalogError",
+    "DeadlineExceeded", "RoundsExceeded", "CatalogError", "CONNECTION_CLOSED",
 ]  # fmt: skip
+
+# What every transport and the Client say when a cell uses a connection an earlier cell closed.
+CONNECTION_CLOSED = "this connection is closed: run the connect cell again"
 
 
 class McpError(Exception):

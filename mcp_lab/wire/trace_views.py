@@ -8,10 +8,19 @@ from __future__ import annotations
 import html
 
 from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.wrapping import soft_html, wrap
 
-__all__ = ["as_text", "as_html", "as_mermaid", "Diagram", "ARROW", "LEGEND"]
+__all__ = ["as_text", "as_html", "as_mermaid", "code_html", "Diagram", "ARROW", "LEGEND", "TABLE_STYLE", "CELL_STYLE"]
 
 FOLD = 160  # characters of a line shown before folding
+# JupyterLab's own table style right-aligns and centres every cell; a wire table reads left to
+# right, top to bottom. `table-layout:auto` lets a column take the width its content needs;
+# `max-width:100%` keeps the table inside the output area (no horizontal scroll bar).
+TABLE_STYLE = "font-size:12px;table-layout:auto;width:auto;max-width:100%;border-collapse:collapse"
+CELL_STYLE = "text-align:left;vertical-align:top"
+# Break only where `<wbr>` says (between JSON tokens): never in the middle of a key or a date.
+CODE_STYLE = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal"
+LABEL_WIDTH = 44  # characters of a Mermaid message or note per line (longer ones wrap, never cut)
 LEGEND = {
     "send": "client wrote",
     "recv": "server wrote",
@@ -32,10 +41,22 @@ def as_text(trace, width: int | None = None) -> str:
         line = e.line
         if e.kind == "http" and e.note:
             line = e.note  # the raw exchange spans many lines: see e.line, or the HTML view
-        line = line if width is None or len(line) <= width else line[: width - 1] + "…"
         extra = f"   # {e.note}" if e.note and e.kind not in ("note", "http") else ""
-        out.append(f"{e.t * 1000:9.1f} ms {ARROW.get(e.kind, '  ')} {who}{line}{rt}{extra}")
+        head = f"{e.t * 1000:9.1f} ms {ARROW.get(e.kind, '  ')} "
+        body = f"{who}{line}{rt}{extra}"
+        if width is None:
+            out.append(head + body)
+            continue
+        # Continuation lines start under the message, broken between JSON tokens, never inside one.
+        lines = wrap(body, max(20, width - len(head)))
+        out.append(head + lines[0])
+        out.extend(" " * len(head) + rest for rest in lines[1:])
     return "\n".join(out)
+
+
+def code_html(text: str) -> str:
+    """One exact line as HTML code that wraps between JSON tokens only."""
+    return f"<code style='{CODE_STYLE}'>{soft_html(text)}</code>"
 
 
 def as_html(trace) -> str:
@@ -50,37 +71,53 @@ def as_html(trace) -> str:
         "http": "#f3e8fd",
     }
     for e in trace:
-        text = html.escape(e.line)
+        text = code_html(e.line)
         if len(e.line) > FOLD or (e.kind == "http" and "\n" in e.line):
-            text = (
-                f"<details><summary><code>{html.escape(e.line[:FOLD])}…</code></summary>"
-                f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code></details>"
-            )
-        else:
-            text = f"<code style='white-space:pre-wrap;word-break:break-all'>{text}</code>"
+            text = f"<details><summary>{code_html(e.line[:FOLD] + '…')}</summary>{text}</details>"
         rt = f"{e.elapsed_ms:.1f}" if e.elapsed_ms is not None else ""
         note = f"<br><i>{html.escape(e.note)}</i>" if e.note and e.kind not in ("note", "http") else ""
         rows.append(
-            f"<tr style='background:{style.get(e.kind, '#fff')}'>"
-            f"<td style='text-align:right'>{e.t * 1000:.1f}</td>"
-            f"<td>{ARROW.get(e.kind, '')} {html.escape(e.kind)}</td>"
-            + (f"<td>{html.escape(e.peer)}</td>" if multi else "")
-            + f"<td>{html.escape(e.summary)}</td><td style='text-align:left'>{text}{note}</td>"
-            f"<td style='text-align:right'>{rt}</td></tr>"
+            f"<tr style='background:{style.get(e.kind, '#fff')};{CELL_STYLE}'>"
+            f"<td style='text-align:right;vertical-align:top;white-space:nowrap'>{e.t * 1000:.1f}</td>"
+            f"<td style='{CELL_STYLE};white-space:nowrap'>{ARROW.get(e.kind, '')} {html.escape(e.kind)}</td>"
+            + (f"<td style='{CELL_STYLE}'>{html.escape(e.peer)}</td>" if multi else "")
+            + f"<td style='{CELL_STYLE};min-width:12ch'>{html.escape(e.summary)}</td>"
+            f"<td style='{CELL_STYLE}'>{text}{note}</td>"
+            f"<td style='text-align:right;vertical-align:top'>{rt}</td></tr>"
         )
+    th = f"style='{CELL_STYLE}'"
     head = (
-        "<tr><th>ms</th><th>dir</th>"
-        + ("<th>peer</th>" if multi else "")
-        + "<th>what</th><th style='text-align:left'>exact line</th><th>round trip ms</th></tr>"
+        f"<tr><th {th}>ms</th><th {th}>dir</th>"
+        + (f"<th {th}>peer</th>" if multi else "")
+        + f"<th {th}>what</th><th {th}>exact line</th><th {th}>round trip ms</th></tr>"
     )
     title = f"<b>{html.escape(trace.title)}</b>" if trace.title else ""
     present = [k for k in style if any(e.kind == k for e in trace)]
     legend = " ".join(
         f"<span style='background:{style[k]};padding:0 4px'>{ARROW[k]} {k}: {LEGEND[k]}</span>" for k in present
     )
-    return f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>" + (
+    return f"{title}<table style='{TABLE_STYLE}'>{head}{''.join(rows)}</table>" + (
         f"<div style='font-size:11px'>{legend}</div>" if legend else ""
     )
+
+
+def mermaid_label(s: str, width: int = LABEL_WIDTH, limit: int = 6) -> str:
+    """A message or note for Mermaid: wrapped between tokens with `<br/>`, never cut mid-word.
+
+    Mermaid treats ';' and '#' specially inside messages, so they are replaced. A text longer
+    than `limit` lines ends with a line that says how much is left and where to read it."""
+    s = s.replace(";", ",").replace("#", "no.").replace("\n", " ")
+    lines = wrap(s, width)
+    if len(lines) > limit:
+        rest = sum(len(x) for x in lines[limit - 1 :])
+        lines = lines[: limit - 1] + [f"(+{rest} characters: see trace.text())"]
+    return "<br/>".join(lines)
+
+
+# Draw at the natural size: Mermaid's default (useMaxWidth) scales a wide diagram down to the
+# output's width, shrinking four-lifeline labels to about 9 px. A wide diagram scrolls instead.
+# The directive sits after the first line so the source still starts with "sequenceDiagram".
+MERMAID_INIT = '%%{init: {"sequence": {"useMaxWidth": false, "wrap": false}}}%%'
 
 
 def as_mermaid(trace, *, client: str = "client") -> "Diagram":
@@ -89,12 +126,8 @@ def as_mermaid(trace, *, client: str = "client") -> "Diagram":
     def ident(name: str) -> str:
         return "P" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
-    def label(s: str) -> str:
-        # Mermaid treats ';' and '#' specially inside messages; keep labels plain.
-        s = s.replace(";", ",").replace("#", "no.").replace("\n", " ")
-        return s if len(s) <= 70 else s[:69] + "…"
-
-    lines = ["sequenceDiagram", f"    participant C as {label(client)}"]
+    label = mermaid_label
+    lines = ["sequenceDiagram", f"    {MERMAID_INIT}", f"    participant C as {label(client)}"]
     for p in trace.peers:
         lines.append(f"    participant {ident(p)} as {label(p)}")
     for e in trace:

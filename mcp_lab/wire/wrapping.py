@@ -1,0 +1,86 @@
+"""Where a long wire line may break: between JSON tokens, never inside one that fits.
+
+A JSON-RPC line is one long run without spaces, so a browser or a terminal left to itself either
+refuses to break it (the table overflows to the right) or breaks it anywhere (a table column
+squeezed to six characters a line, `"2025-11-` on one line and `25"` on the next). The renderers
+break it here instead: outside a JSON string after `,` `:` `{` `[`, inside one after a space or a
+comma, which keeps every key, number, date, time and URI whole. Only a single token longer than a whole line (a base64 `requestState`) is cut,
+in pieces of `chunk` characters, because nothing else can fit.
+
+`wrap()` returns the lines for a terminal; `soft_html()` returns escaped HTML with `<wbr>` at the
+same places, so a browser picks the break that fits its column.
+"""
+
+from __future__ import annotations
+
+import html
+
+__all__ = ["tokens", "wrap", "soft_html", "LONG_TOKEN"]
+
+LONG_TOKEN = 32  # a token longer than this may be cut in HTML (every LONG_TOKEN characters)
+
+_OUTSIDE = ",:{[ "  # outside a JSON string: break after punctuation that opens or separates
+_INSIDE = ", "  # inside a string: after a space or a comma only (a time's or a URI's ':' stays whole)
+
+
+def tokens(text: str) -> list[str]:
+    """The pieces of `text` between break opportunities; joined, they give `text` back."""
+    pieces: list[str] = []
+    start = 0
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+                continue
+            if ch == "\\":
+                escaped = True
+                continue
+            if ch == '"':
+                in_string = False
+                continue
+            if ch in _INSIDE:
+                pieces.append(text[start : i + 1])
+                start = i + 1
+        elif ch == '"':
+            in_string = True
+        elif ch in _OUTSIDE:
+            pieces.append(text[start : i + 1])
+            start = i + 1
+    if start < len(text):
+        pieces.append(text[start:])
+    return pieces
+
+
+def _cut(piece: str, size: int) -> list[str]:
+    return [piece[i : i + size] for i in range(0, len(piece), size)] or [piece]
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Lines of at most `width` characters, broken only between tokens (a longer token is cut)."""
+    if width < 1:
+        raise ValueError(f"width must be at least 1, got {width}")
+    lines: list[str] = []
+    current = ""
+    for piece in tokens(text):
+        if len(current) + len(piece.rstrip(" ")) <= width:
+            current += piece
+            continue
+        if current:
+            lines.append(current.rstrip(" "))
+            current = ""
+        parts = _cut(piece, width) if len(piece.rstrip(" ")) > width else [piece]
+        lines.extend(p for p in parts[:-1])
+        current = parts[-1]
+    if current or not lines:
+        lines.append(current.rstrip(" ") if lines else current)
+    return lines
+
+
+def soft_html(text: str, long_token: int = LONG_TOKEN) -> str:
+    """`text` escaped for HTML, with `<wbr>` wherever `wrap()` could break a line."""
+    out = []
+    for piece in tokens(text):
+        parts = _cut(piece, long_token) if len(piece) > long_token else [piece]
+        out.append("<wbr>".join(html.escape(p) for p in parts))
+    return "<wbr>".join(out)
