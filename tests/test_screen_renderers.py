@@ -192,3 +192,31 @@ def test_ids_typed_by_hand_are_never_reused_on_stdio_and_http():
     with mcp_lab.serve_http("calendar") as srv, mcp_lab.connect(srv.url) as h:
         h.send_raw('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
         assert h.request("tools/list").id == 2
+
+
+# -- the probe comparison (06, "three servers side by side") -----------------------------------
+def test_side_by_side_is_left_aligned_and_keeps_versions_whole():
+    from mcp_lab.session.probe import Verdict
+
+    trace = Trace()
+    init = jsonrpc.Request(id=1, method="initialize", params={})
+    trace.add("send", jsonrpc.encode(init), init)
+    v = Verdict(
+        server="everything",
+        era="legacy",
+        version="2025-11-25",
+        capabilities={"tools": {}, "prompts": {}},
+        server_info={"name": "mcp-servers/everything", "version": "2.0.0"},
+        instructions=None,
+        elapsed_ms=12.3,
+        trace=trace,
+    )
+    table = mcp_lab.side_by_side({"reference": v})
+    page = table._repr_html_()
+    cells = dict(re.findall(r"<td style='([^']*)'>([^<]*)</td>", page)[i][::-1] for i in range(7))
+    assert "white-space:nowrap" in cells["2025-11-25"] and "text-align:left" in cells["2025-11-25"]
+    assert "text-align:left" in cells["prompts, tools"] and "nowrap" not in cells["prompts, tools"]
+    assert "text-align:right" in cells["12"]
+    assert "reference  legacy  2025-11-25" in table.text()
+    with pytest.raises(ValueError, match="at least one verdict"):
+        mcp_lab.side_by_side({})
