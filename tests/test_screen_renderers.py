@@ -131,9 +131,9 @@ def test_a_legacy_initialize_answer_is_labelled_legacy_not_as_an_error():
     trace.add("send", jsonrpc.encode(init), init)
     ans = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}'
     ev = trace.add("recv", ans, jsonrpc.parse(ans))
-    assert ev.summary == "result (id 1) legacy"
+    assert ev.summary == "legacy result (id 1)"
     later = '{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}'
-    assert trace.add("recv", later, jsonrpc.parse(later)).summary == "result (id 2) legacy"
+    assert trace.add("recv", later, jsonrpc.parse(later)).summary == "legacy result (id 2)"
     # A modern peer's answer without resultType keeps its warning.
     other = Trace()
     assert other.add("recv", later, jsonrpc.parse(later)).summary == "result (id 2) [no resultType]"
@@ -144,7 +144,7 @@ def test_the_probe_labels_a_legacy_servers_initialize_answer_legacy():
     with mcp_lab.probe(fake, refresh=True) as v:
         assert v.era == "legacy", v.steps
         answers = [e for e in v.trace.of("recv") if isinstance(e.message, jsonrpc.Result)]
-        assert answers and all(e.summary.endswith("legacy") for e in answers), [e.summary for e in answers]
+        assert answers and all(e.summary.startswith("legacy result") for e in answers), [e.summary for e in answers]
         assert all(not (e.note or "").startswith("no resultType") for e in answers)
         assert "[no resultType]" not in v.trace.text() + v.trace._repr_html_() + v.trace.mermaid()
 

@@ -66,7 +66,7 @@ class Event:
             if rt:
                 return f"result (id {m.id}) {rt}"
             # A legacy-era result has no resultType by design; a modern one must carry it.
-            return f"result (id {m.id}) " + ("legacy" if self.era == "legacy" else "[no resultType]")
+            return f"legacy result (id {m.id})" if self.era == "legacy" else f"result (id {m.id}) [no resultType]"
         if isinstance(m, jsonrpc.Error):
             return f"error {m.code} (id {m.id})"
         if self.kind == "noise":
@@ -92,7 +92,7 @@ class Trace:
         self._legacy_peers: set[str] = set()  # peers that answered an initialize
         self._ids: set = set()  # every request/answer id seen on the wire, both ways
         for e in self._events:
-            self._remember_ids(e.kind, e.line, getattr(e.message, "id", None))
+            self._remember_ids(e.kind, e.line, getattr(e.message, "id", None), e.peer)
             if e.era == "legacy":
                 self._legacy_peers.add(e.peer)
         self.title = title
@@ -125,12 +125,12 @@ class Trace:
                 self._legacy_peers.add(peer)
             if era is None and kind == "recv" and peer in self._legacy_peers:
                 era = "legacy"
-            self._remember_ids(kind, line, msg_id)
+            self._remember_ids(kind, line, msg_id, peer)
             ev = Event(kind, line, message, now - self._t0, elapsed, note, peer, era)
             self._events.append(ev)
         return ev
 
-    def _remember_ids(self, kind: str, line: str, msg_id: Any) -> None:
+    def _remember_ids(self, kind: str, line: str, msg_id: Any, peer: str) -> None:
         if kind not in ("send", "recv"):
             return
         if msg_id is not None:
@@ -148,6 +148,8 @@ class Trace:
                 continue
             if isinstance(obj, dict) and isinstance(obj.get("id"), (int, str)):
                 self._ids.add(obj["id"])
+                if kind == "send" and isinstance(obj.get("method"), str):
+                    self._methods[(peer, obj["id"])] = obj["method"]
 
     def ids_seen(self) -> set:
         """Every id that crossed the wire in this trace (requests sent, answers received)."""

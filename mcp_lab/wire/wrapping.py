@@ -57,24 +57,25 @@ def _cut(piece: str, size: int) -> list[str]:
 
 
 def wrap(text: str, width: int) -> list[str]:
-    """Lines of at most `width` characters, broken only between tokens (a longer token is cut)."""
+    """Pieces of at most `width` characters, broken only between tokens (a longer token is cut).
+
+    Nothing is dropped or added: the pieces joined give `text` back (a break at a space keeps
+    the space at the end of its piece)."""
     if width < 1:
         raise ValueError(f"width must be at least 1, got {width}")
     lines: list[str] = []
     current = ""
     for piece in tokens(text):
-        if len(current) + len(piece.rstrip(" ")) <= width:
+        if len(current) + len(piece) <= width:
             current += piece
             continue
         if current:
-            lines.append(current.rstrip(" "))
+            lines.append(current)
             current = ""
-        parts = _cut(piece, width) if len(piece.rstrip(" ")) > width else [piece]
-        lines.extend(p for p in parts[:-1])
+        parts = _cut(piece, width) if len(piece) > width else [piece]
+        lines.extend(parts[:-1])
         current = parts[-1]
-    if current or not lines:
-        lines.append(current.rstrip(" ") if lines else current)
-    return lines
+    return lines + [current] if current or not lines else lines
 
 
 def soft_html(text: str, long_token: int = LONG_TOKEN) -> str:
