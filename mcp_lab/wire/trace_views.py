@@ -20,7 +20,7 @@ TABLE_STYLE = "font-size:12px;table-layout:auto;width:auto;max-width:100%;border
 CELL_STYLE = "text-align:left;vertical-align:top"
 # Break only where `<wbr>` says (between JSON tokens): never in the middle of a key or a date.
 CODE_STYLE = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal"
-LABEL_WIDTH = 44  # characters of a Mermaid message or note per line (longer ones wrap, never cut)
+LABEL_WIDTH = 28  # characters of a Mermaid message or note per line (longer ones wrap, never cut)
 LEGEND = {
     "send": "client wrote",
     "recv": "server wrote",
@@ -114,10 +114,15 @@ def mermaid_label(s: str, width: int = LABEL_WIDTH, limit: int = 6) -> str:
     return "<br/>".join(lines)
 
 
-# Draw at the natural size: Mermaid's default (useMaxWidth) scales a wide diagram down to the
-# output's width, shrinking four-lifeline labels to about 9 px. A wide diagram scrolls instead.
-# The directive sits after the first line so the source still starts with "sequenceDiagram".
-MERMAID_INIT = '%%{init: {"sequence": {"useMaxWidth": false, "wrap": false}}}%%'
+# JupyterLab draws a diagram as an image scaled down to the output's width (about 970 px at
+# 1400x1000 with the file browser open), so a diagram's natural width decides its font size:
+# Mermaid's defaults made a four-lifeline exchange 1589 px wide, its 16 px labels shown at 9.7 px.
+# Narrower actor boxes and margins, and labels wrapped at LABEL_WIDTH, bring it to about 1170 px
+# (labels at 13 px, measured in tests/browser). The directive sits after the first line so the
+# source still starts with "sequenceDiagram".
+MERMAID_INIT = (
+    '%%{init: {"sequence": {"useMaxWidth": false, "wrap": false, "width": 110, "actorMargin": 30, "noteMargin": 6}}}%%'
+)
 
 
 def as_mermaid(trace, *, client: str = "client") -> "Diagram":
