@@ -20,7 +20,7 @@ from mcp_lab.servers import calendar as calendar_server
 from mcp_lab.session.connect import connect_in_memory
 from mcp_lab.session.isolate import Isolation, Row
 from mcp_lab.wire.trace import Trace
-from mcp_lab.wire.wrapping import soft_html, tokens, wrap
+from mcp_lab.wire.wrapping import LONG_TOKEN, soft_html, tokens, wrap
 
 FAKES = Path(__file__).parent / "fakes"
 LONG = (
@@ -69,7 +69,8 @@ def test_html_code_breaks_only_where_wbr_says():
     assert "word-break:break-all" not in h
     pieces = h.split("<wbr>")
     assert any("2026-09-10T08:30:00Z" in p for p in pieces)
-    assert max(len(p) for p in pieces) <= 40  # no piece wider than a narrow column (escaped quotes aside)
+    shown = [re.sub(r"<[^>]+>", "", p).replace("&quot;", '"') for p in pieces]
+    assert max(len(p) for p in shown) <= LONG_TOKEN + 1  # no piece wider than a narrow column
 
 
 # -- tables -----------------------------------------------------------------------------------
@@ -220,3 +221,11 @@ def test_side_by_side_is_left_aligned_and_keeps_versions_whole():
     assert "reference  legacy  2025-11-25" in table.text()
     with pytest.raises(ValueError, match="at least one verdict"):
         mcp_lab.side_by_side({})
+
+
+def test_a_date_in_a_summary_or_a_line_is_never_broken_at_its_hyphens():
+    page = soft_html("complete: Created e3: Dentist at 2026-09-10T08:30:00Z")
+    assert "<span style='white-space:nowrap'>2026-09-10T08:30:00Z</span>" in page
+    row = _row(answer=jsonrpc.parse('{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}'))
+    iso = Isolation("calendar", [row], Trace())
+    assert "<span style='white-space:nowrap'>" in iso._repr_html_()

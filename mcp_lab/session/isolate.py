@@ -37,6 +37,7 @@ from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Diagram, Trace
 from mcp_lab.wire.trace_views import CELL_STYLE, TABLE_STYLE, code_html
+from mcp_lab.wire.wrapping import soft_html
 
 __all__ = ["isolated", "Isolation", "Row"]
 
@@ -185,7 +186,7 @@ class Isolation:
         rows = []
         for r in self.rows:
             colour = "#fce8e6" if (r.error or isinstance(r.answer, jsonrpc.Error) or r.is_error) else "#e6f4ea"
-            answer = f"<b>{html.escape(r.summary)}</b><br>{code(r.answer_line)}"
+            answer = f"<b>{soft_html(r.summary)}</b><br>{code(r.answer_line)}"
             if r.noise:
                 answer += "".join(f"<br><i>stdout noise:</i> {code(n)}" for n in r.noise)
             # One block per stderr line: a line wraps between words, and the next starts afresh.

@@ -81,7 +81,7 @@ def as_html(trace) -> str:
             f"<td style='text-align:right;vertical-align:top;white-space:nowrap'>{e.t * 1000:.1f}</td>"
             f"<td style='{CELL_STYLE};white-space:nowrap'>{ARROW.get(e.kind, '')} {html.escape(e.kind)}</td>"
             + (f"<td style='{CELL_STYLE}'>{html.escape(e.peer)}</td>" if multi else "")
-            + f"<td style='{CELL_STYLE};min-width:12ch'>{html.escape(e.summary)}</td>"
+            + f"<td style='{CELL_STYLE};min-width:12ch'>{soft_html(e.summary)}</td>"
             f"<td style='{CELL_STYLE}'>{text}{note}</td>"
             f"<td style='text-align:right;vertical-align:top'>{rt}</td></tr>"
         )

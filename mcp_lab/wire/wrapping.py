@@ -44,7 +44,8 @@ def tokens(text: str) -> list[str]:
                 start = i + 1
         elif ch == '"':
             in_string = True
-        elif ch in _OUTSIDE:
+        elif ch in _OUTSIDE and (ch != ":" or text[i - 1 : i] == '"'):
+            # A colon breaks only after a JSON key ("key":), never inside a time outside quotes.
             pieces.append(text[start : i + 1])
             start = i + 1
     if start < len(text):
@@ -79,9 +80,19 @@ def wrap(text: str, width: int) -> list[str]:
 
 
 def soft_html(text: str, long_token: int = LONG_TOKEN) -> str:
-    """`text` escaped for HTML, with `<wbr>` wherever `wrap()` could break a line."""
+    """`text` escaped for HTML, with `<wbr>` wherever `wrap()` could break a line.
+
+    A browser also breaks after a hyphen or a slash on its own ("2025-11-" / "25"); a piece that
+    holds one is kept whole in a no-wrap span, so a date, a version or a URI stays on one line."""
     out = []
     for piece in tokens(text):
         parts = _cut(piece, long_token) if len(piece) > long_token else [piece]
-        out.append("<wbr>".join(html.escape(p) for p in parts))
+        out.append("<wbr>".join(_whole(p) for p in parts))
     return "<wbr>".join(out)
+
+
+def _whole(piece: str) -> str:
+    escaped = html.escape(piece)
+    if ("-" in piece or "/" in piece) and len(piece) > 1:
+        return f"<span style='white-space:nowrap'>{escaped}</span>"
+    return escaped
