@@ -111,9 +111,10 @@ def run_all(page, lab, key: str, shots):
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
 
 
-def output_of(panel, contains: str):
-    """The output area of the first code cell whose source contains `contains`."""
-    cell = panel.locator(".jp-CodeCell").filter(has=panel.page.locator(".jp-InputArea", has_text=contains)).first
+def output_of(panel, contains):
+    """The output area of the first code cell whose source contains `contains` (text or regex)."""
+    editor = panel.page.locator(".jp-InputArea-editor", has_text=contains)
+    cell = panel.locator(".jp-CodeCell").filter(has=editor).first
     return cell.locator(".jp-OutputArea").first
 
 
@@ -131,6 +132,10 @@ def shoot(locator, path) -> None:
         "width": min(box["width"], view["width"] - max(box["x"], 0)),
         "height": max(1, min(box["y"] + box["height"], view["height"]) - top),
     }
+    if box["y"] >= view["height"] or box["y"] + box["height"] <= 0:
+        locator.scroll_into_view_if_needed()  # not where scrollIntoView put it: let Playwright place it
+        locator.screenshot(path=str(path))
+        return
     page.screenshot(path=str(path), clip=clip)
 
 
@@ -199,6 +204,12 @@ def test_probe_comparison_and_legacy_labels(lab, chromium_module, shots):
     words = [c for c in cells if not re.fullmatch(r"[\d.]+", c["text"])]
     assert all(c["align"] in ("left", "start") for c in words), f"06: text cells not left-aligned: {words}"
 
+    trace_table = output_of(panel, re.compile(r"\bref\.trace\s*$"))
+    shoot(trace_table, shots / "06-trace-table.png")
+    assert_tables_fit(trace_table.evaluate(TABLES_JS), "06 ref.trace")
+    labels = trace_table.inner_text()
+    assert "legacy result (id 2)" in labels and "[no resultType]" not in labels, labels[:800]
+
     text_view = output_of(panel, "print(ref.trace.text(width=120))")
     shoot(text_view, shots / "06-trace-text-width.png")
     shown = text_view.inner_text()
@@ -239,7 +250,13 @@ def test_ids_closed_connection_and_quiz(lab, chromium_module, shots):
     )
     shoot(quiz, shots / "02-quiz.png")
     quiz_text = quiz.inner_text()
+    assert "calendar://week" in quiz_text, quiz_text[:300]
     assert "`" not in quiz_text, f"02: a literal backtick in the rendered quiz: {quiz_text[:300]!r}"
+    assert quiz_text.count("Check yourself") <= 1, "02: the quiz title appears twice"
+
+    trace_table = output_of(panel, re.compile(r"\bcal\.trace\s*$"))
+    shoot(trace_table, shots / "02-trace-table.png")
+    assert_tables_fit(trace_table.evaluate(TABLES_JS), "02 cal.trace")
 
     # Re-run a cell that talks to the server after the notebook's final close(): one sentence.
     cell = (
