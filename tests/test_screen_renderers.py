@@ -229,3 +229,11 @@ def test_a_date_in_a_summary_or_a_line_is_never_broken_at_its_hyphens():
     row = _row(answer=jsonrpc.parse('{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}'))
     iso = Isolation("calendar", [row], Trace())
     assert "<span style='white-space:nowrap'>" in iso._repr_html_()
+
+
+def test_the_magics_label_an_initialize_answer_legacy():
+    from mcp_lab.notebook.magics import _headline
+
+    legacy = {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25", "capabilities": {}}}
+    assert _headline(legacy) == "<- legacy result (id 1)"
+    assert _headline({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}}) == "<- result (id 2) [no resultType]"
