@@ -109,7 +109,7 @@ def test_mermaid_notes_wrap_instead_of_being_cut():
     diagram = trace.mermaid()
     assert diagram.startswith("sequenceDiagram")
     assert "…" not in diagram
-    note = next(x for x in diagram.splitlines() if "Note right of" in x)
+    note = next(x for x in diagram.splitlines() if "Note over" in x)
     assert "<br/>" in note and note.split(": ", 1)[1].replace("<br/>", " ").replace("  ", " ").endswith("given")
 
 

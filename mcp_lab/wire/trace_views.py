@@ -117,9 +117,10 @@ def mermaid_label(s: str, width: int = LABEL_WIDTH, limit: int = 6) -> str:
 # JupyterLab draws a diagram as an image scaled down to the output's width (about 970 px at
 # 1400x1000 with the file browser open), so a diagram's natural width decides its font size:
 # Mermaid's defaults made a four-lifeline exchange 1589 px wide, its 16 px labels shown at 9.7 px.
-# Narrower actor boxes and margins, and labels wrapped at LABEL_WIDTH, bring it to about 1170 px
-# (labels at 13 px, measured in tests/browser). The directive sits after the first line so the
-# source still starts with "sequenceDiagram".
+# Narrower actor boxes and margins, labels wrapped at LABEL_WIDTH, and stderr notes drawn over
+# their lifeline (not to its right) keep five lifelines within 961 px: labels at 16 px
+# (measured in tests/browser). The directive sits after the first line so the source still
+# starts with "sequenceDiagram".
 MERMAID_INIT = (
     '%%{init: {"sequence": {"useMaxWidth": false, "wrap": false, "width": 110, "actorMargin": 30, "noteMargin": 6}}}%%'
 )
@@ -148,7 +149,7 @@ def as_mermaid(trace, *, client: str = "client") -> "Diagram":
         elif e.kind == "noise":
             lines.append(f"    {p}--xC: {label('stdout noise: ' + e.line)}")
         elif e.kind == "stderr":
-            lines.append(f"    Note right of {p}: {label('stderr: ' + e.line)}")
+            lines.append(f"    Note over {p}: {label('stderr: ' + e.line)}")
         elif e.kind == "note":
             lines.append(f"    Note over C: {label(e.line)}")
         elif e.kind == "http":
