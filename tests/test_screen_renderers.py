@@ -122,7 +122,12 @@ def test_a_very_long_note_says_how_much_is_left():
     from mcp_lab.wire.trace_views import mermaid_label
 
     label = mermaid_label("word " * 200)
-    assert label.count("<br/>") == 5 and "characters: see trace.text()" in label
+    assert label.count("<br/>") == 7 and "characters: see trace.text()" in label
+
+
+def test_a_long_key_is_cut_at_its_slash_not_mid_word():
+    lines = wrap('"io.modelcontextprotocol/protocolVersion":"2026-07-28"', 28)
+    assert lines[:2] == ['"io.modelcontextprotocol/', 'protocolVersion":'], lines
 
 
 # -- legacy answers ---------------------------------------------------------------------------

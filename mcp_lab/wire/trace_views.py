@@ -101,7 +101,7 @@ def as_html(trace) -> str:
     )
 
 
-def mermaid_label(s: str, width: int = LABEL_WIDTH, limit: int = 6) -> str:
+def mermaid_label(s: str, width: int = LABEL_WIDTH, limit: int = 8) -> str:
     """A message or note for Mermaid: wrapped between tokens with `<br/>`, never cut mid-word.
 
     Mermaid treats ';' and '#' specially inside messages, so they are replaced. A text longer

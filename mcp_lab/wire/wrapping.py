@@ -53,8 +53,19 @@ def tokens(text: str) -> list[str]:
     return pieces
 
 
+_SOFT = "/._-"  # inside a token too long for a line: cut after one of these when one is near
+
+
 def _cut(piece: str, size: int) -> list[str]:
-    return [piece[i : i + size] for i in range(0, len(piece), size)] or [piece]
+    """A token longer than `size` in pieces: after a '/', '.', '_' or '-' in the second half of
+    a line when there is one (io.modelcontextprotocol/ + protocolVersion), else every `size`."""
+    parts = []
+    while len(piece) > size:
+        soft = max(piece.rfind(ch, size // 2, size) for ch in _SOFT)
+        cut = soft + 1 if soft >= 0 else size
+        parts.append(piece[:cut])
+        piece = piece[cut:]
+    return parts + [piece] if piece or not parts else parts
 
 
 def wrap(text: str, width: int) -> list[str]:
