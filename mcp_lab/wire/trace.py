@@ -218,6 +218,21 @@ class Trace:
         """A sequence diagram: one lifeline for the client, one per server peer."""
         return trace_views.as_mermaid(self, client=client)
 
+    # -- on disk (a cassette: mcp_lab.session.cassette) ----------------------------------------
+    def save(self, path, **header) -> Any:
+        """Write this trace as a cassette (JSON Lines); returns the path. Keyword arguments go to
+        the header: `server={"era": ..., "command": [...]}`, `how=...`."""
+        from mcp_lab.session import cassette  # the file format and its I/O live in session/
+
+        return cassette.save(self, path, **header)
+
+    @classmethod
+    def load(cls, path) -> "Trace":
+        """Read a cassette file back into a Trace that renders exactly as the saved one did."""
+        from mcp_lab.session import cassette
+
+        return cassette.load(path)
+
     # -- export ---------------------------------------------------------------------------
     def to_json(self) -> list[dict]:
         return [
