@@ -242,3 +242,17 @@ def test_the_magics_label_an_initialize_answer_legacy():
     legacy = {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": "2025-11-25", "capabilities": {}}}
     assert _headline(legacy) == "<- legacy result (id 1)"
     assert _headline({"jsonrpc": "2.0", "id": 2, "result": {"tools": []}}) == "<- result (id 2) [no resultType]"
+
+
+def test_a_trace_built_from_events_still_labels_legacy_answers():
+    trace = Trace()
+    init = jsonrpc.Request(id=1, method="initialize", params={})
+    trace.add("send", jsonrpc.encode(init), init)
+    ans = '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}'
+    trace.add("recv", ans, jsonrpc.parse(ans))
+    # As a cassette loads them: the same events, without the era they were recorded with.
+    from dataclasses import replace
+
+    again = Trace([replace(e, era=None) for e in trace])
+    assert again[1].summary == "legacy result (id 1)"
+    assert again.ids_seen() == {1}

@@ -28,7 +28,7 @@ import json
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Literal, get_args
 
 from mcp_lab.wire import jsonrpc, trace_views
@@ -91,8 +91,16 @@ class Trace:
         self._methods: dict[tuple[str, Any], str] = {}  # (peer, id) -> method of the request sent
         self._legacy_peers: set[str] = set()  # peers that answered an initialize
         self._ids: set = set()  # every request/answer id seen on the wire, both ways
-        for e in self._events:
-            self._remember_ids(e.kind, e.line, getattr(e.message, "id", None), e.peer)
+        # Events given (a slice of another trace, a loaded cassette): learn their ids and eras the
+        # way add() would, so a legacy answer read back is still labelled legacy.
+        for i, e in enumerate(self._events):
+            msg_id = getattr(e.message, "id", None)
+            if e.kind == "send" and isinstance(e.message, jsonrpc.Request):
+                self._methods[(e.peer, msg_id)] = e.message.method
+            self._remember_ids(e.kind, e.line, msg_id, e.peer)
+            if e.kind == "recv" and isinstance(e.message, jsonrpc.Result) and e.era is None:
+                if e.peer in self._legacy_peers or self._methods.get((e.peer, msg_id)) == "initialize":
+                    self._events[i] = e = replace(e, era="legacy")
             if e.era == "legacy":
                 self._legacy_peers.add(e.peer)
         self.title = title
