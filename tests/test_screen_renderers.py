@@ -161,8 +161,12 @@ def test_a_closed_stdio_connection_says_run_the_connect_cell_again():
     c.request("tools/list")
     c.close()
     for use in (lambda: c.request("tools/list"), lambda: c.send_raw("{}"), lambda: c.transport.write("x\n", 1)):
-        with pytest.raises(mcp_lab.TransportClosed, match="this connection is closed: run the connect cell again"):
+        with pytest.raises(mcp_lab.TransportClosed, match="this connection is closed: run the connect cell again") as e:
             use()
+        # In a notebook IPython prints this one line instead of a traceback into mcp_lab.
+        assert e.value._render_traceback_() == [
+            "ConnectionClosed: this connection is closed: run the connect cell again"
+        ]
 
 
 def test_a_closed_http_connection_says_run_the_connect_cell_again():

@@ -20,7 +20,7 @@ from typing import Any
 from mcp_lab.session.http_headers import HttpSessionState
 from mcp_lab.transport.base import Transport
 from mcp_lab.wire import jsonrpc, revisions
-from mcp_lab.wire.errors import CONNECTION_CLOSED, TransportClosed
+from mcp_lab.wire.errors import ConnectionClosed
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
 from mcp_lab.wire.trace import Trace
 
@@ -186,7 +186,7 @@ class Client:
 
     def _check_open(self) -> None:
         if self.closed:
-            raise TransportClosed(CONNECTION_CLOSED)
+            raise ConnectionClosed()
 
     def __enter__(self) -> "Client":
         return self

@@ -34,7 +34,7 @@ import weakref
 from collections.abc import Callable, Sequence
 
 from mcp_lab.transport.process import pump_lines, reap, spawn
-from mcp_lab.wire.errors import CONNECTION_CLOSED, DeadlineExceeded, TransportClosed
+from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, TransportClosed
 
 __all__ = ["StdioTransport", "reap"]
 
@@ -217,7 +217,7 @@ class StdioTransport:
     # -- internals ----------------------------------------------------------------------
     def _check_open(self) -> None:
         if self._closed:
-            raise TransportClosed(CONNECTION_CLOSED)
+            raise ConnectionClosed()
         if self.proc is None:
             raise TransportClosed("the transport was not started")
 

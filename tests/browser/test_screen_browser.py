@@ -272,3 +272,4 @@ def test_ids_closed_connection_and_quiz(lab, chromium_module, shots):
     said = error.inner_text()
     assert "this connection is closed: run the connect cell again" in said, said[-600:]
     assert "I/O operation on closed file" not in said, said[-600:]
+    assert "Traceback" not in said and len(said.strip().splitlines()) == 1, f"02: more than the one sentence: {said!r}"
