@@ -130,6 +130,8 @@ def test_the_layer_contract_holds_on_a_clean_copy(package_copy):
         ("wire/revisions.py", "from mcp_lab.session import client as _upward  # planted", "Layers"),
         ("servers/notes.py", "import mcp_lab.transport.stdio as _upward  # planted", "Layers"),
         ("session/client.py", "import ipywidgets as _heavy  # planted", "No Jupyter or tokenizer"),
+        ("conformance/results.py", "from mcp_lab.course import _check as _sideways  # planted", "Layers"),
+        ("conformance_client.py", "from mcp_lab.notebook import quiz as _up  # planted", "The conformance driver"),
     ],
 )
 def test_a_forbidden_import_is_caught(package_copy, module, planted, contract):
