@@ -260,3 +260,10 @@ def test_a_trace_built_from_events_still_labels_legacy_answers():
     again = Trace([replace(e, era=None) for e in trace])
     assert again[1].summary == "legacy result (id 1)"
     assert again.ids_seen() == {1}
+
+
+def test_a_folded_line_is_cut_between_tokens():
+    iso = Isolation("calendar", [_row(answer=jsonrpc.parse(LONG))], Trace())
+    summaries = re.findall(r"<summary>(.*?)</summary>", iso._repr_html_())
+    shown = [re.sub(r"<[^>]+>", "", x).replace("&quot;", '"') for x in summaries]
+    assert shown and all(x.endswith(('",…', ":…", "{…", "[…", ",…", " …")) for x in shown), shown

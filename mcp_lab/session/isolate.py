@@ -37,7 +37,7 @@ from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Diagram, Trace
 from mcp_lab.wire.trace_views import CELL_STYLE, TABLE_STYLE, code_html
-from mcp_lab.wire.wrapping import soft_html
+from mcp_lab.wire.wrapping import soft_html, wrap
 
 __all__ = ["isolated", "Isolation", "Row"]
 
@@ -180,7 +180,8 @@ class Isolation:
                 return ""
             if len(s) <= _FOLD:
                 return code_html(s)
-            return f"<details><summary>{code_html(s[:_FOLD] + '…')}</summary>{code_html(s)}</details>"
+            # The folded preview ends between tokens, like every other break.
+            return f"<details><summary>{code_html(wrap(s, _FOLD)[0] + '…')}</summary>{code_html(s)}</details>"
 
         td = f"style='{CELL_STYLE}'"
         rows = []

@@ -73,7 +73,7 @@ def as_html(trace) -> str:
     for e in trace:
         text = code_html(e.line)
         if len(e.line) > FOLD or (e.kind == "http" and "\n" in e.line):
-            text = f"<details><summary>{code_html(e.line[:FOLD] + '…')}</summary>{text}</details>"
+            text = f"<details><summary>{code_html(wrap(e.line, FOLD)[0] + '…')}</summary>{text}</details>"
         rt = f"{e.elapsed_ms:.1f}" if e.elapsed_ms is not None else ""
         note = f"<br><i>{html.escape(e.note)}</i>" if e.note and e.kind not in ("note", "http") else ""
         rows.append(
