@@ -41,7 +41,7 @@ __all__ = [
     "McpError", "RemoteError", "LocalError", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "HttpError", "RoundsExceeded",
     "LATEST", "LEGACY", "meta", "jsonrpc", "revisions", "mrtr", "widgets", "tokens", "course",
-    "flip_one_character",
+    "flip_one_character", "side_by_side",
 ]  # fmt: skip
 
 # Public names that live in heavier modules, loaded on first attribute access (PEP 562).
@@ -60,6 +60,7 @@ _LAZY = {
     "tokens": ("mcp_lab.tokens", None),
     "widgets": ("mcp_lab.notebook.widgets", None),
     "course": ("mcp_lab.course", None),
+    "side_by_side": ("mcp_lab.notebook.compare", "side_by_side"),
     "replay": ("mcp_lab.session.replay", "replay"),
     "diff": ("mcp_lab.session.diff", "diff"),
     "cassette": ("mcp_lab.session.cassette", None),

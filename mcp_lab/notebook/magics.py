@@ -113,8 +113,15 @@ def _headline(item: Any) -> str:
     if "error" in item and isinstance(item["error"], dict):
         return f"<- error {item['error'].get('code')} (id {json.dumps(item.get('id'))})"
     if "result" in item:
-        rt = item["result"].get("resultType") if isinstance(item["result"], dict) else None
-        return f"<- result (id {json.dumps(item.get('id'))})" + (f" {rt}" if rt else " [no resultType]")
+        result = item["result"] if isinstance(item["result"], dict) else {}
+        rid = json.dumps(item.get("id"))
+        if result.get("resultType"):
+            return f"<- result (id {rid}) {result['resultType']}"
+        # An initialize answer (protocolVersion + capabilities) belongs to the legacy era, where
+        # results carry no resultType: that is its normal shape, not a fault.
+        if "protocolVersion" in result and "capabilities" in result:
+            return f"<- legacy result (id {rid})"
+        return f"<- result (id {rid}) [no resultType]"
     if "method" in item:
         return f"<- {item['method']}" + (" (server notification)" if "id" not in item else " (server request)")
     return "<- message"

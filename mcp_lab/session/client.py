@@ -20,7 +20,8 @@ from typing import Any
 from mcp_lab.session.http_headers import HttpSessionState
 from mcp_lab.transport.base import Transport
 from mcp_lab.wire import jsonrpc, revisions
-from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request, TransportClosed
+from mcp_lab.wire.errors import ConnectionClosed
+from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
 from mcp_lab.wire.trace import Trace
 
 __all__ = ["Client", "DEFAULT_CAPABILITIES"]
@@ -56,8 +57,7 @@ class Client:
         self.pending = jsonrpc.PendingIds()
         self.abandoned: set = set()  # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
-        self._used_ids: set = set()  # every id written on this connection, typed by hand or not
-        self._closed = False
+        self.closed = False
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         # Session knowledge for Streamable HTTP (_meta -> headers, learnt x-mcp-header arguments,
         # the legacy version); only the HTTP transport calls these hooks.
@@ -80,7 +80,6 @@ class Client:
         """Send one request and return its answer (a Result or an Error message)."""
         self._check_open()
         rid = self.new_id() if id is None else id
-        self._used_ids.add(rid)
         if meta and self.era != "legacy":
             params = dict(params or {})
             given = params.get("_meta") or {}
@@ -132,7 +131,6 @@ class Client:
                 continue
             if isinstance(m, Request):
                 expected.add(m.id)
-                self._used_ids.add(m.id)
         try:
             parsed = jsonrpc.parse(wire[:-1]) if wire.count("\n") == 1 else None
         except ProtocolError:
@@ -169,10 +167,11 @@ class Client:
         return revisions.meta(self.protocol_version, self.capabilities, self.client_info)
 
     def new_id(self) -> int:
-        """The next integer id not yet written on this connection: a hand-typed id 1 (send_raw)
-        is never reused by a later request(), so each id names one exchange in the trace."""
+        """The next integer id not yet seen on the wire in this trace, either way (ids the
+        learner typed by hand with `send_raw` included): one id, one exchange, in a trace."""
+        seen = self.trace.ids_seen()
         rid = next(self._ids)
-        while rid in self._used_ids:
+        while rid in seen:
             rid = next(self._ids)
         return rid
 
@@ -181,16 +180,13 @@ class Client:
         return self.transport.stderr_lines
 
     def close(self) -> int | None:
-        """Stop the server (reaped, never left behind); its exit code. Closing twice is harmless."""
-        self._closed = True
+        """Close the connection (for stdio: close stdin, then reap the process). Idempotent."""
+        self.closed = True
         return self.transport.close()
 
     def _check_open(self) -> None:
-        if self._closed:
-            raise TransportClosed(
-                f"the connection to {self.name!r} is closed (close() was called): "
-                "run the cell that connects again, then this one"
-            )
+        if self.closed:
+            raise ConnectionClosed()
 
     def __enter__(self) -> "Client":
         return self
@@ -204,6 +200,7 @@ class Client:
     # -- the two halves of an exchange, for drivers that wait their own way (the probes) --
     def send_message(self, line: str, msg: Any = None, timeout: float | None = None) -> None:
         """Record and write one encoded message line (`msg` is its parsed form, for the Trace)."""
+        self._check_open()
         self.trace.add("send", line, msg, peer=self.name)
         self.transport.send_line(line, self.timeout if timeout is None else timeout)
 
@@ -212,6 +209,7 @@ class Client:
 
         Returns the recorded `Event`; raises `DeadlineExceeded` after `timeout` seconds of
         silence and `TransportClosed` when the server is gone."""
+        self._check_open()
         at, line = self.transport.read_line(timeout)
         try:
             line.encode("utf-8")
@@ -239,11 +237,12 @@ class Client:
             )
         note = None
         mid = getattr(msg, "id", None)
+        legacy = self.era == "legacy" or self.trace.is_legacy_answer(self.name, mid)
         if isinstance(msg, (jsonrpc.Result, jsonrpc.Error)) and mid in self.abandoned:
             self.abandoned.discard(mid)
             self.pending.resolve(mid)
             note = "a late answer to a request this client gave up on after its deadline"
-        elif isinstance(msg, jsonrpc.Result) and self.era != "legacy":
+        elif isinstance(msg, jsonrpc.Result) and not legacy:
             rt = msg.result.get("resultType")
             if rt is None:
                 note = (
@@ -252,7 +251,7 @@ class Client:
                 )
             elif rt not in ("complete", "input_required"):
                 note = f"unknown resultType {rt!r}: a client must treat it as invalid"
-        return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note)
+        return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note, era="legacy" if legacy else None)
 
     # -- internals ------------------------------------------------------------------------
     def _await(self, rid, timeout: float, method: str):

@@ -36,7 +36,8 @@ from typing import Any, Iterable, Sequence
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Diagram, Trace
-from mcp_lab.wire.trace_views import CELL, CODE_STYLE, table_open
+from mcp_lab.wire.trace_views import CELL_STYLE, TABLE_STYLE, code_html
+from mcp_lab.wire.wrapping import soft_html, wrap
 
 __all__ = ["isolated", "Isolation", "Row"]
 
@@ -177,34 +178,34 @@ class Isolation:
         def code(s: str | None) -> str:
             if not s:
                 return ""
-            body = f"<code style='{CODE_STYLE}'>{html.escape(s)}</code>"
             if len(s) <= _FOLD:
-                return body
-            return f"<details><summary><code>{html.escape(s[:_FOLD])}…</code></summary>{body}</details>"
+                return code_html(s)
+            # The folded preview ends between tokens, like every other break.
+            return f"<details><summary>{code_html(wrap(s, _FOLD)[0] + '…')}</summary>{code_html(s)}</details>"
 
+        td = f"style='{CELL_STYLE}'"
         rows = []
         for r in self.rows:
             colour = "#fce8e6" if (r.error or isinstance(r.answer, jsonrpc.Error) or r.is_error) else "#e6f4ea"
-            answer = f"<b>{html.escape(r.summary)}</b><br>{code(r.answer_line)}"
+            answer = f"<b>{soft_html(r.summary)}</b><br>{code(r.answer_line)}"
             if r.noise:
                 answer += "".join(f"<br><i>stdout noise:</i> {code(n)}" for n in r.noise)
-            stderr = "<br>".join(code(s) for s in r.stderr)
+            # One block per stderr line: a line wraps between words, and the next starts afresh.
+            stderr = "".join(f"<div style='margin-bottom:2px'>{code(s)}</div>" for s in r.stderr)
             rows.append(
-                f"<tr style='vertical-align:top'><td style='{CELL}'><b>{html.escape(r.label)}</b><br>pid {r.pid}</td>"
-                f"<td style='{CELL}'><b>{html.escape(r.method)}</b><br>{code(r.request)}</td>"
-                f"<td style='{CELL};background:{colour}'>{answer}</td>"
-                f"<td style='{CELL};font-size:11px;color:#555'>{stderr}</td>"
-                f"<td style='vertical-align:top;text-align:right'>{r.elapsed_ms:.0f}</td></tr>"
+                f"<tr><td style='{CELL_STYLE};white-space:nowrap'><b>{html.escape(r.label)}</b><br>pid {r.pid}</td>"
+                f"<td {td}><b>{html.escape(r.method)}</b><br>{code(r.request)}</td>"
+                f"<td style='{CELL_STYLE};background:{colour}'>{answer}</td>"
+                f"<td style='{CELL_STYLE};font-size:11px;color:#555;min-width:24ch'>{stderr}</td>"
+                f"<td style='text-align:right;vertical-align:top'>{r.elapsed_ms:.0f}</td></tr>"
             )
         head = (
-            f"<tr><th style='{CELL}'>process</th><th style='{CELL}'>request (exact line)</th>"
-            f"<th style='{CELL}'>answer (exact line)</th><th style='{CELL}'>stderr</th>"
-            f"<th style='{CELL}'>spawn to answer, ms</th></tr>"
+            f"<tr><th {td}>process</th><th {td}>request (exact line)</th>"
+            f"<th {td}>answer (exact line)</th><th {td}>stderr</th>"
+            f"<th {td}>spawn to answer, ms</th></tr>"
         )
         title = f"<b>isolated({html.escape(self.server)})</b>: {len(self.rows)} message(s), one fresh process each"
-        # Fixed column widths: the stderr column keeps room for whole words and nothing overflows.
-        widths = ["6.5em", "28%", "28%", "", "5.5em"]
-        return f"{title}{table_open(widths)}{head}{''.join(rows)}</table>"
+        return f"{title}<table style='{TABLE_STYLE}'>{head}{''.join(rows)}</table>"
 
 
 def _labels(n: int, given: Sequence[str] | None) -> list[str]:

@@ -39,7 +39,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mcp_lab.wire import jsonrpc
-from mcp_lab.wire.errors import DeadlineExceeded, HttpError, ProtocolError, TransportClosed
+from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, HttpError, ProtocolError
 
 __all__ = [
     "HttpTransport",
@@ -295,6 +295,8 @@ class HttpTransport:
         self._post(text[:-1] if text.endswith("\n") else text, raw=True, timeout=timeout)
 
     def read_line(self, timeout: float) -> tuple[float, str]:
+        if self._closed and self._queue.empty():
+            raise ConnectionClosed()
         deadline = time.monotonic() + max(0.0, timeout)
         while True:
             try:
@@ -327,7 +329,7 @@ class HttpTransport:
     # -- internals ----------------------------------------------------------------------
     def _post(self, text: str, *, raw: bool, timeout: float | None = None) -> None:
         if self._closed:
-            raise TransportClosed("the HTTP transport is closed")
+            raise ConnectionClosed()
         self.start()
         try:
             obj = json.loads(text)

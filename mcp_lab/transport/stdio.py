@@ -34,7 +34,7 @@ import weakref
 from collections.abc import Callable, Sequence
 
 from mcp_lab.transport.process import pump_lines, reap, spawn
-from mcp_lab.wire.errors import DeadlineExceeded, TransportClosed
+from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, TransportClosed
 
 __all__ = ["StdioTransport", "reap"]
 
@@ -68,6 +68,7 @@ class StdioTransport:
         self._eof = False
         self._threads: list[threading.Thread] = []
         self._finalizer: weakref.finalize | None = None
+        self._closed = False  # close() was called: every later read or write says so in one line
 
     # -- life cycle -------------------------------------------------------------------
     def start(self) -> "StdioTransport":
@@ -95,6 +96,7 @@ class StdioTransport:
 
     def close(self) -> int | None:
         """Close stdin, then SIGTERM, then SIGKILL, each after `grace` seconds.  Returns the exit code."""
+        self._closed = True
         if self.proc is None:
             return None
         reap(self.proc, self.grace)
@@ -149,8 +151,7 @@ class StdioTransport:
         stdin is non-blocking: a server that stops reading cannot stall the caller past the
         deadline (the pipe holds 64 KiB; a larger message waits for the server to drain it).
         """
-        if self.proc is None:
-            raise TransportClosed("the transport was not started")
+        self._check_open()
         data = memoryview(text.encode("utf-8"))
         fd = self.proc.stdin.fileno()
         deadline = time.monotonic() + max(0.0, timeout)
@@ -179,8 +180,7 @@ class StdioTransport:
 
     def read_line(self, timeout: float) -> tuple[float, str]:
         """Wait at most `timeout` seconds for the next stdout line: (monotonic time, text without newline)."""
-        if self.proc is None:
-            raise TransportClosed("the transport was not started")
+        self._check_open()
         deadline = time.monotonic() + max(0.0, timeout)
         fd = self.proc.stdout.fileno() if not self._eof else -1
         while True:
@@ -215,6 +215,12 @@ class StdioTransport:
         return self.stderr_lines[-n:]
 
     # -- internals ----------------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ConnectionClosed()
+        if self.proc is None:
+            raise TransportClosed("the transport was not started")
+
     def _wait_exit(self, timeout: float) -> None:
         try:
             self.proc.wait(timeout)

@@ -34,8 +34,11 @@ from typing import Any
 
 __all__ = [
     "McpError", "ProtocolError", "RemoteError", "LocalError", "TransportClosed", "HttpError",
-    "DeadlineExceeded", "RoundsExceeded", "CatalogError",
+    "DeadlineExceeded", "RoundsExceeded", "CatalogError", "CONNECTION_CLOSED", "ConnectionClosed",
 ]  # fmt: skip
+
+# What every transport and the Client say when a cell uses a connection an earlier cell closed.
+CONNECTION_CLOSED = "this connection is closed: run the connect cell again"
 
 
 class McpError(Exception):
@@ -80,6 +83,20 @@ class LocalError(McpError):
 
 class TransportClosed(LocalError):
     """The peer is gone: the server process exited or closed its stdout, or cannot be reached."""
+
+
+class ConnectionClosed(TransportClosed):
+    """This side closed the connection (`close()` was called) and a later cell used it.
+
+    A foreseeable mistake in a notebook (re-running a cell after the final `close()`), so IPython
+    shows the one sentence instead of a traceback into mcp_lab: `_render_traceback_` is the hook
+    IPython reads on an exception, and nothing outside IPython looks at it."""
+
+    def __init__(self, message: str = CONNECTION_CLOSED, data: Any = None):
+        super().__init__(message, data)
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"{type(self).__name__}: {self.message}"]
 
 
 class HttpError(TransportClosed):

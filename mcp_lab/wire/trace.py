@@ -24,9 +24,11 @@ probe's reasoning). Event kinds are the `EventKind` literals, checked in `add()`
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Literal, get_args
 
 from mcp_lab.wire import jsonrpc, trace_views
@@ -36,6 +38,7 @@ __all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram"]
 
 EventKind = Literal["send", "recv", "noise", "stderr", "note", "http"]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
+_TYPED_ID = re.compile(r'"id"\s*:\s*(-?\d+|"[^"\\]*")')
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Event:
     elapsed_ms: float | None = None  # for a recv that answers a send: the round trip
     note: str | None = None  # a remark (why a line is noise, what a probe step concluded)
     peer: str = "server"  # which server side (one lifeline per process)
+    era: str | None = None  # "legacy" when the trace shows a 2025-11-25 exchange (an initialize answer)
 
     @property
     def summary(self) -> str:
@@ -59,8 +63,10 @@ class Event:
         if isinstance(m, jsonrpc.Result):
             r = m.result
             rt = r.get("resultType")
-            # No resultType: a legacy-era answer (valid there), labelled as legacy, not as a fault.
-            return f"result (id {m.id}) {rt}" if rt else f"legacy result (id {m.id})"
+            if rt:
+                return f"result (id {m.id}) {rt}"
+            # A legacy-era result has no resultType by design; a modern one must carry it.
+            return f"legacy result (id {m.id})" if self.era == "legacy" else f"result (id {m.id}) [no resultType]"
         if isinstance(m, jsonrpc.Error):
             return f"error {m.code} (id {m.id})"
         if self.kind == "noise":
@@ -82,6 +88,21 @@ class Trace:
         self._lock = threading.Lock()
         self._t0 = time.monotonic()
         self._sent_at: dict[tuple[str, Any], float] = {}
+        self._methods: dict[tuple[str, Any], str] = {}  # (peer, id) -> method of the request sent
+        self._legacy_peers: set[str] = set()  # peers that answered an initialize
+        self._ids: set = set()  # every request/answer id seen on the wire, both ways
+        # Events given (a slice of another trace, a loaded cassette): learn their ids and eras the
+        # way add() would, so a legacy answer read back is still labelled legacy.
+        for i, e in enumerate(self._events):
+            msg_id = getattr(e.message, "id", None)
+            if e.kind == "send" and isinstance(e.message, jsonrpc.Request):
+                self._methods[(e.peer, msg_id)] = e.message.method
+            self._remember_ids(e.kind, e.line, msg_id, e.peer)
+            if e.kind == "recv" and isinstance(e.message, jsonrpc.Result) and e.era is None:
+                if e.peer in self._legacy_peers or self._methods.get((e.peer, msg_id)) == "initialize":
+                    self._events[i] = e = replace(e, era="legacy")
+            if e.era == "legacy":
+                self._legacy_peers.add(e.peer)
         self.title = title
 
     # -- appending ------------------------------------------------------------------------
@@ -94,6 +115,7 @@ class Trace:
         note: str | None = None,
         peer: str = "server",
         at: float | None = None,
+        era: str | None = None,
     ) -> Event:
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}; one of {sorted(EVENT_KINDS)}")
@@ -104,11 +126,49 @@ class Trace:
         with self._lock:
             if kind == "send" and isinstance(message, jsonrpc.Request):
                 self._sent_at[key] = now
+                self._methods[key] = message.method
             elif kind == "recv" and isinstance(message, (jsonrpc.Result, jsonrpc.Error)) and key in self._sent_at:
                 elapsed = (now - self._sent_at.pop(key)) * 1000.0
-            ev = Event(kind, line, message, now - self._t0, elapsed, note, peer)
+            if kind == "recv" and isinstance(message, jsonrpc.Result) and self._methods.get(key) == "initialize":
+                self._legacy_peers.add(peer)
+            if era is None and kind == "recv" and peer in self._legacy_peers:
+                era = "legacy"
+            self._remember_ids(kind, line, msg_id, peer)
+            ev = Event(kind, line, message, now - self._t0, elapsed, note, peer, era)
             self._events.append(ev)
         return ev
+
+    def _remember_ids(self, kind: str, line: str, msg_id: Any, peer: str) -> None:
+        if kind not in ("send", "recv"):
+            return
+        if msg_id is not None:
+            self._ids.add(msg_id)
+            return
+        # Raw text the learner typed (maybe several lines, maybe invalid): any id it names counts.
+        for part in line.split("\n"):
+            try:
+                obj = json.loads(part)
+            except ValueError:
+                # Cut or garbled: an id the learner typed is still one they may look for.
+                found = _TYPED_ID.search(part)
+                if found:
+                    self._ids.add(json.loads(found.group(1)))
+                continue
+            if isinstance(obj, dict) and isinstance(obj.get("id"), (int, str)):
+                self._ids.add(obj["id"])
+                if kind == "send" and isinstance(obj.get("method"), str):
+                    self._methods[(peer, obj["id"])] = obj["method"]
+
+    def ids_seen(self) -> set:
+        """Every id that crossed the wire in this trace (requests sent, answers received)."""
+        with self._lock:
+            return set(self._ids)
+
+    def is_legacy_answer(self, peer: str, msg_id: Any) -> bool:
+        """True when an answer with this id from `peer` belongs to the legacy era: it answers an
+        `initialize`, or the peer already answered one (a 2025-11-25 session)."""
+        with self._lock:
+            return peer in self._legacy_peers or self._methods.get((peer, msg_id)) == "initialize"
 
     def note(self, text: str, *, peer: str = "server") -> Event:
         """Add a remark of mcp_lab's own (a probe step, a conclusion): shown, never sent."""

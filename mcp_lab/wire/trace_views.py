@@ -8,41 +8,19 @@ from __future__ import annotations
 import html
 
 from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.wrapping import soft_html, wrap
 
-__all__ = ["as_text", "as_html", "as_mermaid", "Diagram", "ARROW", "LEGEND", "CODE_STYLE", "table_open", "wrap"]
+__all__ = ["as_text", "as_html", "as_mermaid", "code_html", "Diagram", "ARROW", "LEGEND", "TABLE_STYLE", "CELL_STYLE"]
 
 FOLD = 160  # characters of a line shown before folding
-# An exact line wraps inside its column: at spaces first (a log line wraps by words), and inside a
-# long token only when nothing else fits, so a table never overflows to the right.
-CODE_STYLE = "white-space:pre-wrap;overflow-wrap:anywhere"
-CELL = "vertical-align:top;text-align:left"  # JupyterLab right-aligns table cells by default
-
-
-def table_open(widths: list[str]) -> str:
-    """A table that fits its output area: fixed layout over the full width, one width per column
-    ('' lets a column take what is left), so long lines wrap instead of widening the page."""
-    cols = "".join(f"<col style='width:{w}'>" if w else "<col>" for w in widths)
-    return (
-        "<table style='font-size:12px;table-layout:fixed;width:100%;border-collapse:collapse'>"
-        f"<colgroup>{cols}</colgroup>"
-    )
-
-
-_BREAKS = (" ", ",", ":", "{", "[")
-
-
-def wrap(line: str, width: int) -> list[str]:
-    """Split `line` into pieces of at most `width` characters at token boundaries (after a space,
-    a comma, a colon, an opening bracket ...); a token longer than `width` is cut as a last resort."""
-    pieces = []
-    while len(line) > width:
-        cut = max(line.rfind(ch, 0, width) for ch in _BREAKS)
-        cut = cut + 1 if cut >= width // 3 else width
-        pieces.append(line[:cut])
-        line = line[cut:]
-    return pieces + [line]
-
-
+# JupyterLab's own table style right-aligns and centres every cell; a wire table reads left to
+# right, top to bottom. `table-layout:auto` lets a column take the width its content needs;
+# `max-width:100%` keeps the table inside the output area (no horizontal scroll bar).
+TABLE_STYLE = "font-size:12px;table-layout:auto;width:auto;max-width:100%;border-collapse:collapse"
+CELL_STYLE = "text-align:left;vertical-align:top"
+# Break only where `<wbr>` says (between JSON tokens): never in the middle of a key or a date.
+CODE_STYLE = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal"
+LABEL_WIDTH = 28  # characters of a Mermaid message or note per line (longer ones wrap, never cut)
 LEGEND = {
     "send": "client wrote",
     "recv": "server wrote",
@@ -55,8 +33,6 @@ ARROW = {"send": "->", "recv": "<-", "noise": "<!", "stderr": "..", "note": "##"
 
 
 def as_text(trace, width: int | None = None) -> str:
-    """One line per event; with `width`, a longer line wraps at token boundaries, its continuation
-    indented under the line it continues (nothing is cut off)."""
     out = [trace.title] if trace.title else []
     multi = len(trace.peers) > 1
     for e in trace:
@@ -66,13 +42,21 @@ def as_text(trace, width: int | None = None) -> str:
         if e.kind == "http" and e.note:
             line = e.note  # the raw exchange spans many lines: see e.line, or the HTML view
         extra = f"   # {e.note}" if e.note and e.kind not in ("note", "http") else ""
-        head = f"{e.t * 1000:9.1f} ms {ARROW.get(e.kind, '  ')} {who}"
-        pieces = [line] if width is None else wrap(line, max(20, width))
-        out.append(f"{head}{pieces[0]}" + (f"{rt}{extra}" if len(pieces) == 1 else ""))
-        out += [" " * len(head) + piece for piece in pieces[1:-1]]
-        if len(pieces) > 1:
-            out.append(" " * len(head) + pieces[-1] + f"{rt}{extra}")
+        head = f"{e.t * 1000:9.1f} ms {ARROW.get(e.kind, '  ')} "
+        body = f"{who}{line}{rt}{extra}"
+        if width is None:
+            out.append(head + body)
+            continue
+        # Continuation lines start under the message, broken between JSON tokens, never inside one.
+        lines = wrap(body, max(20, width - len(head)))
+        out.append(head + lines[0])
+        out.extend(" " * len(head) + rest for rest in lines[1:])
     return "\n".join(out)
+
+
+def code_html(text: str) -> str:
+    """One exact line as HTML code that wraps between JSON tokens only."""
+    return f"<code style='{CODE_STYLE}'>{soft_html(text)}</code>"
 
 
 def as_html(trace) -> str:
@@ -87,38 +71,59 @@ def as_html(trace) -> str:
         "http": "#f3e8fd",
     }
     for e in trace:
-        text = html.escape(e.line)
+        text = code_html(e.line)
         if len(e.line) > FOLD or (e.kind == "http" and "\n" in e.line):
-            text = (
-                f"<details><summary><code style='{CODE_STYLE}'>{html.escape(e.line[:FOLD])}…</code></summary>"
-                f"<code style='{CODE_STYLE}'>{text}</code></details>"
-            )
-        else:
-            text = f"<code style='{CODE_STYLE}'>{text}</code>"
+            text = f"<details><summary>{code_html(wrap(e.line, FOLD)[0] + '…')}</summary>{text}</details>"
         rt = f"{e.elapsed_ms:.1f}" if e.elapsed_ms is not None else ""
         note = f"<br><i>{html.escape(e.note)}</i>" if e.note and e.kind not in ("note", "http") else ""
         rows.append(
-            f"<tr style='background:{style.get(e.kind, '#fff')}'>"
-            f"<td style='vertical-align:top;text-align:right'>{e.t * 1000:.1f}</td>"
-            f"<td style='{CELL}'>{ARROW.get(e.kind, '')} {html.escape(e.kind)}</td>"
-            + (f"<td style='{CELL}'>{html.escape(e.peer)}</td>" if multi else "")
-            + f"<td style='{CELL}'>{html.escape(e.summary)}</td><td style='{CELL}'>{text}{note}</td>"
-            f"<td style='vertical-align:top;text-align:right'>{rt}</td></tr>"
+            f"<tr style='background:{style.get(e.kind, '#fff')};{CELL_STYLE}'>"
+            f"<td style='text-align:right;vertical-align:top;white-space:nowrap'>{e.t * 1000:.1f}</td>"
+            f"<td style='{CELL_STYLE};white-space:nowrap'>{ARROW.get(e.kind, '')} {html.escape(e.kind)}</td>"
+            + (f"<td style='{CELL_STYLE}'>{html.escape(e.peer)}</td>" if multi else "")
+            + f"<td style='{CELL_STYLE};min-width:12ch'>{soft_html(e.summary)}</td>"
+            f"<td style='{CELL_STYLE}'>{text}{note}</td>"
+            f"<td style='text-align:right;vertical-align:top'>{rt}</td></tr>"
         )
+    th = f"style='{CELL_STYLE}'"
     head = (
-        f"<tr><th style='{CELL}'>ms</th><th style='{CELL}'>dir</th>"
-        + (f"<th style='{CELL}'>peer</th>" if multi else "")
-        + f"<th style='{CELL}'>what</th><th style='{CELL}'>exact line</th><th style='{CELL}'>round trip ms</th></tr>"
+        f"<tr><th {th}>ms</th><th {th}>dir</th>"
+        + (f"<th {th}>peer</th>" if multi else "")
+        + f"<th {th}>what</th><th {th}>exact line</th><th {th}>round trip ms</th></tr>"
     )
-    widths = ["4.5em", "6em"] + (["8em"] if multi else []) + ["20%", "", "5.5em"]
     title = f"<b>{html.escape(trace.title)}</b>" if trace.title else ""
     present = [k for k in style if any(e.kind == k for e in trace)]
     legend = " ".join(
         f"<span style='background:{style[k]};padding:0 4px'>{ARROW[k]} {k}: {LEGEND[k]}</span>" for k in present
     )
-    return f"{title}{table_open(widths)}{head}{''.join(rows)}</table>" + (
+    return f"{title}<table style='{TABLE_STYLE}'>{head}{''.join(rows)}</table>" + (
         f"<div style='font-size:11px'>{legend}</div>" if legend else ""
     )
+
+
+def mermaid_label(s: str, width: int = LABEL_WIDTH, limit: int = 8) -> str:
+    """A message or note for Mermaid: wrapped between tokens with `<br/>`, never cut mid-word.
+
+    Mermaid treats ';' and '#' specially inside messages, so they are replaced. A text longer
+    than `limit` lines ends with a line that says how much is left and where to read it."""
+    s = s.replace(";", ",").replace("#", "no.").replace("\n", " ")
+    lines = wrap(s, width)
+    if len(lines) > limit:
+        rest = sum(len(x) for x in lines[limit - 1 :])
+        lines = lines[: limit - 1] + [f"(+{rest} characters: see trace.text())"]
+    return "<br/>".join(lines)
+
+
+# JupyterLab draws a diagram as an image scaled down to the output's width (about 970 px at
+# 1400x1000 with the file browser open), so a diagram's natural width decides its font size:
+# Mermaid's defaults made a four-lifeline exchange 1589 px wide, its 16 px labels shown at 9.7 px.
+# Narrower actor boxes and margins, labels wrapped at LABEL_WIDTH, and stderr notes drawn over
+# their lifeline (not to its right) keep five lifelines within 961 px: labels at 16 px
+# (measured in tests/browser). The directive sits after the first line so the source still
+# starts with "sequenceDiagram".
+MERMAID_INIT = (
+    '%%{init: {"sequence": {"useMaxWidth": false, "wrap": false, "width": 110, "actorMargin": 30, "noteMargin": 6}}}%%'
+)
 
 
 def as_mermaid(trace, *, client: str = "client") -> "Diagram":
@@ -127,27 +132,8 @@ def as_mermaid(trace, *, client: str = "client") -> "Diagram":
     def ident(name: str) -> str:
         return "P" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
-    def label(s: str) -> str:
-        # Mermaid treats ';' and '#' specially inside messages; keep labels plain. A long label
-        # wraps onto lines (<br/>) instead of widening the diagram: JupyterLab scales a diagram
-        # down to the page's width, so a wide one (four lifelines) would shrink every label.
-        s = s.replace(";", ",").replace("#", "no.").replace("\n", " ")
-        pieces = wrap(s, 36)
-        if len(pieces) > 3:
-            pieces = pieces[:3]
-            pieces[-1] = pieces[-1][:34] + "…"
-        return "<br/>".join(pieces)
-
-    def note(s: str) -> str:
-        # A note wraps onto lines (<br/>) rather than being cut: up to four lines of ~48 characters.
-        s = s.replace(";", ",").replace("#", "no.").replace("\n", " ")
-        pieces = wrap(s, 48)
-        if len(pieces) > 4:
-            pieces = pieces[:4]
-            pieces[-1] = pieces[-1][:46] + "…"
-        return "<br/>".join(pieces)
-
-    lines = ["sequenceDiagram", f"    participant C as {label(client)}"]
+    label = mermaid_label
+    lines = ["sequenceDiagram", f"    {MERMAID_INIT}", f"    participant C as {label(client)}"]
     for p in trace.peers:
         lines.append(f"    participant {ident(p)} as {label(p)}")
     for e in trace:
@@ -163,11 +149,11 @@ def as_mermaid(trace, *, client: str = "client") -> "Diagram":
         elif e.kind == "noise":
             lines.append(f"    {p}--xC: {label('stdout noise: ' + e.line)}")
         elif e.kind == "stderr":
-            lines.append(f"    Note right of {p}: {note('stderr: ' + e.line)}")
+            lines.append(f"    Note over {p}: {label('stderr: ' + e.line)}")
         elif e.kind == "note":
-            lines.append(f"    Note over C: {note(e.line)}")
+            lines.append(f"    Note over C: {label(e.line)}")
         elif e.kind == "http":
-            lines.append(f"    Note over C,{p}: {note(e.note or 'HTTP exchange')}")
+            lines.append(f"    Note over C,{p}: {label(e.note or 'HTTP exchange')}")
     return Diagram("\n".join(lines))
 
 

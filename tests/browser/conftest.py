@@ -311,3 +311,49 @@ def chromium(tmp_path):
             yield page
         finally:
             context.close()
+
+
+# -- one JupyterLab and one browser for a whole test module (the screen tests open several notebooks)
+@pytest.fixture(scope="module")
+def jupyterlab_module(tmp_path_factory):
+    """Like `jupyterlab`, but one server for every test of the module: start(notebooks, extra, env).
+
+    `extra` maps a folder to copy into the root (a lab's own folder beside its notebook)."""
+    _environment_check()
+    started: list[JupyterLabServer] = []
+
+    def start(notebooks: list[Path], extra: list[Path] = (), env: dict[str, str] | None = None) -> JupyterLabServer:
+        lab = JupyterLabServer(tmp_path_factory.mktemp("lab"), notebooks, env)
+        for folder in extra:
+            shutil.copytree(folder, lab.root / folder.name)
+        started.append(lab)
+        try:
+            lab.wait_ready()
+        except RuntimeError as e:
+            pytest.fail(str(e), pytrace=False)
+        return lab
+
+    yield start
+    for lab in started:
+        lab.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium_module(tmp_path_factory):
+    """One headless Debian Chromium page at 1400x1000 (the size the course is checked at)."""
+    _environment_check()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            timezone_id="UTC",
+            viewport={"width": 1400, "height": 1000},
+        )
+        try:
+            yield context.pages[0] if context.pages else context.new_page()
+        finally:
+            context.close()
