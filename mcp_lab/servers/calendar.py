@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.http is None:
         serve_stdio()
         return
-    from mcp_lab.servers._http_binding import serve  # same handle(), another binding
+    from mcp_lab.servers.streamable_http import serve  # same handle(), another binding
     serve(handle, args.http, sse=args.sse, name=SERVER_INFO["name"],
           banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}")
 
