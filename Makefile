@@ -23,7 +23,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 PYTEST_ARGS ?=
 LAB_ARGS ?=
 
-.PHONY: setup prereqs lab test bench clean
+.PHONY: setup prereqs lab test lint fmt bench clean
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP)
 
@@ -40,9 +40,9 @@ $(PIP_STAMP): pyproject.toml | $(VPY)
 	@rm -f $(VENV)/.stamp-pip*
 	@touch $@
 
-$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/wire_kernel.py
+$(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/notebook/wire_kernel.py
 	$(VPY) -m ipykernel install --sys-prefix
-	$(VPY) -m mcp_lab.wire_kernel install --sys-prefix
+	$(VPY) -m mcp_lab.notebook.wire_kernel install --sys-prefix
 	@touch $@
 
 $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
@@ -56,14 +56,26 @@ lab: setup
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
-test: setup
+# Lint, format check and the layer contract (pyproject.toml) run before any test: a few seconds.
+LINT_PATHS := mcp_lab tests tools bench
+
+lint: setup
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+	$(VENV)/bin/lint-imports --no-cache
+
+test: lint
 	@sh tools/ensure_chromium.sh
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
+fmt: setup
+	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
+	$(VENV)/bin/ruff format $(LINT_PATHS)
+
 bench: setup
-	$(VPY) tests/bench.py
+	$(VPY) bench/bench.py
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results
+	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +

@@ -17,39 +17,49 @@ import argparse
 import json
 import sys
 
-from . import ProtocolError
+from mcp_lab.wire.errors import McpError
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab",
-                                     description="Drive MCP servers and show the real wire.")
+    parser = argparse.ArgumentParser(prog="python -m mcp_lab", description="Drive MCP servers and show the real wire.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    p = sub.add_parser("probe", help="server/discover first, initialize if the server is legacy",
-                       description="Probe a stdio server the way MCP 2026-07-28 says a dual-era client "
-                                   "should, and print the steps, the verdict and the trace. Give a known "
-                                   "short name, or the server's argv after `--`.")
+    p = sub.add_parser(
+        "probe",
+        help="server/discover first, initialize if the server is legacy",
+        description="Probe a stdio server the way MCP 2026-07-28 says a dual-era client "
+        "should, and print the steps, the verdict and the trace. Give a known "
+        "short name, or the server's argv after `--`.",
+    )
     p.add_argument("name", nargs="?", help="a known server name (e.g. everything, calendar, sdk_calendar)")
-    p.add_argument("--timeout", type=float, default=3.0,
-                   help="seconds of silence after server/discover that mean legacy (default 3)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=3.0,
+        help="seconds of silence after server/discover that mean legacy (default 3)",
+    )
     p.add_argument("--json", action="store_true", help="print the verdict and trace as JSON")
-    p.add_argument("--width", type=int, default=160,
-                   help="fold trace lines longer than this many characters; 0 prints them whole")
-    c = sub.add_parser("cost", help="tokens a server's tool catalog and instructions add to every prompt",
-                       description="Connect, probe the era, list every tool, and count the tokens of each "
-                                   "definition (json.dumps of name, description, inputSchema) and of the "
-                                   "server's instructions. Give a known short name, or the server's argv "
-                                   "after `--`. The client declares no capabilities.")
+    p.add_argument(
+        "--width", type=int, default=160, help="fold trace lines longer than this many characters; 0 prints them whole"
+    )
+    c = sub.add_parser(
+        "cost",
+        help="tokens a server's tool catalog and instructions add to every prompt",
+        description="Connect, probe the era, list every tool, and count the tokens of each "
+        "definition (json.dumps of name, description, inputSchema) and of the "
+        "server's instructions. Give a known short name, or the server's argv "
+        "after `--`. The client declares no capabilities.",
+    )
     c.add_argument("name", nargs="?", help="a known server name (e.g. everything, calendar, sdk_calendar)")
-    c.add_argument("--encoding", default="o200k_base",
-                   help="tiktoken encoding: o200k_base (default) or cl100k_base")
-    c.add_argument("--timeout", type=float, default=5.0,
-                   help="deadline in seconds of each wait, the probe's included (default 5)")
+    c.add_argument("--encoding", default="o200k_base", help="tiktoken encoding: o200k_base (default) or cl100k_base")
+    c.add_argument(
+        "--timeout", type=float, default=5.0, help="deadline in seconds of each wait, the probe's included (default 5)"
+    )
     c.add_argument("--json", action="store_true", help="print the counts as JSON")
     return parser
 
 
 def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) -> int:
-    from .tokens import EncodingDataError, available_encodings, cost
+    from mcp_lab.tokens import EncodingDataError, available_encodings, cost
 
     if (args.name is None) == (server_argv is None):
         parser.error("cost needs either a known server name or `-- <argv...>`, not both")
@@ -62,8 +72,8 @@ def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) 
     server = args.name if server_argv is None else server_argv
     try:
         result = cost(server, encoding=args.encoding, timeout=args.timeout)
-    except (ProtocolError, EncodingDataError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        msg = e.message if isinstance(e, ProtocolError) else str(e)
+    except (McpError, EncodingDataError, ValueError, TypeError, OSError, NotImplementedError) as e:
+        msg = e.message if isinstance(e, McpError) else str(e)
         print(f"mcp_lab cost: {' '.join(msg.split())}", file=sys.stderr)
         return 1
     if args.json:
@@ -74,7 +84,7 @@ def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) 
 
 
 def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) -> int:
-    from .probe import probe
+    from mcp_lab.session.probe import probe
 
     if args.name is None and server_argv is None:
         parser.error("probe needs a known server name (e.g. everything) or `-- <server argv...>`")
@@ -87,8 +97,8 @@ def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser)
     server = args.name if server_argv is None else server_argv
     try:
         verdict = probe(server, timeout=args.timeout, refresh=True)
-    except (ProtocolError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        msg = e.message if isinstance(e, ProtocolError) else str(e)
+    except (McpError, ValueError, TypeError, OSError, NotImplementedError) as e:
+        msg = e.message if isinstance(e, McpError) else str(e)
         print(f"mcp_lab probe: {' '.join(msg.split())}", file=sys.stderr)
         return 1
     try:
@@ -101,6 +111,7 @@ def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser)
         # The reader went away (`| head`): not an error of the probe.  Point stdout at
         # /dev/null so the interpreter's own final flush does not complain again.
         import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     finally:
         verdict.close()
@@ -114,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     server_argv = None
     if "--" in argv:
         i = argv.index("--")
-        argv, server_argv = argv[:i], argv[i + 1:]
+        argv, server_argv = argv[:i], argv[i + 1 :]
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "probe":

@@ -8,23 +8,41 @@ deep nesting, huge numbers and odd Unicode.
 """
 
 import json
-
-import pytest
 import random
 import subprocess
 import sys
 import threading
 
+import pytest
+
 SEED = 20260728
 N = 10_000
 
 VALID = [
-    {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {}}}},
-    {"jsonrpc": "2.0", "id": "x", "method": "tools/call", "params": {"name": "create_event", "arguments": {"title": "T"},
-     "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-               "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}}},
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/list",
+        "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }
+        },
+    },
+    {
+        "jsonrpc": "2.0",
+        "id": "x",
+        "method": "tools/call",
+        "params": {
+            "name": "create_event",
+            "arguments": {"title": "T"},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+            },
+        },
+    },
     {"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "calendar://week"}},
     {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}},
 ]
@@ -45,7 +63,9 @@ def mutate(rng: random.Random) -> str:
     if kind == 3:
         params = base.setdefault("params", {})
         if isinstance(params, dict):
-            params[rng.choice(["_meta", "name", "arguments", "uri", "requestState", "inputResponses"])] = rng.choice(WEIRD)
+            params[rng.choice(["_meta", "name", "arguments", "uri", "requestState", "inputResponses"])] = rng.choice(
+                WEIRD
+            )
         return json.dumps(base)
     if kind == 4:
         depth = rng.randrange(1, 3000)
@@ -77,8 +97,13 @@ def expects_answer(line: str) -> bool:
         msg = load_message(line)
     except (ValueError, RecursionError, UnicodeError):
         return True
-    if isinstance(msg, dict) and msg.get("jsonrpc") == "2.0" and isinstance(msg.get("method"), str) \
-            and "id" not in msg and isinstance(msg.get("params", {}), dict):
+    if (
+        isinstance(msg, dict)
+        and msg.get("jsonrpc") == "2.0"
+        and isinstance(msg.get("method"), str)
+        and "id" not in msg
+        and isinstance(msg.get("params", {}), dict)
+    ):
         return False
     if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
         return False
@@ -93,8 +118,12 @@ def test_ten_thousand_bad_lines_one_process(tmp_path):
         lines.append(line)
     expected = sum(expects_answer(line) for line in lines)
 
-    proc = subprocess.Popen([sys.executable, "-m", "mcp_lab.servers.calendar"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mcp_lab.servers.calendar"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     out: list[bytes] = []
     reader = threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True)
     reader.start()
@@ -111,7 +140,7 @@ def test_ten_thousand_bad_lines_one_process(tmp_path):
     assert proc.returncode == 0, f"the server died (seed {SEED}): exit {proc.returncode}"
     answers = []
     for raw in out:
-        text = raw.decode("utf-8")          # valid UTF-8, every line
+        text = raw.decode("utf-8")  # valid UTF-8, every line
         msg = json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} written: not JSON: {text}"))
         assert isinstance(msg, dict) and msg.get("jsonrpc") == "2.0" and ("result" in msg) != ("error" in msg), text
         answers.append(msg)

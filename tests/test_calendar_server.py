@@ -1,16 +1,20 @@
-"""Every rule of the bundled calendar (issue 2, item 8), each its own test, on a real process."""
+"""Every rule of the bundled calendar (issue 2, item 8), each its own test.
+
+Most run in-process (the `calendar` fixture: the server's own handle_line over the in-memory
+transport); the ones about the process itself (stdout/stderr discipline, state dying with the
+process) run on a real child process (`calendar_process`)."""
 
 import base64
 import json
 
 import pytest
-from support import wait_for
+from _support import wait_for
 
 from mcp_lab import jsonrpc
-from mcp_lab.revisions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, meta
+from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY, meta
 
 FORM = {"elicitation": {"form": {}}}
-DENTIST_STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="   # the chapter's requestState, byte for byte
+DENTIST_STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="  # the chapter's requestState, byte for byte
 
 
 def call(client, name, arguments, **extra):
@@ -67,7 +71,8 @@ def test_nan_and_infinity_are_a_parse_error_on_stdio(calendar, constant):
 
 
 def test_log_level_is_optional_but_checked(calendar):
-    """logLevel is deprecated (SEP-2577) yet valid; an invalid level is -32602 (DIGEST §2)."""
+    """logLevel is deprecated (SEP-2577) yet valid; an invalid level is -32602
+    (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#per-request-log-level)."""
     ok = calendar.request("tools/list", {"_meta": {"io.modelcontextprotocol/logLevel": "warning"}})
     assert ok.ok
     bad = calendar.request("tools/list", {"_meta": {"io.modelcontextprotocol/logLevel": "loud"}})
@@ -75,19 +80,29 @@ def test_log_level_is_optional_but_checked(calendar):
 
 
 def test_legacy_initialize_is_refused_listing_supported_versions(calendar):
-    r = calendar.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                        "clientInfo": {"name": "legacy", "version": "1"}}, meta=False)
+    r = calendar.request(
+        "initialize",
+        {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}},
+        meta=False,
+    )
     assert not r.ok
     assert r.data["supported"] == ["2026-07-28"] and r.data["requested"] == "2025-11-25"
 
 
 # -- resultType and tools -----------------------------------------------------------------
-@pytest.mark.parametrize("method, params", [
-    ("server/discover", {}), ("tools/list", {}), ("resources/list", {}), ("prompts/list", {}),
-    ("resources/templates/list", {}), ("resources/read", {"uri": "calendar://week"}),
-    ("prompts/get", {"name": "prepare_week"}),
-    ("tools/call", {"name": "create_event", "arguments": {"title": "x", "startsAt": "2026-09-10T08:30:00Z"}}),
-])
+@pytest.mark.parametrize(
+    "method, params",
+    [
+        ("server/discover", {}),
+        ("tools/list", {}),
+        ("resources/list", {}),
+        ("prompts/list", {}),
+        ("resources/templates/list", {}),
+        ("resources/read", {"uri": "calendar://week"}),
+        ("prompts/get", {"name": "prepare_week"}),
+        ("tools/call", {"name": "create_event", "arguments": {"title": "x", "startsAt": "2026-09-10T08:30:00Z"}}),
+    ],
+)
 def test_every_result_carries_result_type(calendar, method, params):
     assert calendar.request(method, params).unwrap()["resultType"] in ("complete", "input_required")
 
@@ -119,8 +134,11 @@ def test_missing_date_is_input_required_with_form_elicitation_and_opaque_state(c
     ask = r["inputRequests"]["when"]
     assert ask["method"] == "elicitation/create"
     assert ask["params"]["mode"] == "form" and ask["params"]["message"] == 'When should "Dentist" start?'
-    assert ask["params"]["requestedSchema"] == {"type": "object", "properties": {
-        "startsAt": {"type": "string", "format": "date-time"}}, "required": ["startsAt"]}
+    assert ask["params"]["requestedSchema"] == {
+        "type": "object",
+        "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+        "required": ["startsAt"],
+    }
     assert r["requestState"] == DENTIST_STATE
     assert json.loads(base64.b64decode(r["requestState"])) == {"title": "Dentist"}
 
@@ -130,17 +148,18 @@ def test_missing_date_without_form_capability_is_32021(calendar):
     r = call(calendar, "create_event", {"title": "Dentist"})
     assert r.code == jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY
     assert r.data == {"requiredCapabilities": {"elicitation": {"form": {}}}}
-    calendar.capabilities = {"elicitation": {"url": {}}}   # URL mode alone cannot render a form
+    calendar.capabilities = {"elicitation": {"url": {}}}  # URL mode alone cannot render a form
     assert call(calendar, "create_event", {"title": "Dentist"}).code == -32021
-    calendar.capabilities = {"elicitation": {}}             # {} means form mode
+    calendar.capabilities = {"elicitation": {}}  # {} means form mode
     assert call(calendar, "create_event", {"title": "Dentist"}).unwrap()["resultType"] == "input_required"
 
 
 def test_retry_with_new_id_input_responses_and_same_state_completes(calendar):
     first = call(calendar, "create_event", {"title": "Dentist"})
     answer = {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}
-    second = call(calendar, "create_event", {"title": "Dentist"}, inputResponses=answer,
-                  requestState=first.result["requestState"])
+    second = call(
+        calendar, "create_event", {"title": "Dentist"}, inputResponses=answer, requestState=first.result["requestState"]
+    )
     assert second.id != first.id
     r = second.unwrap()
     assert r["resultType"] == "complete"
@@ -149,16 +168,26 @@ def test_retry_with_new_id_input_responses_and_same_state_completes(calendar):
 
 @pytest.mark.parametrize("action", ["decline", "cancel"])
 def test_decline_and_cancel_are_clear_tool_errors(calendar, action):
-    r = call(calendar, "create_event", {"title": "Dentist"}, inputResponses={"when": {"action": action}},
-             requestState=DENTIST_STATE).unwrap()
+    r = call(
+        calendar,
+        "create_event",
+        {"title": "Dentist"},
+        inputResponses={"when": {"action": action}},
+        requestState=DENTIST_STATE,
+    ).unwrap()
     assert r["resultType"] == "complete" and r["isError"] is True and action in r["content"][0]["text"]
     week = json.loads(calendar.request("resources/read", {"uri": "calendar://week"}).unwrap()["contents"][0]["text"])
     assert len(week) == 2
 
 
 def test_garbage_request_state_is_invalid_params(calendar):
-    r = call(calendar, "create_event", {"title": "Dentist"}, requestState="%%%not-base64%%%",
-             inputResponses={"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}})
+    r = call(
+        calendar,
+        "create_event",
+        {"title": "Dentist"},
+        requestState="%%%not-base64%%%",
+        inputResponses={"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}},
+    )
     assert r.code == -32602
 
 
@@ -170,7 +199,8 @@ def test_resources_list_and_read_week_private_for_a_minute(calendar):
     assert (r["ttlMs"], r["cacheScope"]) == (60000, "private")
     assert json.loads(r["contents"][0]["text"]) == [
         {"id": "e1", "title": "Standup", "startsAt": "2026-09-07T09:00:00Z"},
-        {"id": "e2", "title": "Design review", "startsAt": "2026-09-09T15:00:00Z"}]
+        {"id": "e2", "title": "Design review", "startsAt": "2026-09-09T15:00:00Z"},
+    ]
 
 
 def test_prompts_list_and_get_prepare_week(calendar):
@@ -182,14 +212,17 @@ def test_prompts_list_and_get_prepare_week(calendar):
 # -- errors -------------------------------------------------------------------------------
 def test_unknown_method_is_32601(calendar):
     assert calendar.request("calendar/teleport").code == jsonrpc.METHOD_NOT_FOUND
-    assert calendar.request("ping").code == jsonrpc.METHOD_NOT_FOUND   # removed in 2026-07-28
+    assert calendar.request("ping").code == jsonrpc.METHOD_NOT_FOUND  # removed in 2026-07-28
 
 
-@pytest.mark.parametrize("method, params", [
-    ("tools/call", {"name": "delete_everything", "arguments": {}}),
-    ("prompts/get", {"name": "nope"}),
-    ("resources/read", {"uri": "calendar://year"}),
-])
+@pytest.mark.parametrize(
+    "method, params",
+    [
+        ("tools/call", {"name": "delete_everything", "arguments": {}}),
+        ("prompts/get", {"name": "nope"}),
+        ("resources/read", {"uri": "calendar://year"}),
+    ],
+)
 def test_unknown_tool_prompt_or_resource_is_32602(calendar, method, params):
     r = calendar.request(method, params)
     assert r.code == jsonrpc.INVALID_PARAMS
@@ -202,24 +235,30 @@ def test_unparsable_line_is_32700_with_id_null(calendar):
     assert isinstance(answer, jsonrpc.Error) and (answer.code, answer.id) == (-32700, None)
 
 
-@pytest.mark.parametrize("text, expect_id", [
-    ('{"jsonrpc":"2.0","id":null,"method":"tools/list"}', None),
-    ('{"jsonrpc":"1.0","id":5,"method":"tools/list"}', 5),
-    ('{"jsonrpc":"2.0","id":6,"method":"tools/list","params":"x"}', 6),
-    ('[{"jsonrpc":"2.0","id":7,"method":"tools/list"}]', None),
-])
+@pytest.mark.parametrize(
+    "text, expect_id",
+    [
+        ('{"jsonrpc":"2.0","id":null,"method":"tools/list"}', None),
+        ('{"jsonrpc":"1.0","id":5,"method":"tools/list"}', 5),
+        ('{"jsonrpc":"2.0","id":6,"method":"tools/list","params":"x"}', 6),
+        ('[{"jsonrpc":"2.0","id":7,"method":"tools/list"}]', None),
+    ],
+)
 def test_invalid_envelope_is_32600(calendar, text, expect_id):
     [answer] = calendar.send_raw(text, timeout=2)
     assert isinstance(answer, jsonrpc.Error) and answer.code == -32600 and answer.id == expect_id
 
 
 def test_a_notification_gets_no_reply(calendar):
-    assert calendar.send_raw('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}',
-                             quiet=0.3) == []
+    assert (
+        calendar.send_raw('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}', quiet=0.3)
+        == []
+    )
     assert calendar.request("tools/list").ok  # and the next request is still answered in order
 
 
-def test_stdout_carries_only_mcp_messages_and_logs_go_to_stderr(calendar):
+def test_stdout_carries_only_mcp_messages_and_logs_go_to_stderr(calendar_process):
+    calendar = calendar_process
     for method in ("server/discover", "tools/list", "resources/read"):
         calendar.request(method, {"uri": "calendar://week"} if method == "resources/read" else None)
     calendar.send_raw("garbage")
@@ -229,8 +268,10 @@ def test_stdout_carries_only_mcp_messages_and_logs_go_to_stderr(calendar):
     assert calendar.transport.returncode is None  # still alive
 
 
-def test_events_are_module_state_on_purpose_and_die_with_the_process(calendar):
+def test_events_are_module_state_on_purpose_and_die_with_the_process(calendar_process):
+    calendar = calendar_process
     import mcp_lab
+
     call(calendar, "create_event", {"title": "Dentist", "startsAt": "2026-09-10T08:30:00Z"}).unwrap()
     same = json.loads(calendar.request("resources/read", {"uri": "calendar://week"}).unwrap()["contents"][0]["text"])
     assert len(same) == 3

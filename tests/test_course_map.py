@@ -3,7 +3,7 @@
 import json
 import re
 
-from support import ROOT
+from _support import ROOT
 
 
 def _readme_map() -> list[str]:
@@ -25,8 +25,9 @@ def test_readme_and_start_here_list_the_same_course_in_the_same_order():
 
 
 def test_every_notebook_and_lab_on_disk_is_on_the_map_and_vice_versa():
-    on_disk = {p.relative_to(ROOT).as_posix() for folder in ("notebooks", "labs")
-               for p in (ROOT / folder).glob("*.ipynb")}
+    on_disk = {
+        p.relative_to(ROOT).as_posix() for folder in ("notebooks", "labs") for p in (ROOT / folder).glob("*.ipynb")
+    }
     assert set(_readme_map()) == on_disk
 
 
@@ -37,8 +38,11 @@ NO_QUIZ = {"notebooks/04b-wire-kernel.ipynb": "the MCP wire kernel has no Python
 
 
 def _notebooks():
-    return sorted(p.relative_to(ROOT).as_posix() for folder in ("notebooks", "labs", "labs/solutions")
-                  for p in (ROOT / folder).glob("*.ipynb"))
+    return sorted(
+        p.relative_to(ROOT).as_posix()
+        for folder in ("notebooks", "labs", "labs/solutions")
+        for p in (ROOT / folder).glob("*.ipynb")
+    )
 
 
 TIME = re.compile(r"\*\*Time\.\*\* About (\d+) minutes\.")
@@ -57,9 +61,8 @@ def test_every_notebook_opens_with_goals_prerequisites_and_the_time_the_map_give
         assert "**Goal" in first and "**Prerequisite" in first, f"{path}: no goals or prerequisites in the first cell"
         m = TIME.search(first)
         assert m, f"{path}: the first cell has no '**Time.** About N minutes.' line"
-        mapped = path.replace("labs/solutions/", "labs/")   # a solution takes its lab's time
-        assert int(m.group(1)) == minutes[mapped], \
-            f"{path} says {m.group(1)} minutes, the course map {minutes[mapped]}"
+        mapped = path.replace("labs/solutions/", "labs/")  # a solution takes its lab's time
+        assert int(m.group(1)) == minutes[mapped], f"{path} says {m.group(1)} minutes, the course map {minutes[mapped]}"
 
 
 def test_the_readme_total_is_the_sum_of_the_map():
@@ -75,14 +78,17 @@ def test_every_lesson_ends_with_self_check_questions_answered_from_code():
         cells = ["".join(c["source"]) for c in json.loads((ROOT / path).read_text())["cells"]]
         quiz_at = [i for i, src in enumerate(cells) if "from mcp_lab.quiz import" in src]
         assert quiz_at, f"{path}: no self-check questions (mcp_lab.quiz)"
-        assert any("check_all(" in src for src in cells[quiz_at[-1]:]), \
+        assert any("check_all(" in src for src in cells[quiz_at[-1] :]), (
             f"{path}: the quiz is not answered from code, so the tests cannot prove it grades right"
+        )
         assert len(cells) - quiz_at[-1] <= 6, f"{path}: the self-check should come at the end"
 
 
 def test_start_here_gives_the_same_minutes_as_the_readme():
     nb = json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text())
     src = next("".join(c["source"]) for c in nb["cells"] if "COURSE = [" in "".join(c["source"]))
-    in_00 = {p: int(m) for p, m in re.findall(r'^\s*\("((?:notebooks|labs)/[^"]+\.ipynb)",\s*"[^"]*",\s*(\d+)\)',
-                                              src, flags=re.M)}
+    in_00 = {
+        p: int(m)
+        for p, m in re.findall(r'^\s*\("((?:notebooks|labs)/[^"]+\.ipynb)",\s*"[^"]*",\s*(\d+)\)', src, flags=re.M)
+    }
     assert in_00 == _readme_minutes()

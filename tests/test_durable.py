@@ -13,10 +13,9 @@ import sys
 import threading
 import time
 
-
 import mcp_lab
 from mcp_lab import jsonrpc
-from mcp_lab.isolate import flip_one_character, isolated
+from mcp_lab.session.isolate import flip_one_character, isolated
 
 START = "2026-09-10T08:30:00Z"
 ANSWER = {"when": {"action": "accept", "content": {"startsAt": START}}}
@@ -39,20 +38,30 @@ def new_calendar(argv, env=None) -> str:
 
 
 def retry(handle, state, title="Dentist"):
-    return ("tools/call", {"name": "create_event", "arguments": {"calendar": handle, "title": title},
-                           "inputResponses": ANSWER, "requestState": state})
+    return (
+        "tools/call",
+        {
+            "name": "create_event",
+            "arguments": {"calendar": handle, "title": title},
+            "inputResponses": ANSWER,
+            "requestState": state,
+        },
+    )
 
 
 def test_abc_passes_across_processes(tmp_path):
     argv = durable(tmp_path / "cal.db")
     handle = new_calendar(argv)
     assert re.fullmatch(r"cal_[A-Za-z0-9_-]{22}", handle), "128 random bits, url-safe, no structure"
-    iso = isolated(argv, [
-        call("create_event", calendar=handle, title="Dentist"),
-        lambda rows: retry(handle, rows[0].request_state),
-        call("list_events", calendar=handle),
-        ("resources/read", {"uri": f"calendar://{handle}/week"}),
-    ])
+    iso = isolated(
+        argv,
+        [
+            call("create_event", calendar=handle, title="Dentist"),
+            lambda rows: retry(handle, rows[0].request_state),
+            call("list_events", calendar=handle),
+            ("resources/read", {"uri": f"calendar://{handle}/week"}),
+        ],
+    )
     a, b, c, week = iso.rows
     assert a.result_type == "input_required" and a.request_state.count(".") == 1
     assert b.result_type == "complete" and b.text == f"Created e1: Dentist at {START}"
@@ -68,14 +77,17 @@ def test_handle_validation(tmp_path):
     argv = durable(tmp_path / "cal.db")
     handle = new_calendar(argv)
     forged = handle[:-1] + ("A" if handle[-1] != "A" else "B")
-    iso = isolated(argv, [
-        call("list_events", calendar=forged),
-        call("create_event", calendar="cal_guess", title="x", startsAt=START),
-        call("list_events"),
-        call("list_events", calendar=42),
-        ("resources/read", {"uri": f"calendar://{forged}/week"}),
-        ("resources/list", {}),
-    ])
+    iso = isolated(
+        argv,
+        [
+            call("list_events", calendar=forged),
+            call("create_event", calendar="cal_guess", title="x", startsAt=START),
+            call("list_events"),
+            call("list_events", calendar=42),
+            ("resources/read", {"uri": f"calendar://{forged}/week"}),
+            ("resources/list", {}),
+        ],
+    )
     for row in iso.rows[:4]:
         assert row.result_type == "complete" and row.is_error, row.summary
         assert "Traceback" not in row.text and "create_calendar" in row.text
@@ -92,17 +104,22 @@ def test_handle_validation(tmp_path):
 def test_request_state_tamper_replay_expiry_and_binding(tmp_path):
     argv = durable(tmp_path / "cal.db")
     handle = new_calendar(argv)
-    iso = isolated(argv, [
-        call("create_event", calendar=handle, title="Dentist"),
-        lambda rows: retry(handle, flip_one_character(rows[0].request_state)),
-        lambda rows: retry(handle, rows[0].request_state, title="Mallory"),
-        lambda rows: retry(handle, "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="),
-        lambda rows: retry(handle, rows[0].request_state),
-        lambda rows: retry(handle, rows[0].request_state),
-        call("list_events", calendar=handle),
-    ])
+    iso = isolated(
+        argv,
+        [
+            call("create_event", calendar=handle, title="Dentist"),
+            lambda rows: retry(handle, flip_one_character(rows[0].request_state)),
+            lambda rows: retry(handle, rows[0].request_state, title="Mallory"),
+            lambda rows: retry(handle, "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="),
+            lambda rows: retry(handle, rows[0].request_state),
+            lambda rows: retry(handle, rows[0].request_state),
+            call("list_events", calendar=handle),
+        ],
+    )
     _, tampered, rebound, plain, ok, replay, listing = iso.rows
-    assert tampered.error_code == -32602 and tampered.text.startswith("Invalid requestState: the signature does not match")
+    assert tampered.error_code == -32602 and tampered.text.startswith(
+        "Invalid requestState: the signature does not match"
+    )
     assert rebound.error_code == -32602 and "issued for a different call" in rebound.text
     assert plain.error_code == -32602 and plain.text.startswith("Invalid requestState")
     assert ok.text == f"Created e1: Dentist at {START}"
@@ -110,12 +127,22 @@ def test_request_state_tamper_replay_expiry_and_binding(tmp_path):
     assert [e["title"] for e in listing.structured["events"]] == ["Dentist"]
     # Expired: a state valid for 0 seconds is refused by the next process.
     short = durable(tmp_path / "cal.db", "--state-ttl", "0")
-    iso = isolated(short, [call("create_event", calendar=handle, title="Late"),
-                           lambda rows: retry(handle, rows[0].request_state, title="Late")])
+    iso = isolated(
+        short,
+        [
+            call("create_event", calendar=handle, title="Late"),
+            lambda rows: retry(handle, rows[0].request_state, title="Late"),
+        ],
+    )
     assert iso[1].error_code == -32602 and iso[1].text.startswith("Expired requestState: it expired at")
     # A forged signature in any characters at all is a clear refusal, never an internal error.
-    iso = isolated(argv, [call("create_event", calendar=handle, title="Dentist"),
-                          lambda rows: retry(handle, rows[0].request_state.split(".")[0] + ".signé-ça")])
+    iso = isolated(
+        argv,
+        [
+            call("create_event", calendar=handle, title="Dentist"),
+            lambda rows: retry(handle, rows[0].request_state.split(".")[0] + ".signé-ça"),
+        ],
+    )
     assert iso[1].error_code == -32602 and "signature does not match" in iso[1].text
 
 
@@ -124,10 +151,10 @@ def test_expired_calendars_are_deleted_as_the_retention_policy_says(tmp_path):
     handle = new_calendar(durable(db))
     made = isolated(durable(db), [call("create_event", calendar=handle, title="x", startsAt=START)])
     assert not made[0].is_error
-    with sqlite3.connect(db) as con:   # time passes: the calendar's retention ends
+    with sqlite3.connect(db) as con:  # time passes: the calendar's retention ends
         con.execute("UPDATE calendars SET expires_at = 0 WHERE handle = ?", (handle,))
         assert con.execute("SELECT count(*) FROM events WHERE calendar = ?", (handle,)).fetchone() == (1,)
-    new_calendar(durable(db))          # the next create purges what has expired
+    new_calendar(durable(db))  # the next create purges what has expired
     with sqlite3.connect(db) as con:
         left = {h for (h,) in con.execute("SELECT handle FROM calendars")}
         assert handle not in left
@@ -137,18 +164,21 @@ def test_expired_calendars_are_deleted_as_the_retention_policy_says(tmp_path):
 def test_key_must_be_shared(tmp_path):
     db = tmp_path / "cal.db"
     handle = new_calendar(durable(db))
-    a = isolated(durable(db), [call("create_event", calendar=handle, title="Dentist")],
-                 env={"MCP_LAB_DURABLE_KEY": "k" * 32})[0]
+    a = isolated(
+        durable(db), [call("create_event", calendar=handle, title="Dentist")], env={"MCP_LAB_DURABLE_KEY": "k" * 32}
+    )[0]
     b = isolated(durable(db), [retry(handle, a.request_state)], env={"MCP_LAB_DURABLE_KEY": "z" * 32})[0]
     assert b.error_code == -32602 and "signature does not match" in b.text
     keyfile = tmp_path / "shared.key"
     keyfile.write_text("s" * 40)
-    iso = isolated(durable(db, "--key-file", str(keyfile)),
-                   [call("create_event", calendar=handle, title="Dentist"),
-                    lambda rows: retry(handle, rows[0].request_state)])
+    iso = isolated(
+        durable(db, "--key-file", str(keyfile)),
+        [call("create_event", calendar=handle, title="Dentist"), lambda rows: retry(handle, rows[0].request_state)],
+    )
     assert iso[1].text.startswith("Created e1: Dentist")
-    short = subprocess.run(durable(db), env={**os.environ, "MCP_LAB_DURABLE_KEY": "short"}, input=b"",
-                           capture_output=True, timeout=20)
+    short = subprocess.run(
+        durable(db), env={**os.environ, "MCP_LAB_DURABLE_KEY": "short"}, input=b"", capture_output=True, timeout=20
+    )
     assert short.returncode != 0 and short.stdout == b""
     assert b"must be at least 32 bytes" in short.stderr
 
@@ -158,19 +188,28 @@ def test_wal_and_stdout_only_mcp(tmp_path):
     handle = new_calendar(durable(db))
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    lines = "\n".join([
-        "not json", "[]", '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
-        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}',
-        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}',
-        '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}',
-        '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_events","arguments":{"calendar":"%s"},'
-        '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}' % handle,
-        '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"create_event","arguments":{"calendar":"%s","title":"x"},'
-        '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}' % handle,
-    ]) + "\n"
+    lines = (
+        "\n".join(
+            [
+                "not json",
+                "[]",
+                '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
+                '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}',
+                '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}',
+                '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}',
+                '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_events","arguments":{"calendar":"%s"},'
+                '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+                % handle,
+                '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"create_event","arguments":{"calendar":"%s","title":"x"},'
+                '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}'
+                % handle,
+            ]
+        )
+        + "\n"
+    )
     proc = subprocess.run(durable(db), input=lines.encode(), capture_output=True, timeout=20)
     assert proc.returncode == 0
-    out = [jsonrpc.parse(line) for line in proc.stdout.decode().splitlines()]   # raises on any non-MCP line
+    out = [jsonrpc.parse(line) for line in proc.stdout.decode().splitlines()]  # raises on any non-MCP line
     codes = [getattr(m, "code", None) for m in out]
     assert codes == [-32700, -32600, -32600, -32022, -32602, None, -32021]
     assert len(out) == 7, "the notification got no answer"
@@ -199,7 +238,7 @@ def test_nothing_lost_under_sigkill(tmp_path):
                 cond.wait_for(lambda: acks["n"] >= target or acks["done"], timeout=30)
                 if acks["done"]:
                     return
-            for _ in range(spin):   # a random sub-millisecond moment into the next write
+            for _ in range(spin):  # a random sub-millisecond moment into the next write
                 pass
             os.kill(pid, signal.SIGKILL)
 
@@ -210,8 +249,10 @@ def test_nothing_lost_under_sigkill(tmp_path):
                 title = f"k{attempted:03d}"
                 attempted += 1
                 try:
-                    answer = client.request("tools/call", {"name": "create_event", "arguments": {
-                        "calendar": handle, "title": title, "startsAt": START}})
+                    answer = client.request(
+                        "tools/call",
+                        {"name": "create_event", "arguments": {"calendar": handle, "title": title, "startsAt": START}},
+                    )
                 except mcp_lab.TransportClosed:
                     kills += 1
                     break
@@ -228,8 +269,9 @@ def test_nothing_lost_under_sigkill(tmp_path):
             client.close()
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        rows = con.execute("SELECT id, title, starts_at FROM events WHERE calendar = ? ORDER BY seq",
-                           (handle,)).fetchall()
+        rows = con.execute(
+            "SELECT id, title, starts_at FROM events WHERE calendar = ? ORDER BY seq", (handle,)
+        ).fetchall()
     titles = [t for _, t, _ in rows]
     missing = set(acked) - set(titles)
     assert not missing, f"acknowledged creates lost: {sorted(missing)}"
@@ -240,8 +282,10 @@ def test_nothing_lost_under_sigkill(tmp_path):
     assert kills >= 15
     listed = isolated(argv, [call("list_events", calendar=handle)])[0]
     assert len(listed.structured["events"]) == len(rows)
-    print(f"\nkill test: {attempted} creates, {kills} SIGKILLs, {len(acked)} acknowledged, "
-          f"{len(rows)} found ({len(rows) - len(acked)} unacknowledged but committed)")
+    print(
+        f"\nkill test: {attempted} creates, {kills} SIGKILLs, {len(acked)} acknowledged, "
+        f"{len(rows)} found ({len(rows) - len(acked)} unacknowledged but committed)"
+    )
 
 
 def test_eight_processes_one_database(tmp_path):
@@ -255,8 +299,13 @@ def test_eight_processes_one_database(tmp_path):
         try:
             with mcp_lab.connect(argv, timeout=20) as client:
                 for i in range(100):
-                    answer = client.request("tools/call", {"name": "create_event", "arguments": {
-                        "calendar": handle, "title": f"w{w}-{i:03d}", "startsAt": START}})
+                    answer = client.request(
+                        "tools/call",
+                        {
+                            "name": "create_event",
+                            "arguments": {"calendar": handle, "title": f"w{w}-{i:03d}", "startsAt": START},
+                        },
+                    )
                     if not (answer.ok and answer.result["resultType"] == "complete" and not answer.result["isError"]):
                         errors.append(f"worker {w} create {i}: {answer}")
                         return

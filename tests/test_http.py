@@ -11,13 +11,14 @@ import json
 import sys
 
 import pytest
+from _support import ROOT
+from fakes.http_fake import FakeServer
 
 import mcp_lab
-from fakes.http_fake import FakeServer
 from mcp_lab import http_servers, jsonrpc
-from mcp_lab.http import HttpError, HttpTransport, ResponseTooLarge, headers_for
-from mcp_lab.jsonrpc import DeadlineExceeded
-from support import ROOT
+from mcp_lab.transport.http import HttpError, HttpTransport, ResponseTooLarge
+from mcp_lab.wire.headers import headers_for
+from mcp_lab.wire.jsonrpc import DeadlineExceeded
 
 PORTS: list[int] = []
 
@@ -81,10 +82,15 @@ def test_connect_over_http_gives_the_same_client_api(cal):
         assert first["resultType"] == "input_required"
         assert first["requestState"] == "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="
         assert dict(c.transport.last_exchange.request_headers)["Mcp-Name"] == "create_event"
-        done = c.request("tools/call", {"name": "create_event", "arguments": {"title": "Dentist"},
-                                        "requestState": first["requestState"],
-                                        "inputResponses": {"when": {"action": "accept",
-                                                                    "content": {"startsAt": "2026-09-10T08:30:00Z"}}}})
+        done = c.request(
+            "tools/call",
+            {
+                "name": "create_event",
+                "arguments": {"title": "Dentist"},
+                "requestState": first["requestState"],
+                "inputResponses": {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}},
+            },
+        )
         assert done.unwrap()["content"][0]["text"] == "Created e3: Dentist at 2026-09-10T08:30:00Z"
         r = c.request("resources/read", {"uri": "calendar://week"})
         assert dict(c.transport.last_exchange.request_headers)["Mcp-Name"] == "calendar://week"
@@ -107,7 +113,7 @@ def test_sse_reply_form_by_query_and_by_flag(cal):
         ex = c.transport.last_exchange
         assert ex.status == 200 and ex.is_sse
         assert ex.header("X-Accel-Buffering") == "no"
-        assert ex.body.startswith(": ")                      # a comment line, ignored by the parser
+        assert ex.body.startswith(": ")  # a comment line, ignored by the parser
         assert [e["event"] for e in ex.events] == ["message"]  # one event: the response, then the end
         assert json.loads(ex.events[0]["data"])["result"] == r
     finally:
@@ -155,7 +161,7 @@ def test_headers_disagreeing_with_the_body_are_400_header_mismatch(cal):
         assert c.request("prompts/list").code == -32020
         c.transport.headers = {"Mcp-Name": "delete_everything"}
         assert c.request("tools/call", {"name": "create_event", "arguments": {"title": "x"}}).code == -32020
-        c.transport.headers = {"Mcp-Method": None}          # a required header missing
+        c.transport.headers = {"Mcp-Method": None}  # a required header missing
         e = c.request("tools/list")
         assert e.code == -32020 and "missing" in e.message
 
@@ -170,7 +176,7 @@ def test_non_ascii_names_travel_base64_encoded(cal):
 
 def test_body_errors_map_to_http_statuses(cal):
     with cal.connect() as c:
-        e = c.request("tools/list", meta=False)                         # no _meta at all
+        e = c.request("tools/list", meta=False)  # no _meta at all
         assert (c.transport.last_exchange.status, e.code) == (400, -32602)
         e = c.request("tools/list", {"_meta": mcp_lab.meta("1999-01-01")})
         assert (c.transport.last_exchange.status, e.code) == (400, -32022)
@@ -180,10 +186,13 @@ def test_body_errors_map_to_http_statuses(cal):
         assert (c.transport.last_exchange.status, e.code) == (400, -32021)
         e = c.request("nope/nothing")
         assert (c.transport.last_exchange.status, e.code) == (404, -32601)
-        e = c.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                     "clientInfo": {"name": "x", "version": "1"}}, meta=False)
+        e = c.request(
+            "initialize",
+            {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}},
+            meta=False,
+        )
         assert (c.transport.last_exchange.status, e.code) == (400, -32022)
-        got = c.send_raw("{not json")                                    # the learner's exact text
+        got = c.send_raw("{not json")  # the learner's exact text
         assert c.transport.last_exchange.status == 400 and got[0].code == -32700
 
 
@@ -194,11 +203,13 @@ def sse(*events: str) -> list[bytes]:
 
 def test_sse_split_events_multiline_data_and_notifications(fake):
     def reply(body):
-        answer = json.dumps({"jsonrpc": "2.0", "id": body["id"], "result": {"resultType": "complete", "n": 1}},
-                            indent=1)   # pretty JSON: one data: line per JSON line
+        answer = json.dumps(
+            {"jsonrpc": "2.0", "id": body["id"], "result": {"resultType": "complete", "n": 1}}, indent=1
+        )  # pretty JSON: one data: line per JSON line
         data = "".join(f"data: {line}\n" for line in answer.splitlines())
-        progress = json.dumps({"jsonrpc": "2.0", "method": "notifications/progress",
-                               "params": {"progressToken": 1, "progress": 0.5}})
+        progress = json.dumps(
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 0.5}}
+        )
         whole = f": keep-alive\n\nevent: message\ndata: {progress}\n\n" + data + "\n"
         # split mid-line and mid-field, as a network would
         return [whole[:7].encode(), whole[7:40].encode(), whole[40:90].encode(), whole[90:].encode()]
@@ -217,8 +228,10 @@ def test_sse_split_events_multiline_data_and_notifications(fake):
 
 def test_sse_stream_closed_before_the_response(fake):
     def reply(body):
-        note = json.dumps({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}})
-        return sse(f"data: {note}\n\n", 'data: {"jsonrpc":"2.0","id":')   # cut inside an event
+        note = json.dumps(
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 1}}
+        )
+        return sse(f"data: {note}\n\n", 'data: {"jsonrpc":"2.0","id":')  # cut inside an event
 
     f = fake(headers={"Content-Type": "text/event-stream"}, reply=reply)
     with mcp_lab.connect(f.url) as c:
@@ -233,18 +246,20 @@ def test_non_json_body_is_noise_not_a_crash(fake):
         with pytest.raises(HttpError, match="HTTP 502.*text/html body is not the JSON-RPC answer"):
             c.request("tools/list")
         assert [e.line for e in c.trace.of("noise")] == ["<html>Bad gateway</html>"]
-        with pytest.raises(HttpError):       # the client is still usable
+        with pytest.raises(HttpError):  # the client is still usable
             c.request("tools/list")
 
 
 def test_oversized_bodies_are_refused_clearly(fake):
-    big = fake(headers={"Content-Type": "application/json", "Content-Length": str(9 * 1024 * 1024)},
-               reply=lambda b: [b"{}"])
+    big = fake(
+        headers={"Content-Type": "application/json", "Content-Length": str(9 * 1024 * 1024)}, reply=lambda b: [b"{}"]
+    )
     with mcp_lab.connect(big.url) as c:
         with pytest.raises(ResponseTooLarge, match=r"Content-Length 9437184 is over the 8 MiB limit"):
             c.request("tools/list")
-    stream = fake(headers={"Content-Type": "text/event-stream"},
-                  reply=lambda b: [b"data: " + b"x" * 4096 + b"\n\n"] * 4)
+    stream = fake(
+        headers={"Content-Type": "text/event-stream"}, reply=lambda b: [b"data: " + b"x" * 4096 + b"\n\n"] * 4
+    )
     c = mcp_lab.Client(HttpTransport(stream.url, max_body=8192))
     try:
         with pytest.raises(ResponseTooLarge, match="SSE stream passed the 8192 bytes limit"):
@@ -285,7 +300,7 @@ def test_sdk_calendar_over_http():
         with mcp_lab.probe_http(srv.url) as v:
             assert (v.era, v.version) == ("modern", "2026-07-28")
             t = v.client.transport
-            assert t.request("GET").status == 400   # SDK 2.3.0: a legacy session error, not 405
+            assert t.request("GET").status == 400  # SDK 2.3.0: a legacy session error, not 405
             e = v.client.request("nope/x")
             assert (t.last_exchange.status, e.code) == (404, -32601)
             v.client.notify("notifications/cancelled", {"requestId": 1})
@@ -300,23 +315,24 @@ def test_reference_server_over_http_is_legacy():
             assert v.era == "legacy" and v.version == "2025-11-25"
             assert any("not a modern answer" in s for s in v.steps)
             t = v.client.transport
-            assert t.session_id                       # a legacy server mints a session
+            assert t.session_id  # a legacy server mints a session
             tools = v.client.request("tools/list").unwrap()["tools"]
             assert tools and t.last_exchange.is_sse
             assert dict(t.last_exchange.request_headers)["Mcp-Session-Id"] == t.session_id
 
 
 def test_x_mcp_header_arguments_travel_as_mcp_param_headers_checked_by_the_real_sdk():
-    """A tool argument marked `x-mcp-header` is mirrored into Mcp-Param-{Name} (DIGEST §6);
+    """A tool argument marked `x-mcp-header` is mirrored into Mcp-Param-{Name}
+    (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#custom-headers-from-tool-parameters);
     the official SDK server checks it, so leaving it out is refused with -32020."""
     argv = [sys.executable, str(ROOT / "tests" / "fakes" / "sdk_header_server.py"), "{port}"]
     with http_servers.serve_http(argv) as srv, mcp_lab.connect(srv.url, timeout=15) as c:
         assert c.request("tools/list").ok
-        assert c.transport.param_headers == {"forecast": {("region",): "Region"}}
+        assert c.http_state.param_headers == {"forecast": {("region",): "Region"}}
         ok = c.request("tools/call", {"name": "forecast", "arguments": {"region": "Açores"}})
         assert ok.unwrap()["content"][0]["text"] == "Sunny in Açores"
         sent = dict(c.transport.last_exchange.request_headers)
-        assert sent["Mcp-Param-Region"] == "=?base64?QcOnb3Jlcw==?="   # not plain ASCII: base64-wrapped
-        c.transport.param_headers.clear()                               # a client that forgets it...
+        assert sent["Mcp-Param-Region"] == "=?base64?QcOnb3Jlcw==?="  # not plain ASCII: base64-wrapped
+        c.http_state.param_headers.clear()  # a client that forgets it...
         refused = c.request("tools/call", {"name": "forecast", "arguments": {"region": "Açores"}})
         assert refused.code == -32020 and c.transport.last_exchange.status == 400

@@ -42,8 +42,14 @@ def _raw(srv, data: bytes, timeout: float = 5.0) -> bytes:
 
 
 def _post(body: bytes, headers: dict | None = None, extra: bytes = b"", *, close: bool = True) -> bytes:
-    head = {"Host": "127.0.0.1", "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-            "Content-Length": str(len(body)), **({"Connection": "close"} if close else {}), **(headers or {})}
+    head = {
+        "Host": "127.0.0.1",
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "Content-Length": str(len(body)),
+        **({"Connection": "close"} if close else {}),
+        **(headers or {}),
+    }
     lines = "".join(f"{k}: {v}\r\n" for k, v in head.items())
     return f"POST /mcp HTTP/1.1\r\n{lines}\r\n".encode("latin-1") + body + extra
 
@@ -90,10 +96,16 @@ def _titles(srv) -> list[str]:
 
 
 def test_a_lone_surrogate_gets_a_parse_error_and_is_never_stored(server):
-    body = ('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_event","arguments":'
-            '{"title":"bad \\udc80","startsAt":"2026-09-10T08:30:00Z"},"_meta":' + json.dumps(META) + "}}").encode()
-    status, _, answer = _only(_raw(server, _post(body, {"MCP-Protocol-Version": "2026-07-28",
-                                                        "Mcp-Method": "tools/call", "Mcp-Name": "create_event"})))
+    body = (
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_event","arguments":'
+        '{"title":"bad \\udc80","startsAt":"2026-09-10T08:30:00Z"},"_meta":' + json.dumps(META) + "}}"
+    ).encode()
+    status, _, answer = _only(
+        _raw(
+            server,
+            _post(body, {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "create_event"}),
+        )
+    )
     assert (status, answer["error"]["code"]) == (400, -32700), answer
     assert not any(t.startswith("bad ") for t in _titles(server)), "the write was stored though refused"
 
@@ -112,8 +124,10 @@ def test_a_malformed_bracketed_origin_is_refused_with_json(server):
 
 def test_a_chunked_body_is_read_as_one_request(server):
     msg = json.dumps(_request("tools/list")).encode()
-    head = (b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
-            b"MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nConnection: close\r\n\r\n")
+    head = (
+        b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+        b"MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nConnection: close\r\n\r\n"
+    )
     chunked = f"{len(msg):x}\r\n".encode() + msg + b"\r\n0\r\n\r\n"
     raw = _raw(server, head + chunked)
     assert raw.startswith(b"HTTP/1.1 200"), raw[:200]
@@ -121,18 +135,29 @@ def test_a_chunked_body_is_read_as_one_request(server):
 
 
 def test_transfer_encoding_with_content_length_smuggles_nothing(server):
-    smuggled = json.dumps(_request("tools/call", {"name": "create_event", "arguments": {
-        "title": "SMUGGLED", "startsAt": "2026-09-10T08:30:00Z"}}, rid=2)).encode()
+    smuggled = json.dumps(
+        _request(
+            "tools/call",
+            {"name": "create_event", "arguments": {"title": "SMUGGLED", "startsAt": "2026-09-10T08:30:00Z"}},
+            rid=2,
+        )
+    ).encode()
     inner = _post(smuggled, _headers_for(json.loads(smuggled)), close=False)
-    head = (b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n")
+    head = b"POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n"
     raw = _raw(server, head + inner)
     status, _, answer = _responses(raw)[0][0], None, json.loads(_responses(raw)[0][2])
     assert status == 400 and "error" in answer, raw[:300]
     assert "SMUGGLED" not in _titles(server), "a second request was smuggled through"
 
 
-@pytest.mark.parametrize("line", [b"GARBAGE\r\n\r\n", b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\n{}   ",
-                                  b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 1_0\r\n\r\n{}"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"GARBAGE\r\n\r\n",
+        b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\n{}   ",
+        b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 1_0\r\n\r\n{}",
+    ],
+)
 def test_unparseable_requests_get_a_json_400_not_html(server, line):
     status, _, answer = _only(_raw(server, line))
     assert status == 400 and answer["error"]["code"] == -32600, answer
@@ -146,23 +171,33 @@ def test_a_notification_is_validated_before_202(server):
 
 
 def test_optional_whitespace_around_a_header_value_is_not_part_of_it(server):
-    msg = _request("tools/call", {"name": "create_event", "arguments": {"title": "OWS", "startsAt": "2026-09-10T08:30:00Z"}})
-    raw = _raw(server, _post(json.dumps(msg).encode(), _headers_for(msg, **{"Mcp-Name": "create_event \t",
-                                                                          "Mcp-Method": " tools/call"})))
+    msg = _request(
+        "tools/call", {"name": "create_event", "arguments": {"title": "OWS", "startsAt": "2026-09-10T08:30:00Z"}}
+    )
+    raw = _raw(
+        server,
+        _post(
+            json.dumps(msg).encode(), _headers_for(msg, **{"Mcp-Name": "create_event \t", "Mcp-Method": " tools/call"})
+        ),
+    )
     status, _, answer = _only(raw)
     assert status == 200 and answer["result"]["isError"] is False, answer
 
 
 def test_a_header_value_with_a_control_character_is_a_header_mismatch(server):
     msg = _request("tools/list")
-    status, _, answer = _only(_raw(server, _post(json.dumps(msg).encode(), _headers_for(msg, **{"Mcp-Method": "tools/\x7flist"}))))
+    status, _, answer = _only(
+        _raw(server, _post(json.dumps(msg).encode(), _headers_for(msg, **{"Mcp-Method": "tools/\x7flist"})))
+    )
     assert (status, answer["error"]["code"]) == (400, -32020), answer
 
 
 def test_conflicting_duplicate_headers_are_a_header_mismatch(server):
     msg = _request("tools/list")
     body = json.dumps(msg).encode()
-    raw = _post(body, _headers_for(msg)).replace(b"Mcp-Method: tools/list\r\n", b"Mcp-Method: tools/list\r\nMcp-Method: prompts/list\r\n")
+    raw = _post(body, _headers_for(msg)).replace(
+        b"Mcp-Method: tools/list\r\n", b"Mcp-Method: tools/list\r\nMcp-Method: prompts/list\r\n"
+    )
     status, _, answer = _only(_raw(server, raw))
     assert (status, answer["error"]["code"]) == (400, -32020), answer
 

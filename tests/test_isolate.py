@@ -10,15 +10,22 @@ import pytest
 
 import mcp_lab
 from mcp_lab import jsonrpc
-from mcp_lab.isolate import Isolation, flip_one_character, isolated
+from mcp_lab.session.isolate import Isolation, flip_one_character, isolated
 
 ANSWER = {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}
 A = ("tools/call", {"name": "create_event", "arguments": {"title": "Dentist"}})
 
 
 def B(rows):
-    return ("tools/call", {"name": "create_event", "arguments": {"title": "Dentist"},
-                           "inputResponses": ANSWER, "requestState": rows[0].request_state})
+    return (
+        "tools/call",
+        {
+            "name": "create_event",
+            "arguments": {"title": "Dentist"},
+            "inputResponses": ANSWER,
+            "requestState": rows[0].request_state,
+        },
+    )
 
 
 C = {"method": "resources/read", "params": {"uri": "calendar://week"}}
@@ -99,7 +106,8 @@ def test_a_learners_file_that_crashes_or_prints_becomes_a_row(tmp_path):
         "print('hello from the server')\n"
         "for line in sys.stdin:\n"
         "    m = json.loads(line)\n"
-        "    print(json.dumps({'jsonrpc': '2.0', 'id': m['id'], 'result': {'resultType': 'complete'}}), flush=True)\n")
+        "    print(json.dumps({'jsonrpc': '2.0', 'id': m['id'], 'result': {'resultType': 'complete'}}), flush=True)\n"
+    )
     iso = isolated([sys.executable, str(broken)], [("tools/list", {})], timeout=5)
     row = iso[0]
     assert row.answer is None and "closed its stdout" in row.error
@@ -117,10 +125,14 @@ def test_flip_one_character_changes_exactly_one():
 
 
 def test_reference_server_answers_without_initialize():
-    from support import reference_argv
-    reference_argv()   # fails with the fix named when the pinned server is missing
-    iso = isolated("everything", [("tools/call", {"name": "echo", "arguments": {"message": "hi"}}),
-                                  ("server/discover", {})], timeout=20)
+    from _support import reference_argv
+
+    reference_argv()  # fails with the fix named when the pinned server is missing
+    iso = isolated(
+        "everything",
+        [("tools/call", {"name": "echo", "arguments": {"message": "hi"}}), ("server/discover", {})],
+        timeout=20,
+    )
     echo, discover = iso.rows
     # A legacy-era server: no handshake was sent, and it answers anyway, with no resultType.
     assert echo.ok and echo.result_type is None and echo.text == "Echo: hi"

@@ -1,30 +1,43 @@
-"""The sans-IO protocol layer: spec rules of the JSON-RPC envelope (DIGEST §1)."""
+"""The sans-IO protocol layer: spec rules of the JSON-RPC envelope
+(https://modelcontextprotocol.io/specification/2026-07-28/basic#messages)."""
 
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mcp_lab import jsonrpc, revisions
-from mcp_lab.jsonrpc import Error, Notification, ProtocolError, Request, Result, encode, parse
+from mcp_lab.wire.jsonrpc import Error, Notification, ProtocolError, Request, Result, encode, parse
 
 
 def test_codes_are_the_spec_numbers():
-    assert (jsonrpc.PARSE_ERROR, jsonrpc.INVALID_REQUEST, jsonrpc.METHOD_NOT_FOUND,
-            jsonrpc.INVALID_PARAMS, jsonrpc.INTERNAL_ERROR) == (-32700, -32600, -32601, -32602, -32603)
+    assert (
+        jsonrpc.PARSE_ERROR,
+        jsonrpc.INVALID_REQUEST,
+        jsonrpc.METHOD_NOT_FOUND,
+        jsonrpc.INVALID_PARAMS,
+        jsonrpc.INTERNAL_ERROR,
+    ) == (-32700, -32600, -32601, -32602, -32603)
     # Renumbered during drafting from -32001/-32003/-32004 (changelog, minor item 12).
-    assert (jsonrpc.HEADER_MISMATCH, jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY,
-            jsonrpc.UNSUPPORTED_PROTOCOL_VERSION) == (-32020, -32021, -32022)
+    assert (
+        jsonrpc.HEADER_MISMATCH,
+        jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY,
+        jsonrpc.UNSUPPORTED_PROTOCOL_VERSION,
+    ) == (-32020, -32021, -32022)
 
 
-@pytest.mark.parametrize("line, kind", [
-    ('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}', Request),
-    ('{"jsonrpc":"2.0","id":"a","method":"tools/list"}', Request),
-    ('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}', Notification),
-    ('{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}', Result),
-    ('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}', Error),
-    ('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}', Error),
-])
+@pytest.mark.parametrize(
+    "line, kind",
+    [
+        ('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}', Request),
+        ('{"jsonrpc":"2.0","id":"a","method":"tools/list"}', Request),
+        ('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}', Notification),
+        ('{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}', Result),
+        ('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}', Error),
+        ('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}', Error),
+    ],
+)
 def test_parse_classifies_the_four_kinds(line, kind):
     assert isinstance(parse(line), kind)
     assert isinstance(parse(line + "\n"), kind)  # the framing delimiter is allowed
@@ -48,20 +61,23 @@ def test_embedded_newline_breaks_framing():
     assert e.value.code == jsonrpc.PARSE_ERROR
 
 
-@pytest.mark.parametrize("line, why", [
-    ('{"jsonrpc":"2.0","id":null,"method":"tools/list"}', "never null"),
-    ('{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}', "string or an integer"),
-    ('{"jsonrpc":"2.0","id":true,"method":"tools/list"}', "string or an integer"),
-    ('{"id":1,"method":"tools/list"}', "jsonrpc"),
-    ('{"jsonrpc":"1.0","id":1,"method":"tools/list"}', "jsonrpc"),
-    ('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[1]}', "params"),
-    ('[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]', "batches"),
-    ('"hello"', "JSON object"),
-    ('{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":""}}', "not both"),
-    ('{"jsonrpc":"2.0","id":1,"error":{"message":"no code"}}', "integer"),
-    ('{"jsonrpc":"2.0","id":1,"result":[1]}', "object"),
-    ('{"jsonrpc":"2.0","id":1}', "neither"),
-])
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ('{"jsonrpc":"2.0","id":null,"method":"tools/list"}', "never null"),
+        ('{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}', "string or an integer"),
+        ('{"jsonrpc":"2.0","id":true,"method":"tools/list"}', "string or an integer"),
+        ('{"id":1,"method":"tools/list"}', "jsonrpc"),
+        ('{"jsonrpc":"1.0","id":1,"method":"tools/list"}', "jsonrpc"),
+        ('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":[1]}', "params"),
+        ('[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]', "batches"),
+        ('"hello"', "JSON object"),
+        ('{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":""}}', "not both"),
+        ('{"jsonrpc":"2.0","id":1,"error":{"message":"no code"}}', "integer"),
+        ('{"jsonrpc":"2.0","id":1,"result":[1]}', "object"),
+        ('{"jsonrpc":"2.0","id":1}', "neither"),
+    ],
+)
 def test_invalid_envelopes_are_invalid_request(line, why):
     with pytest.raises(ProtocolError) as e:
         parse(line)
@@ -73,8 +89,11 @@ def test_invalid_request_keeps_a_readable_id():
     with pytest.raises(ProtocolError) as e:
         parse('{"jsonrpc":"1.0","id":7,"method":"x"}')
     assert e.value.id == 7
-    assert e.value.to_error().to_dict() == {"jsonrpc": "2.0", "id": 7, "error": {
-        "code": -32600, "message": e.value.message}}
+    assert e.value.to_error().to_dict() == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "error": {"code": -32600, "message": e.value.message},
+    }
 
 
 def test_result_type_defaults_to_complete_for_legacy_results():
@@ -119,7 +138,8 @@ def test_pending_ids_refuse_reuse_while_pending():
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=20)
+    max_leaves=20,
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -161,7 +181,8 @@ def test_eras():
 
 def test_known_request_methods_match_the_official_schema():
     """Our method list is the schema's ClientRequest union (read from ../shared when present)."""
-    from support import SPEC_2026
+    from _support import SPEC_2026
+
     schema_path = SPEC_2026 / "schema.json"
     if not schema_path.exists():
         pytest.skip(f"official schema not found at {schema_path}")

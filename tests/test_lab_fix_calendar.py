@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
-from mcp_lab.labs.check_calendar import CheckFailed, CheckReport, check
+from mcp_lab.course.check_calendar import CheckFailed, CheckReport, check
 
-ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "labs" / "10-fix-the-calendar" / "calendar_server.py"
 SOLUTION = ROOT / "labs" / "solutions" / "10-fix-the-calendar" / "calendar_server.py"
 
@@ -37,8 +37,14 @@ def test_solution_passes():
 
 def test_no_solution_code_in_the_template():
     code = TEMPLATE.read_text()
-    for pattern in (r"^\s*import\s+(sqlite3|hmac|secrets|hashlib)\b", r"^\s*from\s+(sqlite3|hmac|secrets)\b",
-                    r"sqlite3\.connect", r"hmac\.new", r"token_urlsafe\(", r"create_calendar\s*\("):
+    for pattern in (
+        r"^\s*import\s+(sqlite3|hmac|secrets|hashlib)\b",
+        r"^\s*from\s+(sqlite3|hmac|secrets)\b",
+        r"sqlite3\.connect",
+        r"hmac\.new",
+        r"token_urlsafe\(",
+        r"create_calendar\s*\(",
+    ):
         assert not re.search(pattern, code, re.M), f"the template contains solution code: {pattern}"
     assert code.count("# TODO") >= 4
     assert "EVENTS: list[dict] = [" in code, "the bug the lab is about"
@@ -54,21 +60,33 @@ def _mutant(tmp_path: Path, old: str, new: str) -> Path:
 
 def test_check_catches_an_unsigned_request_state(tmp_path):
     path = _mutant(tmp_path, "    if not hmac.compare_digest(good, mac):", "    if False:")
-    with pytest.raises(CheckFailed, match=r'^process T1 sent back the requestState of process T0 with its content '
-                                          r'rewritten so the title reads "Mallory", and the server accepted it'):
+    with pytest.raises(
+        CheckFailed,
+        match=r"^process T1 sent back the requestState of process T0 with its content "
+        r'rewritten so the title reads "Mallory", and the server accepted it',
+    ):
         check(path)
 
 
 def test_check_catches_a_handle_that_is_not_validated(tmp_path):
-    path = _mutant(tmp_path, '        return tool_error(why)\n    title = args.get("title")', '        pass\n    title = args.get("title")')
+    path = _mutant(
+        tmp_path,
+        '        return tool_error(why)\n    title = args.get("title")',
+        '        pass\n    title = args.get("title")',
+    )
     with pytest.raises(CheckFailed, match=r"^process F1 called create_event with a made-up handle .* and it succeeded"):
         check(path)
 
 
 def test_check_catches_a_guessable_handle_and_a_crash(tmp_path):
-    path = _mutant(tmp_path, 'handle = "cal_" + secrets.token_urlsafe(16)',
-                   'handle = "cal_%d" % (DB.execute("SELECT count(*) FROM calendars").fetchone()[0] + 1)')
-    with pytest.raises(CheckFailed, match=r"^two calls to create_calendar returned 'cal_1' and 'cal_2': a handle must be unguessable"):
+    path = _mutant(
+        tmp_path,
+        'handle = "cal_" + secrets.token_urlsafe(16)',
+        'handle = "cal_%d" % (DB.execute("SELECT count(*) FROM calendars").fetchone()[0] + 1)',
+    )
+    with pytest.raises(
+        CheckFailed, match=r"^two calls to create_calendar returned 'cal_1' and 'cal_2': a handle must be unguessable"
+    ):
         check(path)
     broken = tmp_path / "broken.py"
     broken.write_text(TEMPLATE.read_text().replace("def main()", "def main(:"))
@@ -82,8 +100,13 @@ def test_template_notebook_fails_its_check_on_purpose():
 
     nb, failure = run_notebook(ROOT / "labs" / "10-fix-the-calendar.ipynb")
     assert failure is None, failure
-    errors = [(i, o) for i, c in enumerate(nb.cells) if c.cell_type == "code"
-              for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    errors = [
+        (i, o)
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert len(errors) == 1, errors
     index, error = errors[0]
     assert "raises-exception" in nb.cells[index].metadata.get("tags", [])

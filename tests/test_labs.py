@@ -19,11 +19,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
-from mcp_lab.labs import check_ask, check_budget, check_requests
-from mcp_lab.labs._check import CheckFailed
+from mcp_lab.course import check_ask, check_budget, check_requests
+from mcp_lab.course._check import CheckFailed
 
-ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
 SOLUTIONS = LABS / "solutions"
 NOTEBOOKS = ("05-requests-by-hand.ipynb", "08-ask-the-person.ipynb", "12-token-budget.ipynb")
@@ -31,6 +31,7 @@ SERVER = "08-ask-the-person/server.py"
 
 
 # --- helpers ----------------------------------------------------------------------------------
+
 
 def cells(path: Path) -> list[dict]:
     return json.loads(path.read_text(encoding="utf-8"))["cells"]
@@ -47,6 +48,7 @@ def tagged(path: Path, tag: str) -> list[str]:
 def run_cells(path: Path, *, upto_tag: str = "check") -> dict:
     """Execute a notebook's code cells in-process, from its folder, until the check cell."""
     import os
+
     ns: dict = {"__name__": "__lab__"}
     old = os.getcwd()
     os.chdir(path.parent)
@@ -58,7 +60,7 @@ def run_cells(path: Path, *, upto_tag: str = "check") -> dict:
                 break
             src = source(c)
             if "connect(" in src and "your-work" not in c.get("metadata", {}).get("tags", []):
-                continue   # the optional "try it" cells: the check starts its own servers
+                continue  # the optional "try it" cells: the check starts its own servers
             exec(compile(src, f"{path.name}", "exec"), ns)
     finally:
         os.chdir(old)
@@ -74,14 +76,21 @@ def execute(path: Path):
     nb = nbformat.read(path, as_version=4)
     config = Config()
     config.KernelManager.transport_encryption = "auto"
-    client = NotebookClient(nb, config=config, kernel_name=nb.metadata.get("kernelspec", {}).get("name", "python3"),
-                            timeout=60, startup_timeout=60, extra_arguments=["--InteractiveShell.colors=nocolor"],
-                            resources={"metadata": {"path": str(path.parent)}})
+    client = NotebookClient(
+        nb,
+        config=config,
+        kernel_name=nb.metadata.get("kernelspec", {}).get("name", "python3"),
+        timeout=60,
+        startup_timeout=60,
+        extra_arguments=["--InteractiveShell.colors=nocolor"],
+        resources={"metadata": {"path": str(path.parent)}},
+    )
     asyncio.run(asyncio.wait_for(client.async_execute(), 300))
     return nb
 
 
 # --- lab 00: requests by hand -----------------------------------------------------------------
+
 
 def lab00_requests(path: Path) -> list:
     ns = run_cells(path)
@@ -91,8 +100,9 @@ def lab00_requests(path: Path) -> list:
 def test_lab00_template_fails_with_the_placeholder_message():
     with pytest.raises(CheckFailed) as info:
         check_requests.check(lab00_requests(LABS / NOTEBOOKS[0]))
-    assert str(info.value).startswith("request 1 (server/discover) is still a placeholder: "
-                                      "write the JSON-RPC request as a dict")
+    assert str(info.value).startswith(
+        "request 1 (server/discover) is still a placeholder: write the JSON-RPC request as a dict"
+    )
 
 
 def test_lab00_solution_passes():
@@ -104,16 +114,27 @@ def test_lab00_solution_passes():
 def test_lab00_names_the_first_unmet_rule():
     good = lab00_requests(SOLUTIONS / NOTEBOOKS[0])
     cases = [
-        (1, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-         "request 2 (tools/list): expected params._meta with both required keys; got no params._meta at all"),
-        (1, {**good[0], "method": "tools/list"},
-         "request 2 (tools/list): expected an id no earlier request used; got id 1"),
-        (2, '{"jsonrpc": "2.0", "id": 3, "method": "resources/read",}',
-         "request 3 (resources/read): expected valid JSON text; got a parse error"),
-        (3, {**good[3], "method": "tools.call"},
-         'request 4 (tools/call): expected "method": "tools/call"'),
-        (0, {k: v for k, v in good[0].items() if k != "id"},
-         "request 1 (server/discover): expected a request, with an id; got a message without \"id\""),
+        (
+            1,
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            "request 2 (tools/list): expected params._meta with both required keys; got no params._meta at all",
+        ),
+        (
+            1,
+            {**good[0], "method": "tools/list"},
+            "request 2 (tools/list): expected an id no earlier request used; got id 1",
+        ),
+        (
+            2,
+            '{"jsonrpc": "2.0", "id": 3, "method": "resources/read",}',
+            "request 3 (resources/read): expected valid JSON text; got a parse error",
+        ),
+        (3, {**good[3], "method": "tools.call"}, 'request 4 (tools/call): expected "method": "tools/call"'),
+        (
+            0,
+            {k: v for k, v in good[0].items() if k != "id"},
+            'request 1 (server/discover): expected a request, with an id; got a message without "id"',
+        ),
     ]
     for index, bad, message in cases:
         requests = list(good)
@@ -128,6 +149,7 @@ def test_lab00_names_the_first_unmet_rule():
 
 
 # --- lab 02: ask the person -------------------------------------------------------------------
+
 
 def test_lab02_template_fails_at_todo_2_with_the_message():
     with pytest.raises(CheckFailed) as info:
@@ -155,17 +177,25 @@ def variant(tmp_path: Path, old: str, new: str) -> Path:
 # Near-miss solutions: one line of the solution changed, and the check must name exactly that.
 LAB02_NEAR_MISSES = {
     "asks-without-the-capability": (
-        "if not declares_form_elicitation(caps):", "if False:",
-        r"^a request that declares no capabilities: expected the error -32021"),
+        "if not declares_form_elicitation(caps):",
+        "if False:",
+        r"^a request that declares no capabilities: expected the error -32021",
+    ),
     "believes-requestState": (
-        "issued = unseal(state)", 'issued = json.loads(base64.urlsafe_b64decode(state.split(".")[0] + "=="))',
-        r"^a retry with a changed requestState \(its readable content rewritten to offer \"Broom closet\"\): expected a refusal"),
+        "issued = unseal(state)",
+        'issued = json.loads(base64.urlsafe_b64decode(state.split(".")[0] + "=="))',
+        r"^a retry with a changed requestState \(its readable content rewritten to offer \"Broom closet\"\): expected a refusal",
+    ),
     "decline-that-books": (
-        'if action == "decline":', 'if action == "no such action":',
-        r"^decline \(the person says no\): expected a result with \"isError\": true"),
+        'if action == "decline":',
+        'if action == "no such action":',
+        r"^decline \(the person says no\): expected a result with \"isError\": true",
+    ),
     "state-kept-in-the-process": (
-        'SECRET = os.environ.get("LAB02_SECRET", "lab-02-not-a-real-secret").encode()', "SECRET = os.urandom(16)",
-        r"^a retry that reaches a second, fresh process"),
+        'SECRET = os.environ.get("LAB02_SECRET", "lab-02-not-a-real-secret").encode()',
+        "SECRET = os.urandom(16)",
+        r"^a retry that reaches a second, fresh process",
+    ),
 }
 
 
@@ -183,6 +213,7 @@ def test_lab02_a_server_that_cannot_start_is_a_clear_failure(tmp_path):
 
 
 # --- lab 03: token budget ---------------------------------------------------------------------
+
 
 def lab03(path: Path) -> dict:
     return run_cells(path)
@@ -208,24 +239,64 @@ def test_lab03_meaning_is_checked_before_size():
     ns = lab03(SOLUTIONS / NOTEBOOKS[2])
     good, original = ns["trimmed"], ns["catalog"]
 
-    def naive(schema):   # strips "title" everywhere, the create_event argument included
-        return {k: naive(v) for k, v in schema.items() if k not in ("title", "examples")} if isinstance(schema, dict) else schema
+    def naive(schema):  # strips "title" everywhere, the create_event argument included
+        return (
+            {k: naive(v) for k, v in schema.items() if k not in ("title", "examples")}
+            if isinstance(schema, dict)
+            else schema
+        )
 
     cases = [
         (good[:-1], r"^tool names: expected the same 8 tools.*got missing \['send_reminder'\]"),
         ([{**t, "name": "create"} if t["name"] == "create_event" else t for t in good], r"^tool names: .*create"),
-        ([{**t, "description": ""} if t["name"] == "book_room" else t for t in good],
-         r"^tool book_room: expected a non-empty description"),
-        ([{**t, "inputSchema": naive(t["inputSchema"])} for t in good],
-         r"^tool create_event, required argument 'title': expected still listed in required and defined"),
-        ([{**t, "inputSchema": {**t["inputSchema"], "required": "eventId"}} if t["name"] == "delete_event" else t
-          for t in good], r"^tool delete_event: expected an inputSchema that is valid JSON Schema 2020-12"),
-        ([{**t, "inputSchema": {**t["inputSchema"], "properties": {**t["inputSchema"]["properties"],
-          "minutesBefore": {"type": "string", "description": "Minutes."}}}} if t["name"] == "send_reminder" else t
-          for t in good], r"^tool send_reminder, required argument 'minutesBefore': expected its type \"integer\""),
-        ([{**t, "inputSchema": {**t["inputSchema"], "properties": {**t["inputSchema"]["properties"],
-          "eventId": {"type": "string"}}}} if t["name"] == "delete_event" else t for t in good],
-         r"^tool delete_event, required argument 'eventId': expected a description"),
+        (
+            [{**t, "description": ""} if t["name"] == "book_room" else t for t in good],
+            r"^tool book_room: expected a non-empty description",
+        ),
+        (
+            [{**t, "inputSchema": naive(t["inputSchema"])} for t in good],
+            r"^tool create_event, required argument 'title': expected still listed in required and defined",
+        ),
+        (
+            [
+                {**t, "inputSchema": {**t["inputSchema"], "required": "eventId"}} if t["name"] == "delete_event" else t
+                for t in good
+            ],
+            r"^tool delete_event: expected an inputSchema that is valid JSON Schema 2020-12",
+        ),
+        (
+            [
+                {
+                    **t,
+                    "inputSchema": {
+                        **t["inputSchema"],
+                        "properties": {
+                            **t["inputSchema"]["properties"],
+                            "minutesBefore": {"type": "string", "description": "Minutes."},
+                        },
+                    },
+                }
+                if t["name"] == "send_reminder"
+                else t
+                for t in good
+            ],
+            r"^tool send_reminder, required argument 'minutesBefore': expected its type \"integer\"",
+        ),
+        (
+            [
+                {
+                    **t,
+                    "inputSchema": {
+                        **t["inputSchema"],
+                        "properties": {**t["inputSchema"]["properties"], "eventId": {"type": "string"}},
+                    },
+                }
+                if t["name"] == "delete_event"
+                else t
+                for t in good
+            ],
+            r"^tool delete_event, required argument 'eventId': expected a description",
+        ),
         (..., r"^`trimmed` is still a placeholder"),
     ]
     for trimmed, pattern in cases:
@@ -250,7 +321,7 @@ def test_template_notebook_runs_to_the_end_and_its_check_fails(name):
     checks = [i for i, c in enumerate(nb.cells) if "check" in c.metadata.get("tags", [])]
     assert len(checks) == 1 and "raises-exception" in nb.cells[checks[0]].metadata.tags
     assert [i for i, _ in errors] == checks, [(i, o.ename, o.evalue) for i, o in errors]
-    (_, error), = errors
+    ((_, error),) = errors
     assert error.ename == "CheckFailed" and error.evalue.startswith(EXPECTED_FAILURE[name])
     # Every cell ran, the ones after the check included (nbclient went on past the tagged failure).
     assert all(c.execution_count for c in nb.cells if c.cell_type == "code")
@@ -270,29 +341,43 @@ def test_notebooks_are_saved_clean_and_paired():
                 # Only the learner's cells differ (and the solution's path to the lab's input).
                 assert source(t) == source(s).replace('"../12-token-budget/', '"12-token-budget/'), name
         head = source(template[0])
-        for word in ("**Goals.**", "**Prerequisites.**", "**Time.**", "**Reset to the template.**",
-                     "git checkout -- labs/", "**How a workshop runs it.**"):
+        for word in (
+            "**Goals.**",
+            "**Prerequisites.**",
+            "**Time.**",
+            "**Reset to the template.**",
+            "git checkout -- labs/",
+            "**How a workshop runs it.**",
+        ):
             assert word in head, (name, word)
 
 
 # --- no solution in a template ----------------------------------------------------------------
 
+
 def _code(line: str) -> str:
-    return line.split("  # ")[0].strip()      # the code of a line, without its comment
+    return line.split("  # ")[0].strip()  # the code of a line, without its comment
 
 
 def _solution_only_lines(solution: str, template: str) -> list[str]:
     """Code lines (20+ characters) of the solution that the template does not have."""
     mine = {_code(line) for line in template.splitlines()}
-    return [_code(line) for line in solution.splitlines()
-            if len(_code(line)) >= 20 and _code(line) not in mine and not _code(line).startswith("#")]
+    return [
+        _code(line)
+        for line in solution.splitlines()
+        if len(_code(line)) >= 20 and _code(line) not in mine and not _code(line).startswith("#")
+    ]
 
 
 # Lines that ARE the answer; each must be in the solution and nowhere in the template.
 DISTINCTIVE = {
     NOTEBOOKS[0]: ['"method": "server/discover"', '"method": "resources/read"', '"name": "create_event",'],
-    SERVER: ["raise Refusal(-32021", 'return {"resultType": "input_required"', "issued = unseal(state)",
-             'if action == "decline":'],
+    SERVER: [
+        "raise Refusal(-32021",
+        'return {"resultType": "input_required"',
+        "issued = unseal(state)",
+        'if action == "decline":',
+    ],
     NOTEBOOKS[2]: ["def strip_noise(schema):", "TOOL_TEXT = {", "Create a calendar event (visible to the team)."],
 }
 
@@ -301,8 +386,11 @@ def test_no_solution_code_leaked_into_a_template():
     for name in NOTEBOOKS:
         template_cells, solution_cells = cells(LABS / name), cells(SOLUTIONS / name)
         template_text = "\n".join(source(c) for c in template_cells)
-        work = [(source(t), source(s)) for t, s in zip(template_cells, solution_cells)
-                if "your-work" in t.get("metadata", {}).get("tags", [])]
+        work = [
+            (source(t), source(s))
+            for t, s in zip(template_cells, solution_cells)
+            if "your-work" in t.get("metadata", {}).get("tags", [])
+        ]
         if name != NOTEBOOKS[1]:
             assert work, name
         for t, s in work:
@@ -331,4 +419,4 @@ def test_solution_notebooks_are_executed_by_test_notebooks():
     found = {p.resolve() for p in test_notebooks.find_notebooks()}
     for name in NOTEBOOKS:
         assert (SOLUTIONS / name).resolve() in found, name
-        assert (LABS / name).resolve() not in found, name   # templates fail on purpose
+        assert (LABS / name).resolve() not in found, name  # templates fail on purpose

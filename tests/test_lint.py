@@ -12,12 +12,11 @@ import dataclasses
 import json
 
 import pytest
+from _support import ROOT, SPEC_2026
 
 import mcp_lab
 from mcp_lab import jsonrpc, revisions
-from mcp_lab.lint import Finding, Findings, compact, fill_meta, lint, render_html, render_text
-
-from support import ROOT, SPEC_2026
+from mcp_lab.wire.lint import Finding, Findings, compact, fill_meta, lint, render_html, render_text
 
 META = revisions.meta(capabilities={"elicitation": {"form": {}}})
 META_JSON = json.dumps(META)
@@ -34,8 +33,7 @@ def _bad(findings):
     return [f for f in findings if f.severity in ("error", "warning")]
 
 
-from support import reference_argv  # noqa: E402  (fails, never skips, when it is missing)
-
+from _support import reference_argv  # noqa: E402  (fails, never skips, when it is missing)
 
 CALENDAR_SESSION = [
     ("server/discover", {}),
@@ -72,10 +70,15 @@ def test_calendar_traffic_passes(calendar):
     assert all(a.ok for a in answers), answers
     # The MRTR retry, exactly as the chapter types it.
     state = answers[-1].result["requestState"]
-    done = calendar.request("tools/call", {"name": "create_event", "arguments": {"title": "Dentist"},
-                                           "inputResponses": {"when": {"action": "accept",
-                                                                       "content": {"startsAt": "2026-09-10T08:30:00Z"}}},
-                                           "requestState": state})
+    done = calendar.request(
+        "tools/call",
+        {
+            "name": "create_event",
+            "arguments": {"title": "Dentist"},
+            "inputResponses": {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}},
+            "requestState": state,
+        },
+    )
     assert done.ok and done.result["content"][0]["text"].startswith("Created e3")
     _assert_sent_lines_pass(calendar, "modern")
     # Unknown era is linted as the course's revision: still clean.
@@ -91,12 +94,17 @@ def test_sdk_calendar_traffic_passes():
 
 
 def test_reference_server_traffic_passes_as_legacy():
-    from mcp_lab.probe import probe
+    from mcp_lab.session.probe import probe
+
     with mcp_lab.connect(reference_argv(), name="everything", timeout=10) as c:
         v = probe(c, refresh=True)
         assert v.era == "legacy" and c.era == "legacy"
-        answers = [c.request("tools/list"), c.request("prompts/list"), c.request("resources/list"),
-                   c.request("tools/call", {"name": "echo", "arguments": {"message": "hi"}})]
+        answers = [
+            c.request("tools/list"),
+            c.request("prompts/list"),
+            c.request("resources/list"),
+            c.request("tools/call", {"name": "echo", "arguments": {"message": "hi"}}),
+        ]
         assert all(a.ok for a in answers), answers
         sent = [e for e in c.trace if e.kind == "send"]
         # The probe's server/discover went out before the era was known; everything after it
@@ -116,13 +124,39 @@ FORECASTS = [
     (_req(1, "tools/list"), False, "meta-missing", -32602),
     (_req(2, "tools/list", {"cursor": "x"}), False, "meta-missing", -32602),
     (_req(3, "tools/list", {"_meta": {revisions.CLIENT_CAPABILITIES_KEY: {}}}), False, "meta-protocol-version", -32602),
-    (_req(4, "tools/list", {"_meta": {revisions.PROTOCOL_VERSION_KEY: revisions.LATEST}}), False,
-     "meta-client-capabilities", -32602),
-    (_req(5, "tools/list", {"_meta": revisions.meta("2025-11-25")}), False, "meta-protocol-version-unsupported", -32022),
-    (_req(6, "tools/list", {"_meta": revisions.meta("1999-01-01")}), False, "meta-protocol-version-unsupported", -32022),
+    (
+        _req(4, "tools/list", {"_meta": {revisions.PROTOCOL_VERSION_KEY: revisions.LATEST}}),
+        False,
+        "meta-client-capabilities",
+        -32602,
+    ),
+    (
+        _req(5, "tools/list", {"_meta": revisions.meta("2025-11-25")}),
+        False,
+        "meta-protocol-version-unsupported",
+        -32022,
+    ),
+    (
+        _req(6, "tools/list", {"_meta": revisions.meta("1999-01-01")}),
+        False,
+        "meta-protocol-version-unsupported",
+        -32022,
+    ),
     (_req(7, "ping"), False, "legacy-only-method", -32601),
-    (_req(8, "initialize", {"protocolVersion": "2026-07-28", "capabilities": {},
-                            "clientInfo": {"name": "bare-hands", "version": "0.0.1"}}), False, "legacy-only-method", -32022),
+    (
+        _req(
+            8,
+            "initialize",
+            {
+                "protocolVersion": "2026-07-28",
+                "capabilities": {},
+                "clientInfo": {"name": "bare-hands", "version": "0.0.1"},
+            },
+        ),
+        False,
+        "legacy-only-method",
+        -32022,
+    ),
     (_req(9, "logging/setLevel", {"level": "info"}), False, "legacy-only-method", -32601),
     (_req(None, "tools/list", {"_meta": META}), False, "id-null", -32600),
     (_req(True, "tools/list", {"_meta": META}), False, "id-type", -32600),
@@ -157,46 +191,115 @@ CASES = [
     # (text, kwargs, rule, severity, section)
     (_req(1, "tools/list", {"_meta": META}), {"pending": {1}}, "id-pending", "error", "basic/index#requests"),
     (_req("a", "tools/list", {"_meta": META}), {"pending": jsonrpc.PendingIds()}, None, None, None),
-    (json.dumps({"jsonrpc": "2.0", "id": 1, "method": "notifications/cancelled", "params": {"requestId": 1}}), {},
-     "notification-with-id", "info", "basic/index#notifications"),
-    (json.dumps({"jsonrpc": "2.0", "method": "tools/list", "params": {"_meta": META}}), {},
-     "request-without-id", "info", "basic/index#notifications"),
-    (json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}), {},
-     "notification", "info", "basic/index#notifications"),
-    (json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}), {"era": "modern"},
-     "legacy-only-method", "error", "changelog"),
-    (_req(1, "tools/list", {"_meta": {k: v for k, v in META.items() if k != revisions.CLIENT_INFO_KEY}}), {},
-     "meta-client-info", "warning", "basic/index#_meta"),
-    (_req(1, "tools/list", {"_meta": {**META, "io.modelcontextprotocol/protocolversion": "x"}}), {},
-     "meta-reserved-prefix", "warning", "basic/index#_meta"),
-    (_req(1, "tools/list", {"_meta": {**META, "dev.mcp/trace": 1}}), {},
-     "meta-reserved-prefix", "warning", "basic/index#_meta"),
-    (_req(1, "tools/list", {"_meta": {**META, "protocolVersion": "2026-07-28"}}), {},
-     "meta-key-unprefixed", "warning", "basic/index#_meta"),
-    (_req(1, "tools/list", {"_meta": {**META, "1bad.example/x": 1}}), {},
-     "meta-key-prefix", "warning", "basic/index#_meta"),
+    (
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "notifications/cancelled", "params": {"requestId": 1}}),
+        {},
+        "notification-with-id",
+        "info",
+        "basic/index#notifications",
+    ),
+    (
+        json.dumps({"jsonrpc": "2.0", "method": "tools/list", "params": {"_meta": META}}),
+        {},
+        "request-without-id",
+        "info",
+        "basic/index#notifications",
+    ),
+    (
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}}),
+        {},
+        "notification",
+        "info",
+        "basic/index#notifications",
+    ),
+    (
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        {"era": "modern"},
+        "legacy-only-method",
+        "error",
+        "changelog",
+    ),
+    (
+        _req(1, "tools/list", {"_meta": {k: v for k, v in META.items() if k != revisions.CLIENT_INFO_KEY}}),
+        {},
+        "meta-client-info",
+        "warning",
+        "basic/index#_meta",
+    ),
+    (
+        _req(1, "tools/list", {"_meta": {**META, "io.modelcontextprotocol/protocolversion": "x"}}),
+        {},
+        "meta-reserved-prefix",
+        "warning",
+        "basic/index#_meta",
+    ),
+    (
+        _req(1, "tools/list", {"_meta": {**META, "dev.mcp/trace": 1}}),
+        {},
+        "meta-reserved-prefix",
+        "warning",
+        "basic/index#_meta",
+    ),
+    (
+        _req(1, "tools/list", {"_meta": {**META, "protocolVersion": "2026-07-28"}}),
+        {},
+        "meta-key-unprefixed",
+        "warning",
+        "basic/index#_meta",
+    ),
+    (
+        _req(1, "tools/list", {"_meta": {**META, "1bad.example/x": 1}}),
+        {},
+        "meta-key-prefix",
+        "warning",
+        "basic/index#_meta",
+    ),
     (_req(1, "tools/list", {"_meta": META}), {"era": "legacy"}, "meta-on-legacy", "warning", "basic/versioning"),
     (_req(1, "server/discover", {"_meta": META}), {"era": "legacy"}, "modern-only-method", "warning", "changelog"),
-    (_req(1, "subscriptions/listen", {"_meta": META, "notifications": {}}), {"era": "legacy"},
-     "modern-only-method", "warning", "changelog"),
+    (
+        _req(1, "subscriptions/listen", {"_meta": META, "notifications": {}}),
+        {"era": "legacy"},
+        "modern-only-method",
+        "warning",
+        "changelog",
+    ),
     (_req(1, "ping"), {}, "legacy-only-method", "warning", "changelog"),
-    (_req(1, "tools/call", {"_meta": META, "name": "x", "argument": {}}), {}, "unknown-param", "warning",
-     "schema#calltoolrequest"),
+    (
+        _req(1, "tools/call", {"_meta": META, "name": "x", "argument": {}}),
+        {},
+        "unknown-param",
+        "warning",
+        "schema#calltoolrequest",
+    ),
     (_req(1, "tools/call", {"_meta": META, "name": 5}), {}, "schema", "error", "schema#calltoolrequest"),
-    (_req(1, "tools/list", {"_meta": {**META, revisions.CLIENT_CAPABILITIES_KEY: {"elicitation": 5}}}), {},
-     "schema", "error", "schema#listtoolsrequest"),
-    (_req(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x"}}),
-     {"era": "legacy"}, "schema", "error", "schema#initializerequest"),
-    (json.dumps({"jsonrpc": "2.0", "id": 1, "result": {}}), {"era": "modern"},
-     "response-from-client", "error", "basic/patterns/index"),
+    (
+        _req(1, "tools/list", {"_meta": {**META, revisions.CLIENT_CAPABILITIES_KEY: {"elicitation": 5}}}),
+        {},
+        "schema",
+        "error",
+        "schema#listtoolsrequest",
+    ),
+    (
+        _req(1, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x"}}),
+        {"era": "legacy"},
+        "schema",
+        "error",
+        "schema#initializerequest",
+    ),
+    (
+        json.dumps({"jsonrpc": "2.0", "id": 1, "result": {}}),
+        {"era": "modern"},
+        "response-from-client",
+        "error",
+        "basic/patterns/index",
+    ),
     (json.dumps({"jsonrpc": "2.0", "id": 1}), {}, "method-missing", "error", "basic/index#requests"),
     (json.dumps({"jsonrpc": "2.0", "id": 1, "method": 3}), {}, "method-type", "error", "basic/index#requests"),
     ("42", {}, "not-object", "error", "basic/index#messages"),
 ]
 
 
-@pytest.mark.parametrize("text,kwargs,rule,severity,section", CASES,
-                         ids=[f"{i}-{c[2]}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize("text,kwargs,rule,severity,section", CASES, ids=[f"{i}-{c[2]}" for i, c in enumerate(CASES)])
 def test_hand_made_messages(text, kwargs, rule, severity, section):
     findings = lint(text, **kwargs)
     if rule is None:
@@ -209,8 +312,9 @@ def test_hand_made_messages(text, kwargs, rule, severity, section):
 
 
 def test_schema_errors_carry_json_paths():
-    f = lint(_req(1, "tools/call", {"_meta": META, "name": "create_event",
-                                    "inputResponses": {"when": {"action": "maybe"}}}))
+    f = lint(
+        _req(1, "tools/call", {"_meta": META, "name": "create_event", "inputResponses": {"when": {"action": "maybe"}}})
+    )
     schema = [x for x in f if x.rule == "schema"]
     assert [x.path for x in schema] == ["params.inputResponses.when"]
     assert "closest is ElicitResult" in schema[0].message and "'accept'" in schema[0].message
@@ -220,7 +324,7 @@ def test_schema_errors_carry_json_paths():
 
 def test_missing_meta_is_said_once():
     f = lint(_req(1, "tools/list"))
-    assert f.rules == ["meta-missing"]      # not repeated as three schema "missing" errors
+    assert f.rules == ["meta-missing"]  # not repeated as three schema "missing" errors
 
 
 def test_finding_is_frozen_and_renders():
@@ -254,9 +358,15 @@ def test_validation_comes_from_mcp_types_not_a_copy():
     # The models are generated from the official schema and shipped by mcp-types; the repo
     # carries no schema file of its own.
     from mcp_types import methods
+
     assert ("tools/list", revisions.LATEST) in methods.CLIENT_REQUESTS
-    copies = [p for p in ROOT.glob("mcp_lab/**/*.json") if "node_modules" not in p.parts
-              and "modelcontextprotocol" in p.read_text(errors="replace")[:20000] and '"$schema"' in p.read_text(errors="replace")[:2000]]
+    copies = [
+        p
+        for p in ROOT.glob("mcp_lab/**/*.json")
+        if "node_modules" not in p.parts
+        and "modelcontextprotocol" in p.read_text(errors="replace")[:20000]
+        and '"$schema"' in p.read_text(errors="replace")[:2000]
+    ]
     assert copies == []
 
 
@@ -276,11 +386,12 @@ def test_the_examples_left_out_are_exactly_the_input_requests():
     assert left_out == INPUT_REQUEST_KINDS
     for p in ALL_REQUEST_EXAMPLES:
         if p.parent.name in INPUT_REQUEST_KINDS:
-            assert "jsonrpc" not in json.loads(p.read_text()), p   # bare {method, params}, no envelope
+            assert "jsonrpc" not in json.loads(p.read_text()), p  # bare {method, params}, no envelope
 
 
-@pytest.mark.parametrize("path", REQUEST_EXAMPLES or [None],
-                         ids=[p.parent.name for p in REQUEST_EXAMPLES] or ["no-examples"])
+@pytest.mark.parametrize(
+    "path", REQUEST_EXAMPLES or [None], ids=[p.parent.name for p in REQUEST_EXAMPLES] or ["no-examples"]
+)
 def test_spec_request_examples_pass(path):
     if path is None:
         pytest.skip(f"spec examples not found at {EXAMPLES_DIR} (the course's shared/ folder is not beside the repo)")

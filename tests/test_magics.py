@@ -8,31 +8,48 @@ clear line and no traceback.  The course notebook 06 is executed too.
 
 from __future__ import annotations
 
-import re
 import json
+import re
 import sys
 from pathlib import Path
 
 import nbformat
+from _support import ROOT
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
-
-from support import ROOT
 from test_lint import reference_argv
 
-META_FULL = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": {},
-    "io.modelcontextprotocol/clientInfo": {"name": "bare-hands", "version": "0.0.1"}}}}, indent=2)
+META_FULL = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/list",
+        "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "bare-hands", "version": "0.0.1"},
+            }
+        },
+    },
+    indent=2,
+)
 
 
 def run(nb, cwd: Path = ROOT):
     from traitlets.config import Config
+
     config = Config()
     config.KernelManager.transport_encryption = "auto"
-    client = NotebookClient(nb, config=config, kernel_name="python3", timeout=60, startup_timeout=60,
-                            extra_arguments=["--InteractiveShell.colors=nocolor"],
-                            resources={"metadata": {"path": str(cwd)}})
+    client = NotebookClient(
+        nb,
+        config=config,
+        kernel_name="python3",
+        timeout=60,
+        startup_timeout=60,
+        extra_arguments=["--InteractiveShell.colors=nocolor"],
+        resources={"metadata": {"path": str(cwd)}},
+    )
     client.execute()
     return nb
 
@@ -42,7 +59,7 @@ def _cells(*sources):
     for src in sources:
         tags = []
         if src.startswith("#raises\n"):
-            src, tags = src[len("#raises\n"):], ["raises-exception"]
+            src, tags = src[len("#raises\n") :], ["raises-exception"]
         c = new_code_cell(src)
         if tags:
             c.metadata["tags"] = tags
@@ -68,9 +85,9 @@ def _one_line_error(cell) -> str:
     streams = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stderr")
     text = (f"{errors[0].ename}: {errors[0].evalue}" if errors else streams).strip()
     assert text, cell.outputs
-    assert "Traceback" not in text and "File \"" not in text, text
+    assert "Traceback" not in text and 'File "' not in text, text
     for e in errors:
-        assert not any("Traceback" in line or ".py\"" in line for line in e.traceback), e.traceback
+        assert not any("Traceback" in line or '.py"' in line for line in e.traceback), e.traceback
     assert len(text.splitlines()) == 1, text
     return text
 
@@ -78,53 +95,60 @@ def _one_line_error(cell) -> str:
 def test_magics_in_a_notebook():
     nb = new_notebook()
     nb.cells = _cells(
-        "%load_ext mcp_lab",                                                            # 0
-        "%mcp connect calendar",                                                         # 1
-        '%%rpc calendar\n{"jsonrpc": "2.0", "id": 1,\n "method": "tools/list"}',         # 2
-        'import mcp_lab.magics\n'                                                          # 3
+        "%load_ext mcp_lab",  # 0
+        "%mcp connect calendar",  # 1
+        '%%rpc calendar\n{"jsonrpc": "2.0", "id": 1,\n "method": "tools/list"}',  # 2
+        "import mcp_lab.notebook.magics\n"  # 3
         'assert _["error"]["code"] == -32602, _\n'
         'assert "meta-missing" in _.findings.rules\n'
         'assert _.sent == \'{"jsonrpc":"2.0","id":1,"method":"tools/list"}\'\n'
-        'assert mcp_lab.magics.last is _',
-        "%%rpc calendar\n" + META_FULL,                                                    # 4
-        'assert [t["name"] for t in _["result"]["tools"]] == ["create_event"]\n'           # 5
-        'assert _.findings.ok and not _.findings.warnings',
+        "assert mcp_lab.notebook.magics.last is _",
+        "%%rpc calendar\n" + META_FULL,  # 4
+        'assert [t["name"] for t in _["result"]["tools"]] == ["create_event"]\n'  # 5
+        "assert _.findings.ok and not _.findings.warnings",
         # --meta fills what is missing; the caller's clientInfo wins
         '%%rpc calendar --meta\n{"jsonrpc": "2.0", "id": 3, "method": "server/discover",'  # 6
         ' "params": {"_meta": {"io.modelcontextprotocol/clientInfo": {"name": "mine", "version": "9"}}}}',
-        'sent = __import__("json").loads(_.sent)["params"]["_meta"]\n'                     # 7
+        'sent = __import__("json").loads(_.sent)["params"]["_meta"]\n'  # 7
         'assert sent["io.modelcontextprotocol/clientInfo"] == {"name": "mine", "version": "9"}\n'
         'assert sent["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"\n'
         'assert _["result"]["supportedVersions"] == ["2026-07-28"]',
         # bad JSON without --raw: the lint says so, and it is still sent
-        '%%rpc calendar\n{"jsonrpc": "2.0", "id": 4,\n "method": "tools/list"',           # 8
-        'assert "not-json" in _.findings.rules\nassert _["error"]["code"] == -32700\n'      # 9
+        '%%rpc calendar\n{"jsonrpc": "2.0", "id": 4,\n "method": "tools/list"',  # 8
+        'assert "not-json" in _.findings.rules\nassert _["error"]["code"] == -32700\n'  # 9
         'assert "\\n" not in _.sent',
         # --raw: the newline really splits the message
-        '%%rpc calendar --raw\n{"jsonrpc": "2.0", "id": 5,\n "method": "tools/list"}',     # 10
-        'assert "embedded-newline" in _.findings.rules\n'                                  # 11
+        '%%rpc calendar --raw\n{"jsonrpc": "2.0", "id": 5,\n "method": "tools/list"}',  # 10
+        'assert "embedded-newline" in _.findings.rules\n'  # 11
         'assert [m["error"]["code"] for m in _.all] == [-32700, -32700]\n'
         'assert _.sent.count("\\n") == 1',
         # --no-lint, --timeout, and a notification (nothing comes back)
-        '%%rpc calendar --no-lint --timeout 2\n'                                           # 12
+        "%%rpc calendar --no-lint --timeout 2\n"  # 12
         '{"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}',
-        'assert _ == {} and _.all == [] and list(_.findings) == []',                       # 13
-        "%mcp trace calendar",                                                             # 14
-        "%mcp list",                                                                       # 15
-        '#raises\n%%rpc nosuch\n{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',      # 16
-        '#raises\n%mcp frobnicate',                                                        # 17
-        f'#raises\n%mcp connect dead --no-probe -- {sys.executable} -c "pass"',            # 18 (connects)
-        '#raises\n%%rpc dead\n{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',        # 19
+        "assert _ == {} and _.all == [] and list(_.findings) == []",  # 13
+        "%mcp trace calendar",  # 14
+        "%mcp list",  # 15
+        '#raises\n%%rpc nosuch\n{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',  # 16
+        "#raises\n%mcp frobnicate",  # 17
+        f'#raises\n%mcp connect dead --no-probe -- {sys.executable} -c "pass"',  # 18 (connects)
+        '#raises\n%%rpc dead\n{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',  # 19
         '#raises\n%%rpc calendar --raw --meta\n{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',  # 20
-        "%mcp close calendar\n%mcp close dead",                                            # 21
-        "%mcp list",                                                                       # 22
+        "%mcp close calendar\n%mcp close dead",  # 21
+        "%mcp list",  # 22
     )
     run(nb)
     c = nb.cells
     # The order under a %%rpc cell: lint, then the exact line sent, then the answer (the value).
-    kinds = [("lint" if o.data.get("text/plain", "").startswith("lint:") else
-              "sent" if o.data.get("text/plain", "").startswith("-> sent") else o.output_type)
-             for o in c[2].outputs]
+    kinds = [
+        (
+            "lint"
+            if o.data.get("text/plain", "").startswith("lint:")
+            else "sent"
+            if o.data.get("text/plain", "").startswith("-> sent")
+            else o.output_type
+        )
+        for o in c[2].outputs
+    ]
     assert kinds == ["lint", "sent", "execute_result"], c[2].outputs
     html = c[2].outputs[0].data["text/html"]
     assert "meta-missing" in html and "basic/index#_meta" in html
@@ -144,6 +168,7 @@ def test_magics_in_a_notebook():
 def _with_reference(nb):
     """Point `everything` at a same-version copy when the repo's `npm ci` has not run (stated, not hidden)."""
     from mcp_lab.servers import known
+
     try:
         known.argv_for("everything")
         return nb
@@ -160,8 +185,9 @@ def test_notebook_06_by_hand():
     path = ROOT / "notebooks" / "04-by-hand-challenges.ipynb"
     nb = nbformat.read(path, as_version=4)
     saved = nbformat.read(path, as_version=4)
-    assert all(not c.get("outputs") and c.get("execution_count") is None
-               for c in saved.cells if c.cell_type == "code"), "06 must be saved with outputs cleared"
+    assert all(
+        not c.get("outputs") and c.get("execution_count") is None for c in saved.cells if c.cell_type == "code"
+    ), "06 must be saved with outputs cleared"
     assert "Goals" in nb.cells[0].source and re.search(r"\*\*Time\.\*\* About \d+ minutes\.", nb.cells[0].source)
     run(_with_reference(nb), cwd=path.parent)
     by_id = {c.id: c for c in nb.cells}

@@ -1,37 +1,41 @@
-"""mcp_lab.mrtr: the multi round-trip loop, against real server processes.
+"""mcp_lab.mrtr: the multi round-trip loop, against real server logic.
 
 Servers: the bundled stdlib calendar, the SDK-built calendar (mcp 2.3.0, whose requestState is
 an AES-GCM token), and tests/fakes/stubborn_server.py, which never stops asking (the round
 bound), only says "try again later" (requestState-only rounds) or asks two forms under odd
 keys. Answers come from `mcp_lab.widgets`, so every test goes through the real widget code.
 
-What is checked is what crossed the wire: the exact lines in `client.trace.sent` and
+The stdlib calendar and the stubborn server run in-process (their own line handlers over the
+in-memory transport); the SDK calendar is a real process. What is checked is what crossed the wire: the exact lines in `client.trace.sent` and
 `client.trace.received`, decoded only to compare values.
 """
 
 from __future__ import annotations
 
 import json
-import sys
 import time
-from pathlib import Path
 
 import pytest
+from fakes import stubborn_server  # noqa: E402  (tests/ is on sys.path: see conftest.py)
 
 import mcp_lab
 from mcp_lab import jsonrpc, mrtr, widgets
-from mcp_lab.revisions import CLIENT_CAPABILITIES_KEY
+from mcp_lab.session.connect import connect_in_memory
+from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY
 
-FAKE = Path(__file__).resolve().parent / "fakes" / "stubborn_server.py"
 WHEN = "2026-09-10T08:30:00Z"
 DENTIST = {"name": "create_event", "arguments": {"title": "Dentist"}}
 CREATED = f"Created e3: Dentist at {WHEN}"
-BOTH_MODES = {"elicitation": widgets.capabilities()}      # what ElicitationForm can render
+BOTH_MODES = {"elicitation": widgets.capabilities()}  # what ElicitationForm can render
 
 
 @pytest.fixture(params=["calendar", "sdk_calendar"])
 def server(request):
-    """Each calendar in turn: the bare-hands one and the SDK one speak the same wire."""
+    """Each calendar in turn: the bare-hands one (in-process) and the SDK one (a real process)
+    speak the same wire."""
+    if request.param == "calendar":
+        yield request.getfixturevalue("calendar")
+        return
     client = mcp_lab.connect(request.param, timeout=15.0)
     try:
         yield client
@@ -44,8 +48,9 @@ def fake():
     """fake(mode, *args) -> a Client on the stubborn server; all are closed at the end."""
     made = []
 
-    def start(*args: str):
-        c = mcp_lab.connect([sys.executable, str(FAKE), *args], name="stubborn")
+    def start(mode: str = "always", *args: str):
+        later = int(args[0]) if args else stubborn_server.LATER
+        c = connect_in_memory(lambda line: stubborn_server.handle_line(line, mode, later), name="stubborn")
         made.append(c)
         return c
 
@@ -113,8 +118,10 @@ def test_the_schema_the_form_renders_is_the_one_the_server_sent(server):
     asked = ex.answers[0].result["inputRequests"]["when"]
     assert asked["method"] == "elicitation/create"
     assert asked["params"]["requestedSchema"] == {
-        "type": "object", "properties": {"startsAt": {"type": "string", "format": "date-time"}},
-        "required": ["startsAt"]}
+        "type": "object",
+        "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+        "required": ["startsAt"],
+    }
     form = answer.last_form
     assert form.params == asked["params"] and list(form.fields) == ["startsAt"]
     assert type(form.fields["startsAt"]).__name__ == "DatetimePicker"
@@ -129,7 +136,7 @@ def test_every_round_is_in_the_trace(server):
     assert len(sends) == ex.rounds == 2
     assert [r.id for r in ex.answers] == [e.message.id for e in recvs]
     assert [e.summary.split(" ")[-1] for e in recvs] == ["input_required", "complete"]
-    assert all(e.elapsed_ms is not None for e in recvs)   # each answer matched to its own send
+    assert all(e.elapsed_ms is not None for e in recvs)  # each answer matched to its own send
 
 
 # ----------------------------------------------------------------------------- capabilities
@@ -137,7 +144,7 @@ def test_every_round_is_in_the_trace(server):
 def test_declared_capabilities_are_exactly_what_the_answerer_renders(server, declared):
     mrtr.call(server, "tools/call", DENTIST, widgets.scripted_answerer({"startsAt": WHEN}), capabilities=declared)
     metas = [obj["params"]["_meta"][CLIENT_CAPABILITIES_KEY] for _, obj in sent_requests(server)]
-    assert metas == [declared, declared]     # the same declaration in every round, nothing added
+    assert metas == [declared, declared]  # the same declaration in every round, nothing added
 
 
 def test_an_answerer_that_renders_nothing_is_not_asked(server):
@@ -146,7 +153,7 @@ def test_an_answerer_that_renders_nothing_is_not_asked(server):
     ex = mrtr.call(server, "tools/call", DENTIST, never_called, capabilities={})
     assert ex.rounds == 1 and isinstance(ex.final, jsonrpc.Error)
     assert ex.final.code == jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY
-    (_, obj), = sent_requests(server)
+    ((_, obj),) = sent_requests(server)
     assert obj["params"]["_meta"][CLIENT_CAPABILITIES_KEY] == {}
 
 
@@ -164,7 +171,7 @@ def test_decline_and_cancel_end_in_a_tool_error(server, action):
     assert ex.rounds == 2 and ex.complete
     assert ex.final.result["isError"] is True and action in text_of(ex.final)
     (_, retry) = sent_requests(server)[1]
-    assert retry["params"]["inputResponses"] == {"when": {"action": action}}   # no content key at all
+    assert retry["params"]["inputResponses"] == {"when": {"action": action}}  # no content key at all
     # Nothing was created: the week still holds the two seed events.
     week = server.request("resources/read", {"uri": "calendar://week"}).unwrap()
     assert [e["id"] for e in json.loads(week["contents"][0]["text"])] == ["e1", "e2"]
@@ -182,10 +189,10 @@ def test_a_server_that_never_stops_asking_is_cut_off_after_10_rounds(fake):
     with pytest.raises(mrtr.RoundsExceeded, match=r"still asked for input after 10 rounds; giving up") as info:
         mrtr.call(client, "tools/call", {"name": "x", "arguments": {}}, answer)
     assert info.value.data == {"rounds": 10} and mrtr.MAX_ROUNDS == 10
-    assert info.value.exchange.rounds == 10 and not info.value.exchange.complete   # nothing lost
+    assert info.value.exchange.rounds == 10 and not info.value.exchange.complete  # nothing lost
     sent = sent_requests(client)
     assert len(sent) == 10 and len({obj["id"] for _, obj in sent}) == 10
-    assert asked == [f"ask-{n}" for n in range(1, 10)]    # the 10th interim result is not answered
+    assert asked == [f"ask-{n}" for n in range(1, 10)]  # the 10th interim result is not answered
     # Round n+1 answers round n's key and echoes round n's state, not an older one.
     for n, (_, obj) in enumerate(sent[1:], start=1):
         assert list(obj["params"]["inputResponses"]) == [f"ask-{n}"]
@@ -194,8 +201,9 @@ def test_a_server_that_never_stops_asking_is_cut_off_after_10_rounds(fake):
 
 def test_the_round_bound_is_a_parameter(fake):
     with pytest.raises(mrtr.RoundsExceeded, match="after 3 rounds"):
-        mrtr.call(fake("always"), "tools/call", {"name": "x"}, widgets.scripted_answerer({"startsAt": WHEN}),
-                  max_rounds=3)
+        mrtr.call(
+            fake("always"), "tools/call", {"name": "x"}, widgets.scripted_answerer({"startsAt": WHEN}), max_rounds=3
+        )
 
 
 def test_interactive_stops_after_10_rounds_with_a_visible_message(fake):
@@ -245,13 +253,20 @@ def test_interactive_retries_request_state_only_results_at_once(fake):
 # ----------------------------------------------------------------------------- several keys
 def test_input_responses_use_the_servers_keys_exactly(fake):
     client = fake("two-keys")
-    ex = mrtr.call(client, "tools/call", {"name": "x"},
-                   widgets.scripted_answerer({"startsAt": WHEN, "room": "B"}), capabilities=BOTH_MODES)
+    ex = mrtr.call(
+        client,
+        "tools/call",
+        {"name": "x"},
+        widgets.scripted_answerer({"startsAt": WHEN, "room": "B"}),
+        capabilities=BOTH_MODES,
+    )
     assert ex.complete
-    expected = {"when/1": {"action": "accept", "content": {"startsAt": WHEN}},
-                "Where ✓": {"action": "accept", "content": {"room": "B"}}}
+    expected = {
+        "when/1": {"action": "accept", "content": {"startsAt": WHEN}},
+        "Where ✓": {"action": "accept", "content": {"room": "B"}},
+    }
     assert sent_requests(client)[1][1]["params"]["inputResponses"] == expected
-    assert ex.final.result["structuredContent"]["inputResponses"] == expected   # as the server saw them
+    assert ex.final.result["structuredContent"]["inputResponses"] == expected  # as the server saw them
 
 
 # ----------------------------------------------------------------------------- Interactive from code
@@ -259,13 +274,13 @@ def test_interactive_accept_from_code_completes(server):
     it = mrtr.interactive(server, "tools/call", DENTIST)
     assert not it.done and it.exchange.rounds == 1
     form = it.form("when")
-    assert form.result is None and not form.can_accept       # required and empty: Accept is blocked
-    assert form.accept() is None and not it.done              # pressing it anyway sends nothing
+    assert form.result is None and not form.can_accept  # required and empty: Accept is blocked
+    assert form.accept() is None and not it.done  # pressing it anyway sends nothing
     form.set(startsAt=WHEN)
     assert form.can_accept
     assert form.accept() == {"action": "accept", "content": {"startsAt": WHEN}}
     assert it.done and it.exchange.rounds == 2 and text_of(it.final) == CREATED
-    assert CREATED in it.widget.children[-1].value            # the outcome replaces the form
+    assert CREATED in it.widget.children[-1].value  # the outcome replaces the form
     with pytest.raises(LookupError, match="no form is waiting"):
         it.form("when")
     (_, first), (_, retry) = sent_requests(server)
@@ -285,15 +300,24 @@ def test_interactive_richer_form_from_the_sdk_server():
         it = mrtr.interactive(sdk, "tools/call", {"name": "book_table", "arguments": {"restaurant": "Chez Mia"}})
         form = it.form("booking")
         assert {k: type(v).__name__ for k, v in form.fields.items()} == {
-            "seating": "Dropdown", "partySize": "Text", "highChair": "Checkbox", "guestName": "Text"}
-        assert form.content == {"partySize": 2, "highChair": False, "guestName": "Guest"}   # the defaults
+            "seating": "Dropdown",
+            "partySize": "Text",
+            "highChair": "Checkbox",
+            "guestName": "Text",
+        }
+        assert form.content == {"partySize": 2, "highChair": False, "guestName": "Guest"}  # the defaults
         form.set(seating="terrace", partySize=13)
         assert form.errors == {"partySize": "must be at most 12"} and form.accept() is None
         form.set(partySize=4, highChair=True)
         form.accept()
         assert text_of(it.final) == "Booked a terrace table for 4 at Chez Mia under Guest (with a high chair)."
         assert it.final.result["structuredContent"] == {
-            "restaurant": "Chez Mia", "seating": "terrace", "partySize": 4, "highChair": True, "guestName": "Guest"}
+            "restaurant": "Chez Mia",
+            "seating": "terrace",
+            "partySize": 4,
+            "highChair": True,
+            "guestName": "Guest",
+        }
 
 
 def test_only_the_three_mrtr_methods_are_accepted(calendar):
@@ -308,7 +332,7 @@ def test_interactive_shows_a_retry_that_fails_instead_of_swallowing_it():
         run = mrtr.interactive(client, "tools/call", {"name": "create_event", "arguments": {"title": "Dentist"}})
         form = run.form("when")
         form.set(startsAt=WHEN)
-        client.close()                      # the server is gone before the person presses Accept
+        client.close()  # the server is gone before the person presses Accept
         form.accept()
         assert run.done and run.error is not None
         assert "The retry failed" in run.widget.children[0].value

@@ -24,13 +24,13 @@ import time
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SEARCHED = ("notebooks", "labs/solutions")
-CELL_TIMEOUT = 120          # seconds, per cell (nbclient's `timeout`)
-NOTEBOOK_TIMEOUT = 600      # seconds, per notebook, kernel start and shutdown included
+CELL_TIMEOUT = 120  # seconds, per cell (nbclient's `timeout`)
+NOTEBOOK_TIMEOUT = 600  # seconds, per notebook, kernel start and shutdown included
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-FAILED_COPIES = ROOT / "test-output" / "notebooks"   # executed copy of a failing notebook
+FAILED_COPIES = ROOT / "test-output" / "notebooks"  # executed copy of a failing notebook
 
 
 def find_notebooks(root: Path = ROOT) -> list[Path]:
@@ -52,8 +52,8 @@ def _shorten(text: str, limit: int = 2000) -> str:
 def run_notebook(path: Path):
     """Execute the notebook at `path`; return (executed_nb, failure_message or None)."""
     import nbformat
-    from nbclient import NotebookClient
     from jupyter_client.kernelspec import NoSuchKernel
+    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
     from traitlets.config import Config
 
@@ -78,7 +78,7 @@ def run_notebook(path: Path):
         startup_timeout=60,
         # Tracebacks without ANSI escapes: readable in a pytest report and a CI log.
         extra_arguments=["--InteractiveShell.colors=nocolor"],
-        resources={"metadata": {"path": str(path.parent)}},   # the kernel's cwd
+        resources={"metadata": {"path": str(path.parent)}},  # the kernel's cwd
         on_cell_start=on_cell_start,
     )
 
@@ -100,9 +100,12 @@ def run_notebook(path: Path):
     except DeadKernelError as e:
         failure = ("dead", "DeadKernelError", str(e), "")
     except NoSuchKernel:
-        failure = ("set-up", "NoSuchKernel",
-                   f"kernel {kernel_name!r} (notebook metadata) is not installed; `make setup` "
-                   "registers python3", "")
+        failure = (
+            "set-up",
+            "NoSuchKernel",
+            f"kernel {kernel_name!r} (notebook metadata) is not installed; `make setup` registers python3",
+            "",
+        )
         current["index"] = None
 
     if failure is None:
@@ -120,12 +123,12 @@ def run_notebook(path: Path):
     if index is not None:
         cell = nb.cells[index]
         lines += ["--- cell source ---", _shorten(cell.source)]
-        streams = "".join(o.get("text", "") for o in cell.get("outputs", [])
-                          if o.get("output_type") == "stream")
+        streams = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
         if streams.strip():
             lines += ["--- cell output (last 20 lines) ---", *streams.rstrip().splitlines()[-20:]]
-        tracebacks = ["\n".join(o.get("traceback", [])) for o in cell.get("outputs", [])
-                      if o.get("output_type") == "error"]
+        tracebacks = [
+            "\n".join(o.get("traceback", [])) for o in cell.get("outputs", []) if o.get("output_type") == "error"
+        ]
         if tracebacks:
             # The kernel's own traceback (colours are off; strip any escapes a library added).
             lines += ["--- traceback ---", _shorten(ANSI.sub("", tracebacks[-1]), 4000)]
@@ -154,9 +157,7 @@ def _keep_failed_copy(path: Path, nb) -> Path | None:
 
 if NOTEBOOKS:
 
-    @pytest.mark.parametrize(
-        "path", NOTEBOOKS, ids=[p.relative_to(ROOT).as_posix() for p in NOTEBOOKS]
-    )
+    @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.relative_to(ROOT).as_posix() for p in NOTEBOOKS])
     def test_notebook_runs(path: Path) -> None:
         nb, message = run_notebook(path)
         if message is not None:

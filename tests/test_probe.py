@@ -15,11 +15,11 @@ import pytest
 
 import mcp_lab
 from mcp_lab import LATEST, TransportClosed, jsonrpc
-from mcp_lab.probe import Verdict, cached, forget, probe
 from mcp_lab.servers import known
+from mcp_lab.session.probe import Verdict, cached, forget, probe
 
 FAKES = Path(__file__).resolve().parent / "fakes"
-ROOT = Path(__file__).resolve().parent.parent
+from _support import ROOT  # noqa: E402
 
 
 def fake(name: str, *args: str) -> list[str]:
@@ -52,11 +52,16 @@ def test_reference_server_is_legacy_by_fallback_after_32601(everything_available
         assert methods(v) == ["server/discover", "initialize", "notifications/initialized"]
         discover = json.loads(v.trace.sent[0])
         assert discover["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == LATEST
-        [err, init] = [e.message for e in v.trace.of("recv") if isinstance(e.message, (jsonrpc.Result, jsonrpc.Error))][:2]
+        [err, init] = [e.message for e in v.trace.of("recv") if isinstance(e.message, (jsonrpc.Result, jsonrpc.Error))][
+            :2
+        ]
         assert isinstance(err, jsonrpc.Error) and err.code == jsonrpc.METHOD_NOT_FOUND
         assert json.loads(v.trace.sent[1])["params"]["protocolVersion"] == LATEST
         assert init.result["protocolVersion"] == "2025-11-25"
-        assert v.server_info["name"] == "mcp-servers/everything" and v.server_info["title"] == "Everything Reference Server"
+        assert (
+            v.server_info["name"] == "mcp-servers/everything"
+            and v.server_info["title"] == "Everything Reference Server"
+        )
         assert {"tools", "prompts", "resources", "logging", "completions"} <= set(v.capabilities)
         assert v.instructions and v.client.era == "legacy"
         # The notebook continues on the same connection: the legacy session is open.
@@ -191,8 +196,9 @@ def test_renderers_show_the_steps():
 
 # -- the command line --------------------------------------------------------------------------
 def cli(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "mcp_lab", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_lab", *args], capture_output=True, text=True, cwd=ROOT, timeout=timeout
+    )
 
 
 def test_cli_probe_a_known_name_prints_steps_verdict_and_trace():

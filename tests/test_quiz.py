@@ -7,13 +7,16 @@ import sys
 
 import pytest
 
-from mcp_lab.quiz import Question, Quiz
+from mcp_lab.notebook.quiz import Question, Quiz
 
 
 def stdio_question() -> Question:
-    return Question("Where may a stdio server write its log?", ["stdout", "stderr", "nowhere"], 1,
-                    ["stdout carries MCP messages only.", "Right: stderr is free-form.",
-                     "Logging is allowed, on stderr."])
+    return Question(
+        "Where may a stdio server write its log?",
+        ["stdout", "stderr", "nowhere"],
+        1,
+        ["stdout carries MCP messages only.", "Right: stderr is free-form.", "Logging is allowed, on stderr."],
+    )
 
 
 def test_right_answer_is_judged_right_through_the_real_button():
@@ -21,9 +24,9 @@ def test_right_answer_is_judged_right_through_the_real_button():
     assert q.correct is None and q.feedback == ""
     assert q.choose(1) is True
     assert q.correct is True and q.attempts == 1
-    assert q._ui["picker"].value == 1                       # the RadioButtons really hold it
+    assert q._ui["picker"].value == 1  # the RadioButtons really hold it
     assert q.feedback.startswith("Right.")
-    assert "Right." in q._ui["out"].value                   # and the HTML area shows it
+    assert "Right." in q._ui["out"].value  # and the HTML area shows it
 
 
 def test_wrong_answer_shows_every_explanation_and_the_right_one():
@@ -31,15 +34,15 @@ def test_wrong_answer_shows_every_explanation_and_the_right_one():
     assert q.choose(0) is False
     fb = q.feedback
     assert fb.startswith("Not quite.") and "The right answer is: stderr." in fb
-    for why in q.explanations:                              # every option explains itself
+    for why in q.explanations:  # every option explains itself
         assert why in fb
     assert "[wrong] stdout (your answer)" in fb and "[right] stderr:" in fb
-    assert q.choose(1) is True and q.attempts == 2          # answering again regrades
+    assert q.choose(1) is True and q.attempts == 2  # answering again regrades
 
 
 def test_a_click_by_a_person_runs_the_same_handler():
     q = stdio_question()
-    q.widget                                                # what the notebook displays
+    q.widget  # what the notebook displays
     q._ui["picker"].value = 2
     q._ui["button"].click()
     assert q.correct is False and "(your answer)" in q.feedback
@@ -53,13 +56,17 @@ def test_check_with_nothing_selected_is_a_hint_not_a_wrong_answer():
 
 
 def test_multi_select_needs_exactly_the_right_set():
-    q = Question("Which did SEP-2577 deprecate?", ["sampling", "tools", "roots", "logging"], {0, 2, 3},
-                 ["yes", "no: tools are the core primitive", "yes", "yes"])
+    q = Question(
+        "Which did SEP-2577 deprecate?",
+        ["sampling", "tools", "roots", "logging"],
+        {0, 2, 3},
+        ["yes", "no: tools are the core primitive", "yes", "yes"],
+    )
     assert q.multi
-    assert q.choose([0, 2]) is False                        # a subset is not enough
+    assert q.choose([0, 2]) is False  # a subset is not enough
     assert q.choose([0, 2, 3]) is True
     assert [b.value for b in q._ui["boxes"]] == [True, False, True, True]
-    assert q.choose([0, 1, 2, 3]) is False                  # nor is a superset
+    assert q.choose([0, 1, 2, 3]) is False  # nor is a superset
 
 
 def test_quiz_check_all_score_and_reset():
@@ -74,13 +81,16 @@ def test_quiz_check_all_score_and_reset():
         quiz.check_all([1])
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(options=["a"], answer=0, explanations=["x"]), "at least two options"),
-    (dict(options=["a", "b"], answer=0, explanations=["x"]), "every option needs an explanation"),
-    (dict(options=["a", "b"], answer=2, explanations=["x", "y"]), "answer must be an option index"),
-    (dict(options=["a", "b"], answer=True, explanations=["x", "y"]), "answer must be an option index"),
-    (dict(options=["a", "b"], answer=0, explanations=["x", " "]), "non-empty"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(options=["a"], answer=0, explanations=["x"]), "at least two options"),
+        (dict(options=["a", "b"], answer=0, explanations=["x"]), "every option needs an explanation"),
+        (dict(options=["a", "b"], answer=2, explanations=["x", "y"]), "answer must be an option index"),
+        (dict(options=["a", "b"], answer=True, explanations=["x", "y"]), "answer must be an option index"),
+        (dict(options=["a", "b"], answer=0, explanations=["x", " "]), "non-empty"),
+    ],
+)
 def test_malformed_questions_fail_with_one_clear_line(kwargs, message):
     with pytest.raises(ValueError, match=message):
         Question("?", **kwargs)
@@ -94,8 +104,10 @@ def test_choose_out_of_range_is_a_clear_error():
 
 
 def test_importing_the_module_does_not_import_ipywidgets():
-    code = "import sys, mcp_lab.quiz; q = mcp_lab.quiz.Question('?', ['a','b'], 0, ['x','y']); " \
-           "assert 'ipywidgets' not in sys.modules, 'imported'"
+    code = (
+        "import sys, mcp_lab.quiz; q = mcp_lab.quiz.Question('?', ['a','b'], 0, ['x','y']); "
+        "assert 'ipywidgets' not in sys.modules, 'imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
@@ -103,16 +115,17 @@ def test_options_are_shown_shuffled_but_graded_by_the_authors_index():
     q = Question("Shuffled question?", ["a", "b", "c", "d"], 1, ["no a", "yes b", "no c", "no d"])
     assert sorted(q.order) == [0, 1, 2, 3]
     again = Question("Shuffled question?", ["a", "b", "c", "d"], 1, ["no a", "yes b", "no c", "no d"])
-    assert again.order == q.order                     # the same on every run
+    assert again.order == q.order  # the same on every run
     shown = [label for label, _ in q.widget.children[1].options]
-    assert shown == [q.options[i] for i in q.order]   # the widget shows the display order
+    assert shown == [q.options[i] for i in q.order]  # the widget shows the display order
     assert q.choose(1) is True and q.choose(q.order[0] if q.order[0] != 1 else q.order[1]) is False
 
 
 def test_across_the_course_the_right_answer_is_not_always_in_the_same_place():
     import json
     from collections import Counter
-    from support import ROOT
+
+    from _support import ROOT
 
     slots = Counter()
     for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
@@ -121,7 +134,7 @@ def test_across_the_course_the_right_answer_is_not_always_in_the_same_place():
             if "from mcp_lab.quiz import" not in src:
                 continue
             ns: dict = {}
-            exec(src, ns)   # builds the Question objects; no widget is displayed outside a kernel
+            exec(src, ns)  # builds the Question objects; no widget is displayed outside a kernel
             for q in ns["quiz"]:
                 if not q.multi:
                     slots[q.order.index(next(iter(q.answer)))] += 1

@@ -15,8 +15,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _support import ROOT  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SKIP_PARTS = {".venv", "node_modules", ".ipynb_checkpoints", "test-output", "build"}
 
 
@@ -25,7 +25,9 @@ def committable_notebooks(root: Path = ROOT) -> list[Path]:
     if git and (root / ".git").exists():
         done = subprocess.run(
             [git, "ls-files", "-co", "--exclude-standard", "-z", "--", "*.ipynb"],
-            cwd=root, capture_output=True, timeout=30,
+            cwd=root,
+            capture_output=True,
+            timeout=30,
         )
         if done.returncode == 0:
             names = [n for n in done.stdout.decode().split("\0") if n]
@@ -51,9 +53,7 @@ NOTEBOOKS = committable_notebooks()
 
 if NOTEBOOKS:
 
-    @pytest.mark.parametrize(
-        "path", NOTEBOOKS, ids=[p.relative_to(ROOT).as_posix() for p in NOTEBOOKS]
-    )
+    @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.relative_to(ROOT).as_posix() for p in NOTEBOOKS])
     def test_notebook_is_committed_clean(path: Path) -> None:
         try:
             nb = json.loads(path.read_text(encoding="utf-8"))
@@ -63,9 +63,12 @@ if NOTEBOOKS:
             found = problems(nb)
             message = None
             if found:
-                message = (f"{path.relative_to(ROOT)} is not cleared: " + "; ".join(found[:5])
-                           + ("; ..." if len(found) > 5 else "")
-                           + "\n  fix: Lab's Edit > Clear Outputs of All Cells, then save, or: "
-                           "jupyter nbconvert --clear-output --inplace " + str(path.relative_to(ROOT)))
+                message = (
+                    f"{path.relative_to(ROOT)} is not cleared: "
+                    + "; ".join(found[:5])
+                    + ("; ..." if len(found) > 5 else "")
+                    + "\n  fix: Lab's Edit > Clear Outputs of All Cells, then save, or: "
+                    "jupyter nbconvert --clear-output --inplace " + str(path.relative_to(ROOT))
+                )
         if message:
             pytest.fail(message, pytrace=False)

@@ -27,43 +27,81 @@ DISCOVER_OK = {
 
 DEFECTS = {
     "-32022 echoing a null version": (
-        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "x", "data": {"supported": [M], "requested": None}}},
-        "server", "tools/list", "UnsupportedProtocolVersionError",
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32022, "message": "x", "data": {"supported": [M], "requested": None}},
+        },
+        "server",
+        "tools/list",
+        "UnsupportedProtocolVersionError",
     ),
     "-32022 echoing a number": (
-        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "x", "data": {"supported": [M], "requested": 7}}},
-        "server", "tools/list", "UnsupportedProtocolVersionError",
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "error": {"code": -32022, "message": "x", "data": {"supported": [M], "requested": 7}},
+        },
+        "server",
+        "tools/list",
+        "UnsupportedProtocolVersionError",
     ),
     "-32022 without data.requested": (
         {"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "x", "data": {"supported": [M]}}},
-        "server", "tools/list", "UnsupportedProtocolVersionError",
+        "server",
+        "tools/list",
+        "UnsupportedProtocolVersionError",
     ),
     "an error without message": (
-        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601}}, "server", "nope", "JSON-RPC 2.0 envelope",
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601}},
+        "server",
+        "nope",
+        "JSON-RPC 2.0 envelope",
     ),
     'an error answered with "id": null': (
         {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}},
-        "server", None, "JSON-RPC 2.0 envelope",
+        "server",
+        None,
+        "JSON-RPC 2.0 envelope",
     ),
     "server/discover without ttlMs / cacheScope": (
-        {"jsonrpc": "2.0", "id": 1, "result": {k: v for k, v in DISCOVER_OK.items() if k not in ("ttlMs", "cacheScope")}},
-        "server", "server/discover", "DiscoverResult",
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {k: v for k, v in DISCOVER_OK.items() if k not in ("ttlMs", "cacheScope")},
+        },
+        "server",
+        "server/discover",
+        "DiscoverResult",
     ),
     "tools/list without ttlMs / cacheScope": (
         {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "tools": []}},
-        "server", "tools/list", "ListToolsResult",
+        "server",
+        "tools/list",
+        "ListToolsResult",
     ),
     "a modern request without _meta": (
-        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": M}}},
-        "client", None, "ListToolsRequest",
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/list",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": M}},
+        },
+        "client",
+        None,
+        "ListToolsRequest",
     ),
     "an id that is a float": (
         {"jsonrpc": "2.0", "id": 1.5, "method": "tools/list", "params": {"_meta": META}},
-        "client", None, "JSON-RPC 2.0 envelope",
+        "client",
+        None,
+        "JSON-RPC 2.0 envelope",
     ),
     "a result without resultType": (
         {"jsonrpc": "2.0", "id": 1, "result": {"tools": [], "ttlMs": 0, "cacheScope": "public"}},
-        "server", "tools/list", "ListToolsResult",
+        "server",
+        "tools/list",
+        "ListToolsResult",
     ),
 }
 
@@ -82,13 +120,28 @@ def test_valid_messages_of_both_eras_pass():
     c.feed({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": META}}, sender="client")
     c.feed({"jsonrpc": "2.0", "id": 1, "result": DISCOVER_OK}, sender="server")
     c.feed(
-        {"jsonrpc": "2.0", "id": 2, "method": "initialize",
-         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
         sender="client",
     )
     c.feed(
-        {"jsonrpc": "2.0", "id": 2, "result": {"protocolVersion": "2025-11-25", "capabilities": {},
-                                                "serverInfo": {"name": "s", "version": "1"}}},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "serverInfo": {"name": "s", "version": "1"},
+            },
+        },
         sender="server",
     )
     c.feed({"jsonrpc": "2.0", "method": "notifications/initialized"}, sender="client")
@@ -114,13 +167,17 @@ def test_deliberate_and_unjudgeable_messages_are_counted_apart_never_as_valid():
 
 
 def test_every_official_example_message_is_valid():
-    from support import spec_examples_dir
+    from _support import spec_examples_dir
 
     results = {
-        "DiscoverResultResponse": "server/discover", "ListToolsResultResponse": "tools/list",
-        "CallToolResultResponse": "tools/call", "CompleteResultResponse": "completion/complete",
-        "GetPromptResultResponse": "prompts/get", "ListPromptsResultResponse": "prompts/list",
-        "ListResourcesResultResponse": "resources/list", "ReadResourceResultResponse": "resources/read",
+        "DiscoverResultResponse": "server/discover",
+        "ListToolsResultResponse": "tools/list",
+        "CallToolResultResponse": "tools/call",
+        "CompleteResultResponse": "completion/complete",
+        "GetPromptResultResponse": "prompts/get",
+        "ListPromptsResultResponse": "prompts/list",
+        "ListResourcesResultResponse": "resources/list",
+        "ReadResourceResultResponse": "resources/read",
         "ListResourceTemplatesResultResponse": "resources/templates/list",
     }
     judged = 0

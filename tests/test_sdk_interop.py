@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import secrets
 import sys
-from pathlib import Path
 
 import pytest
+from _support import ROOT as REPO  # noqa: E402
 
 import mcp_lab
 from mcp_lab import jsonrpc, revisions
-from mcp_lab.client import Client
-from mcp_lab.stdio import StdioTransport
+from mcp_lab.session.client import Client
+from mcp_lab.transport.stdio import StdioTransport
 
-REPO = Path(__file__).resolve().parents[1]
 SDK_SERVER = [sys.executable, "-m", "mcp_lab.servers.sdk_calendar"]
 BUNDLED_SERVER = ["-m", "mcp_lab.servers.calendar"]
 # A cold SDK server needs about a second to import `mcp.server`; leave room for a busy CI box.
@@ -36,8 +35,9 @@ ASK_DENTIST = {"name": "create_event", "arguments": {"title": "Dentist"}}
 
 def _spawn(argv=SDK_SERVER, *, capabilities=None, env=None) -> Client:
     """Start one server process behind mcp_lab's raw client."""
-    return mcp_lab.connect(argv, timeout=TIMEOUT, env=env, cwd=str(REPO),
-                           capabilities=FORM if capabilities is None else capabilities)
+    return mcp_lab.connect(
+        argv, timeout=TIMEOUT, env=env, cwd=str(REPO), capabilities=FORM if capabilities is None else capabilities
+    )
 
 
 @pytest.fixture
@@ -55,13 +55,17 @@ def _ok(answer) -> dict:
 
 
 def _retry_params(first: dict, starts_at: str = WHEN) -> dict:
-    return {**ASK_DENTIST, "inputResponses": {"when": {"action": "accept", "content": {"startsAt": starts_at}}},
-            "requestState": first["requestState"]}
+    return {
+        **ASK_DENTIST,
+        "inputResponses": {"when": {"action": "accept", "content": {"startsAt": starts_at}}},
+        "requestState": first["requestState"],
+    }
 
 
 # --------------------------------------------------------------------------------------------
 # 1. mcp_lab's raw view of the SDK server
 # --------------------------------------------------------------------------------------------
+
 
 def test_discover(sdk):
     result = _ok(sdk.request("server/discover"))
@@ -78,14 +82,18 @@ def test_tools_list_and_cache_hint(sdk):
     schema = tools["create_event"]["inputSchema"]
     assert schema["required"] == ["title"]
     assert schema["properties"]["startsAt"] == {
-        "type": "string", "format": "date-time", "title": "Starts at",
-        "description": schema["properties"]["startsAt"]["description"]}
+        "type": "string",
+        "format": "date-time",
+        "title": "Starts at",
+        "description": schema["properties"]["startsAt"]["description"],
+    }
     assert (result["ttlMs"], result["cacheScope"], result["resultType"]) == (300000, "public", "complete")
 
 
 def test_create_event_with_date_completes(sdk):
-    result = _ok(sdk.request("tools/call", {"name": "create_event",
-                                            "arguments": {"title": "Dentist", "startsAt": WHEN}}))
+    result = _ok(
+        sdk.request("tools/call", {"name": "create_event", "arguments": {"title": "Dentist", "startsAt": WHEN}})
+    )
     assert result["resultType"] == "complete"
     assert result["isError"] is False
     assert result["content"] == [{"type": "text", "text": f"Created e3: Dentist at {WHEN}"}]
@@ -100,8 +108,10 @@ def test_create_event_without_date_asks_then_retry_completes(sdk):
     assert when["params"]["mode"] == "form"
     assert when["params"]["message"] == 'When should "Dentist" start?'
     assert when["params"]["requestedSchema"] == {
-        "type": "object", "properties": {"startsAt": {"type": "string", "format": "date-time"}},
-        "required": ["startsAt"]}
+        "type": "object",
+        "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+        "required": ["startsAt"],
+    }
     # The SDK seals our plaintext (the partial arguments) into an AES-GCM token.
     assert first["requestState"].startswith("v1.")
 
@@ -143,9 +153,14 @@ def test_book_table_form_and_summary(sdk):
     assert (props["partySize"]["minimum"], props["partySize"]["maximum"], props["partySize"]["default"]) == (1, 12, 2)
     assert props["highChair"] == {"type": "boolean", "title": "Need a high chair?", "default": False}
     assert props["guestName"]["type"] == "string" and "default" in props["guestName"]
-    retry = {"name": "book_table", "arguments": {"restaurant": "Luigi's"}, "requestState": first["requestState"],
-             "inputResponses": {"booking": {"action": "accept",
-                                            "content": {"seating": "terrace", "partySize": 4, "guestName": "Ada"}}}}
+    retry = {
+        "name": "book_table",
+        "arguments": {"restaurant": "Luigi's"},
+        "requestState": first["requestState"],
+        "inputResponses": {
+            "booking": {"action": "accept", "content": {"seating": "terrace", "partySize": 4, "guestName": "Ada"}}
+        },
+    }
     result = _ok(sdk.request("tools/call", retry))
     assert result["content"][0]["text"] == "Booked a terrace table for 4 at Luigi's under Ada (no high chair)."
     assert result["structuredContent"]["highChair"] is False  # the schema default filled in
@@ -211,6 +226,7 @@ def test_short_state_key_is_a_one_line_error():
 # --------------------------------------------------------------------------------------------
 # 2./3. The official SDK client
 # --------------------------------------------------------------------------------------------
+
 
 def _sdk_create_dentist(module_args: list[str]) -> tuple[object, list]:
     """Drive create_event(title="Dentist") through mcp.Client with an answering elicitation callback."""
@@ -282,8 +298,9 @@ def test_sdk_client_reads_resource_and_prompt_of_sdk_calendar():
 
 
 def test_bad_date_argument_is_tool_error_bad_answer_is_32602(sdk):
-    bad_arg = _ok(sdk.request("tools/call", {"name": "create_event",
-                                             "arguments": {"title": "X", "startsAt": "tomorrow"}}))
+    bad_arg = _ok(
+        sdk.request("tools/call", {"name": "create_event", "arguments": {"title": "X", "startsAt": "tomorrow"}})
+    )
     assert bad_arg["isError"] is True and "tomorrow" in bad_arg["content"][0]["text"]
     first = _ok(sdk.request("tools/call", ASK_DENTIST))
     answer = sdk.request("tools/call", _retry_params(first, starts_at="tomorrow"))

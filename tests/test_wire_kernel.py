@@ -15,20 +15,23 @@ import sys
 
 import nbformat
 import pytest
+from _support import ROOT, wait_for
 from nbformat.v4 import new_code_cell, new_notebook
-
-from support import ROOT, wait_for
 from test_magics import _with_reference
 
-from mcp_lab.wire_kernel import KERNEL_NAME, complete
+from mcp_lab.notebook.wire_kernel import KERNEL_NAME, complete
 
 
 @pytest.fixture(scope="module")
 def kernelspec(tmp_path_factory):
     prefix = tmp_path_factory.mktemp("wire-prefix")
-    out = subprocess.run([sys.executable, "-m", "mcp_lab.wire_kernel", "install", "--prefix", str(prefix)],
-                         capture_output=True, text=True, timeout=60,
-                         env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))})
+    out = subprocess.run(
+        [sys.executable, "-m", "mcp_lab.notebook.wire_kernel", "install", "--prefix", str(prefix)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))},
+    )
     assert out.returncode == 0, out.stderr
     data = prefix / "share" / "jupyter"
     old = os.environ.get("JUPYTER_PATH")
@@ -48,9 +51,10 @@ def kernelspec(tmp_path_factory):
 
 def test_kernelspec_installed(kernelspec):
     from jupyter_client.kernelspec import KernelSpecManager
+
     spec = json.loads((kernelspec / "kernel.json").read_text())
     assert spec["display_name"] == "MCP wire"
-    assert spec["argv"] == [sys.executable, "-m", "mcp_lab.wire_kernel", "-f", "{connection_file}"]
+    assert spec["argv"] == [sys.executable, "-m", "mcp_lab.notebook.wire_kernel", "-f", "{connection_file}"]
     found = KernelSpecManager().get_kernel_spec(KERNEL_NAME)
     assert found.display_name == "MCP wire" and found.resource_dir == str(kernelspec)
 
@@ -58,16 +62,27 @@ def test_kernelspec_installed(kernelspec):
 def _run(nb, allow_errors=False):
     from nbclient import NotebookClient
     from traitlets.config import Config
+
     config = Config()
     config.KernelManager.transport_encryption = "auto"
-    NotebookClient(nb, config=config, kernel_name=KERNEL_NAME, timeout=60, startup_timeout=60,
-                   allow_errors=allow_errors, resources={"metadata": {"path": str(ROOT)}}).execute()
+    NotebookClient(
+        nb,
+        config=config,
+        kernel_name=KERNEL_NAME,
+        timeout=60,
+        startup_timeout=60,
+        allow_errors=allow_errors,
+        resources={"metadata": {"path": str(ROOT)}},
+    ).execute()
     return nb
 
 
 def _outputs(cell, kind):
-    return [o for o in cell.outputs if o.output_type == "display_data"
-            and o.get("metadata", {}).get("mcp_lab", {}).get("kind") == kind]
+    return [
+        o
+        for o in cell.outputs
+        if o.output_type == "display_data" and o.get("metadata", {}).get("mcp_lab", {}).get("kind") == kind
+    ]
 
 
 def _reply(cell):
@@ -85,14 +100,16 @@ def test_notebook_06b(kernelspec):
     path = ROOT / "notebooks" / "04b-wire-kernel.ipynb"
     nb = nbformat.read(path, as_version=4)
     assert nb.metadata.kernelspec.name == KERNEL_NAME
-    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), "06b must be saved with outputs cleared"
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code"), (
+        "06b must be saved with outputs cleared"
+    )
     _run(_with_reference(nb))
     by_id = {c.id: c for c in nb.cells}
 
     cell = by_id["malformed-tools-list"]
-    assert "meta-missing" in _lint(cell)                    # the lint, before the send
+    assert "meta-missing" in _lint(cell)  # the lint, before the send
     reply, _ = _reply(cell)
-    assert reply["error"]["code"] == -32602                  # the server, after
+    assert reply["error"]["code"] == -32602  # the server, after
     assert [o.metadata["mcp_lab"]["kind"] for o in cell.outputs] == ["lint", "sent", "answer"]
 
     reply, _ = _reply(by_id["correct-tools-list"])
@@ -135,14 +152,17 @@ def test_notebook_06b(kernelspec):
 def test_mistakes_are_one_line_errors(kernelspec):
     nb = new_notebook()
     nb.metadata["kernelspec"] = {"name": KERNEL_NAME, "display_name": "MCP wire", "language": "json"}
-    nb.cells = [new_code_cell(s) for s in (
-        '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',   # 0 not connected yet
-        "%connect nosuch",                                        # 1 unknown name
-        "%connect calendar",                                      # 2
-        "%frobnicate\n{}",                                        # 3 unknown directive
-        '{"jsonrpc": "2.0", "id": 1, "method": "ping"}',          # 4 an error answer is a normal output
-        "%help",                                                  # 5
-    )]
+    nb.cells = [
+        new_code_cell(s)
+        for s in (
+            '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',  # 0 not connected yet
+            "%connect nosuch",  # 1 unknown name
+            "%connect calendar",  # 2
+            "%frobnicate\n{}",  # 3 unknown directive
+            '{"jsonrpc": "2.0", "id": 1, "method": "ping"}',  # 4 an error answer is a normal output
+            "%help",  # 5
+        )
+    ]
     _run(nb, allow_errors=True)
     c = nb.cells
     for i, name in ((0, "NotConnected"), (1, "ConnectError"), (3, "UsageError")):
@@ -164,8 +184,9 @@ def _pid_alive(pid: int) -> bool:
 
 def _connect_pid(kc, name="calendar") -> int:
     out = []
-    reply = kc.execute_interactive(f"%connect {name}", timeout=30,
-                                   output_hook=lambda m: out.append(m["content"].get("text", "")))
+    reply = kc.execute_interactive(
+        f"%connect {name}", timeout=30, output_hook=lambda m: out.append(m["content"].get("text", ""))
+    )
     assert reply["content"]["status"] == "ok"
     line = next(t for t in out if t.startswith("connected"))
     return int(line.split("pid ")[1].split(",")[0])
@@ -173,6 +194,7 @@ def _connect_pid(kc, name="calendar") -> int:
 
 def test_restart_starts_a_new_server_and_shutdown_reaps_it(kernelspec):
     from jupyter_client.manager import start_new_kernel
+
     km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60)
     try:
         first = _connect_pid(kc)
@@ -190,13 +212,18 @@ def test_restart_starts_a_new_server_and_shutdown_reaps_it(kernelspec):
 
 def test_completion_through_the_kernel(kernelspec):
     from jupyter_client.manager import start_new_kernel
+
     km, kc = start_new_kernel(kernel_name=KERNEL_NAME, startup_timeout=60)
     try:
         code = '{"jsonrpc": "2.0", "id": 1, "method": "tools/'
-        kc.complete(code, len(code))
-        reply = kc.get_shell_msg(timeout=10)["content"]
+        asked = kc.complete(code, len(code))
+        msg = kc.get_shell_msg(timeout=10)
+        while msg["parent_header"].get("msg_id") != asked:  # a late reply to an earlier request
+            msg = kc.get_shell_msg(timeout=10)
+        reply = msg["content"]
+        assert reply.get("status") == "ok", f"the kernel's complete_reply is an error: {reply}"
         assert set(reply["matches"]) == {"tools/list", "tools/call"}
-        assert code[reply["cursor_start"]:reply["cursor_end"]] == "tools/"
+        assert code[reply["cursor_start"] : reply["cursor_end"]] == "tools/"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
@@ -210,10 +237,12 @@ def test_completion_rules():
     assert "initialize" in legacy and "server/discover" not in legacy
     code = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.model'
     r = complete(code, len(code))
-    assert r["matches"][:3] == ["io.modelcontextprotocol/protocolVersion",
-                                "io.modelcontextprotocol/clientCapabilities",
-                                "io.modelcontextprotocol/clientInfo"]
-    assert code[r["cursor_start"]:] == "io.model"
+    assert r["matches"][:3] == [
+        "io.modelcontextprotocol/protocolVersion",
+        "io.modelcontextprotocol/clientCapabilities",
+        "io.modelcontextprotocol/clientInfo",
+    ]
+    assert code[r["cursor_start"] :] == "io.model"
     code = '{"params": {"_meta": {"clientCap'
     assert complete(code, len(code))["matches"] == ["io.modelcontextprotocol/clientCapabilities"]
     # Outside _meta (a tool argument), no _meta keys are offered.

@@ -1,4 +1,4 @@
-// Preloaded with `node --import` by mcp_lab.http_servers: pins every server socket that a
+// Preloaded with `node --import` by mcp_lab.session.serve: pins every server socket that a
 // program opens with listen(port[, cb]) to 127.0.0.1, so a server written as
 // `app.listen(PORT)` (which listens on all interfaces) is reachable from this machine only.
 import net from "node:net";

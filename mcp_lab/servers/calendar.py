@@ -25,10 +25,11 @@ SUPPORTED = ["2026-07-28"]
 SERVER_INFO = {"name": "mcp_lab-calendar", "version": "0.1.0"}
 META_VERSION = "io.modelcontextprotocol/protocolVersion"
 META_CAPS = "io.modelcontextprotocol/clientCapabilities"
-META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"   # optional, deprecated (SEP-2577), still checked
+META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"  # optional, deprecated (SEP-2577), still checked
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-INSTRUCTIONS = ("A one-week team calendar. Read calendar://week before proposing a time; "
-                "create_event writes to the calendar.")
+INSTRUCTIONS = (
+    "A one-week team calendar. Read calendar://week before proposing a time; create_event writes to the calendar."
+)
 
 # THE BUG THIS COURSE EXPOSES ON PURPOSE: events live in a module-level list, so they live
 # exactly as long as this process -- connection state in disguise.  Run each request in a
@@ -51,10 +52,18 @@ TOOL = {
         "required": ["title"],
     },
 }
-RESOURCE = {"uri": "calendar://week", "name": "week", "title": "This week",
-            "description": "The events of the week, as JSON.", "mimeType": "application/json"}
-PROMPT = {"name": "prepare_week", "description": "Read the week and draft a plan.",
-          "arguments": [{"name": "focus", "description": "What the week should favour.", "required": False}]}
+RESOURCE = {
+    "uri": "calendar://week",
+    "name": "week",
+    "title": "This week",
+    "description": "The events of the week, as JSON.",
+    "mimeType": "application/json",
+}
+PROMPT = {
+    "name": "prepare_week",
+    "description": "Read the week and draft a plan.",
+    "arguments": [{"name": "focus", "description": "What the week should favour.", "required": False}],
+}
 
 
 class Refusal(Exception):
@@ -67,8 +76,11 @@ class Refusal(Exception):
 
 def result(body: dict, server_info: dict | None = None) -> dict:
     """A complete result: resultType, the body, and who answered (serverInfo in _meta)."""
-    return {"resultType": "complete", **body,
-            "_meta": {"io.modelcontextprotocol/serverInfo": server_info or SERVER_INFO}}
+    return {
+        "resultType": "complete",
+        **body,
+        "_meta": {"io.modelcontextprotocol/serverInfo": server_info or SERVER_INFO},
+    }
 
 
 def check_meta(params: Any) -> dict:
@@ -81,8 +93,9 @@ def check_meta(params: Any) -> dict:
     if not isinstance(version, str):
         raise Refusal(-32602, f"{META_VERSION} must be a version string such as {SUPPORTED[-1]!r}, not {version!r}")
     if version not in SUPPORTED:
-        raise Refusal(-32022, f"Unsupported protocol version: {version!r}",
-                      {"supported": SUPPORTED, "requested": version})
+        raise Refusal(
+            -32022, f"Unsupported protocol version: {version!r}", {"supported": SUPPORTED, "requested": version}
+        )
     caps = meta[META_CAPS]
     if not isinstance(caps, dict):
         raise Refusal(-32602, f"{META_CAPS} must be an object ({{}} declares no optional capability)")
@@ -109,20 +122,33 @@ def require_form_elicitation(caps: dict, why: str) -> None:
     """
     elicitation = caps.get("elicitation")
     if not isinstance(elicitation, dict) or (elicitation and "form" not in elicitation):
-        raise Refusal(-32021, f"{why}, and this request did not declare the form elicitation capability",
-                      {"requiredCapabilities": {"elicitation": {"form": {}}}})
+        raise Refusal(
+            -32021,
+            f"{why}, and this request did not declare the form elicitation capability",
+            {"requiredCapabilities": {"elicitation": {"form": {}}}},
+        )
 
 
 def ask_start_time(title: str, request_state: str) -> dict:
     """The interim answer that asks the person when an event starts (key "when", form mode)."""
-    return {"resultType": "input_required",
-            "inputRequests": {"when": {"method": "elicitation/create", "params": {
-                "mode": "form",
-                "message": f'When should "{title}" start?',
-                "requestedSchema": {"type": "object",
-                                    "properties": {"startsAt": {"type": "string", "format": "date-time"}},
-                                    "required": ["startsAt"]}}}},
-            "requestState": request_state}
+    return {
+        "resultType": "input_required",
+        "inputRequests": {
+            "when": {
+                "method": "elicitation/create",
+                "params": {
+                    "mode": "form",
+                    "message": f'When should "{title}" start?',
+                    "requestedSchema": {
+                        "type": "object",
+                        "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+                        "required": ["startsAt"],
+                    },
+                },
+            }
+        },
+        "requestState": request_state,
+    }
 
 
 def _tool_error(text: str) -> dict:
@@ -165,8 +191,13 @@ def _create_event(args: dict, params: dict, caps: dict) -> dict:
         return _tool_error(f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {starts!r}.")
     event = {"id": f"e{len(EVENTS) + 1}", "title": title, "startsAt": starts}
     EVENTS.append(event)
-    return result({"content": [{"type": "text", "text": f"Created {event['id']}: {title} at {starts}"}],
-                    "structuredContent": event, "isError": False})
+    return result(
+        {
+            "content": [{"type": "text", "text": f"Created {event['id']}: {title} at {starts}"}],
+            "structuredContent": event,
+            "isError": False,
+        }
+    )
 
 
 def dispatch(method: str, params: dict, handlers: dict | None = None) -> dict:
@@ -176,9 +207,12 @@ def dispatch(method: str, params: dict, handlers: dict | None = None) -> dict:
         # A legacy client's handshake.  A modern-only server SHOULD list its versions in the
         # error, since that may be the only diagnostic a legacy client shows.
         requested = params.get("protocolVersion") if isinstance(params, dict) else None
-        raise Refusal(-32022, "This server speaks only 2026-07-28, which has no initialize handshake: "
-                      "send server/discover, with _meta on every request",
-                      {"supported": SUPPORTED, "requested": requested})
+        raise Refusal(
+            -32022,
+            "This server speaks only 2026-07-28, which has no initialize handshake: "
+            "send server/discover, with _meta on every request",
+            {"supported": SUPPORTED, "requested": requested},
+        )
     if method not in handlers:
         raise Refusal(-32601, f"Method not found: {method}")
     caps = check_meta(params)
@@ -186,9 +220,15 @@ def dispatch(method: str, params: dict, handlers: dict | None = None) -> dict:
 
 
 def _discover(params, caps):
-    return result({"supportedVersions": SUPPORTED,
-                    "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
-                    "instructions": INSTRUCTIONS, "ttlMs": 3600000, "cacheScope": "public"})
+    return result(
+        {
+            "supportedVersions": SUPPORTED,
+            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "instructions": INSTRUCTIONS,
+            "ttlMs": 3600000,
+            "cacheScope": "public",
+        }
+    )
 
 
 def _tools_call(params, caps):
@@ -206,8 +246,13 @@ def _resources_read(params, caps):
     if uri != RESOURCE["uri"]:
         raise Refusal(-32602, f"Resource not found: {uri!r}", {"uri": uri})
     text = json.dumps(EVENTS, separators=(",", ":"))
-    return result({"contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
-                    "ttlMs": 60000, "cacheScope": "private"})
+    return result(
+        {
+            "contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
+            "ttlMs": 60000,
+            "cacheScope": "private",
+        }
+    )
 
 
 def _prompts_get(params, caps):
@@ -215,8 +260,17 @@ def _prompts_get(params, caps):
         raise Refusal(-32602, f"Unknown prompt: {params.get('name')!r}")
     args = params.get("arguments") or {}
     focus = args.get("focus", "balance") if isinstance(args, dict) else "balance"
-    return result({"description": PROMPT["description"], "messages": [{"role": "user", "content": {
-        "type": "text", "text": f"Read calendar://week and draft a plan. Focus: {focus}."}}]})
+    return result(
+        {
+            "description": PROMPT["description"],
+            "messages": [
+                {
+                    "role": "user",
+                    "content": {"type": "text", "text": f"Read calendar://week and draft a plan. Focus: {focus}."},
+                }
+            ],
+        }
+    )
 
 
 HANDLERS = {
@@ -248,17 +302,29 @@ def handle(msg: Any, dispatch_to=None, *, name: str = "calendar") -> dict | None
     """
     dispatch_to = dispatch if dispatch_to is None else dispatch_to
     if not isinstance(msg, dict):
-        return error(None, -32600, "Invalid Request: batches are not part of MCP; send one object per line"
-                      if isinstance(msg, list) else "Invalid Request: a message must be a JSON object")
+        return error(
+            None,
+            -32600,
+            "Invalid Request: batches are not part of MCP; send one object per line"
+            if isinstance(msg, list)
+            else "Invalid Request: a message must be a JSON object",
+        )
     rid = msg.get("id")
     id_ok = isinstance(rid, (str, int)) and not isinstance(rid, bool)
     method = msg.get("method")
-    if msg.get("jsonrpc") != "2.0" or not isinstance(method, str) or (
-            "params" in msg and not isinstance(msg["params"], dict)):
+    if (
+        msg.get("jsonrpc") != "2.0"
+        or not isinstance(method, str)
+        or ("params" in msg and not isinstance(msg["params"], dict))
+    ):
         if "method" not in msg and ("result" in msg or "error" in msg):
             return None  # a response: clients never send one; nothing to answer
-        return error(rid if id_ok else None, -32600, "Invalid Request: not a JSON-RPC 2.0 request "
-                      "(need jsonrpc \"2.0\", a string method, and params as an object)")
+        return error(
+            rid if id_ok else None,
+            -32600,
+            "Invalid Request: not a JSON-RPC 2.0 request "
+            '(need jsonrpc "2.0", a string method, and params as an object)',
+        )
     if "id" not in msg:
         return None  # a notification is never answered
     if not id_ok:
@@ -316,10 +382,11 @@ def serve_stdio(stdin=None, stdout=None, *, handle_msg=None, banner: str | None 
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv:   # the common case: keep the cold start free of argparse
+    if not argv:  # the common case: keep the cold start free of argparse
         serve_stdio()
         return
     import argparse
+
     parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.calendar")
     parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     parser.add_argument("--sse", action="store_true", help="with --http: answer with SSE streams, not JSON")
@@ -328,8 +395,14 @@ def main(argv: list[str] | None = None) -> None:
         serve_stdio()
         return
     from mcp_lab.servers.streamable_http import serve  # same handle(), another binding
-    serve(handle, args.http, sse=args.sse, name=SERVER_INFO["name"],
-          banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}")
+
+    serve(
+        handle,
+        args.http,
+        sse=args.sse,
+        name=SERVER_INFO["name"],
+        banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}",
+    )
 
 
 if __name__ == "__main__":

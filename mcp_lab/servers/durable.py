@@ -53,11 +53,13 @@ from mcp_lab.servers.calendar import SUPPORTED, Refusal, is_datetime
 SERVER_INFO = {"name": "mcp_lab-durable-calendar", "version": "0.1.0"}
 KEY_ENV = "MCP_LAB_DURABLE_KEY"
 HANDLE_PREFIX = "cal_"
-DEFAULT_STATE_TTL = 600.0                 # seconds a requestState stays valid
-DEFAULT_CALENDAR_TTL = 30 * 24 * 3600.0   # seconds a calendar is kept after its creation
+DEFAULT_STATE_TTL = 600.0  # seconds a requestState stays valid
+DEFAULT_CALENDAR_TTL = 30 * 24 * 3600.0  # seconds a calendar is kept after its creation
 BUSY_TIMEOUT_MS = 10000
-INSTRUCTIONS = ("Team calendars that outlive any connection. Call create_calendar once and keep "
-                "the handle it returns; pass it as `calendar` to every other tool.")
+INSTRUCTIONS = (
+    "Team calendars that outlive any connection. Call create_calendar once and keep "
+    "the handle it returns; pass it as `calendar` to every other tool."
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS calendars (
@@ -90,8 +92,7 @@ def _tool_error(text: str) -> dict:
 
 
 def _ok(text: str, structured: Any) -> dict:
-    return _result({"content": [{"type": "text", "text": text}],
-                    "structuredContent": structured, "isError": False})
+    return _result({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False})
 
 
 def _b64(data: bytes) -> str:
@@ -153,24 +154,34 @@ def load_key(db_path: str | os.PathLike, key_file: str | None = None) -> bytes:
             raise SystemExit(f"durable: cannot read the key file {path}: {e.strerror}") from None
         source = str(path)
     if len(key) < 32:
-        raise SystemExit(f"durable: the requestState key from {source} must be at least 32 bytes "
-                         f"(got {len(key)}); make one with: python -c \"import secrets; print(secrets.token_hex(32))\"")
+        raise SystemExit(
+            f"durable: the requestState key from {source} must be at least 32 bytes "
+            f'(got {len(key)}); make one with: python -c "import secrets; print(secrets.token_hex(32))"'
+        )
     return key
 
 
 class DurableCalendar:
     """The whole server as `handle(message) -> answer`, over one SQLite connection."""
 
-    def __init__(self, db_path: str | os.PathLike, key: bytes, *, state_ttl: float = DEFAULT_STATE_TTL,
-                 calendar_ttl: float = DEFAULT_CALENDAR_TTL, clock: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        db_path: str | os.PathLike,
+        key: bytes,
+        *,
+        state_ttl: float = DEFAULT_STATE_TTL,
+        calendar_ttl: float = DEFAULT_CALENDAR_TTL,
+        clock: Callable[[], float] = time.time,
+    ):
         self.key = key
         self.state_ttl = state_ttl
         self.calendar_ttl = calendar_ttl
         self.clock = clock
         # isolation_level=None: no implicit transactions; every write says BEGIN IMMEDIATE
         # itself, taking the write lock up front so two writers never deadlock on an upgrade.
-        self.db = sqlite3.connect(str(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                                  check_same_thread=False)
+        self.db = sqlite3.connect(
+            str(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
         self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         mode = self.db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if mode.lower() != "wal":
@@ -188,8 +199,9 @@ class DurableCalendar:
             "tools/call": self._tools_call,
             # Handles are bearer secrets: listing them would hand every calendar to every caller.
             "resources/list": lambda p, c: _result({"resources": [], "ttlMs": 60000, "cacheScope": "public"}),
-            "resources/templates/list": lambda p, c: _result({"resourceTemplates": [TEMPLATE], "ttlMs": 300000,
-                                                                     "cacheScope": "public"}),
+            "resources/templates/list": lambda p, c: _result(
+                {"resourceTemplates": [TEMPLATE], "ttlMs": 300000, "cacheScope": "public"}
+            ),
             "resources/read": self._resources_read,
         }
 
@@ -220,28 +232,42 @@ class DurableCalendar:
     def _calendar(self, handle: Any) -> tuple[str | None, str | None]:
         """(handle, None) when it names a live calendar, else (None, why) for an isError result."""
         if not isinstance(handle, str) or not handle:
-            return None, ("A calendar handle is needed: the string create_calendar returned "
-                          "(it starts with 'cal_'). Call create_calendar if you have none.")
+            return None, (
+                "A calendar handle is needed: the string create_calendar returned "
+                "(it starts with 'cal_'). Call create_calendar if you have none."
+            )
         row = self.db.execute("SELECT expires_at FROM calendars WHERE handle = ?", (handle,)).fetchone()
         if row is None:
             shown = handle if len(handle) <= 40 else handle[:39] + "…"
-            return None, (f"Unknown calendar handle {shown!r}: this server never issued it, or it was "
-                          "deleted. Handles cannot be guessed or made up; call create_calendar for a new one.")
+            return None, (
+                f"Unknown calendar handle {shown!r}: this server never issued it, or it was "
+                "deleted. Handles cannot be guessed or made up; call create_calendar for a new one."
+            )
         if row[0] <= self.clock():
-            return None, (f"Calendar handle expired at {_iso(row[0])} (calendars are kept "
-                          f"{_duration(self.calendar_ttl)}). Call create_calendar for a new one.")
+            return None, (
+                f"Calendar handle expired at {_iso(row[0])} (calendars are kept "
+                f"{_duration(self.calendar_ttl)}). Call create_calendar for a new one."
+            )
         return handle, None
 
     def _events(self, handle: str) -> list[dict]:
-        return [{"id": i, "title": t, "startsAt": s} for i, t, s in self.db.execute(
-            "SELECT id, title, starts_at FROM events WHERE calendar = ? ORDER BY seq", (handle,))]
+        return [
+            {"id": i, "title": t, "startsAt": s}
+            for i, t, s in self.db.execute(
+                "SELECT id, title, starts_at FROM events WHERE calendar = ? ORDER BY seq", (handle,)
+            )
+        ]
 
     # -- requestState ------------------------------------------------------------------------
     def seal(self, tool: str, arguments: dict) -> str:
         # The retry repeats the original arguments (the spec's rule), so the state carries
         # only what binds it to them: the tool, their digest, a one-time nonce, an expiry.
-        payload = {"tool": tool, "args": _digest(arguments),
-                   "nonce": secrets.token_urlsafe(12), "exp": round(self.clock() + self.state_ttl, 3)}
+        payload = {
+            "tool": tool,
+            "args": _digest(arguments),
+            "nonce": secrets.token_urlsafe(12),
+            "exp": round(self.clock() + self.state_ttl, 3),
+        }
         body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
         mac = _b64(hmac.new(self.key, body.encode("ascii"), hashlib.sha256).digest())
         return f"{body}.{mac}"
@@ -254,63 +280,91 @@ class DurableCalendar:
         expected = _b64(hmac.new(self.key, body.encode("utf-8", "surrogatepass"), hashlib.sha256).digest())
         # Bytes, not str: compare_digest refuses non-ASCII str, and a forged state may hold any text.
         if not hmac.compare_digest(expected.encode("ascii"), mac.encode("utf-8", "surrogatepass")):
-            raise Refusal(-32602, "Invalid requestState: the signature does not match; it was modified, "
-                          "or it was not issued by this server. Call the tool again without requestState.")
+            raise Refusal(
+                -32602,
+                "Invalid requestState: the signature does not match; it was modified, "
+                "or it was not issued by this server. Call the tool again without requestState.",
+            )
         try:
             payload = json.loads(_unb64(body))
         except ValueError:  # cannot happen for a state we signed, but never trust the decoder
             raise Refusal(-32602, "Invalid requestState: unreadable payload") from None
         if payload.get("exp", 0) <= self.clock():
-            raise Refusal(-32602, f"Expired requestState: it expired at {_iso(payload.get('exp', 0))} "
-                          f"(states are valid {_duration(self.state_ttl)}). Call the tool again without requestState.")
+            raise Refusal(
+                -32602,
+                f"Expired requestState: it expired at {_iso(payload.get('exp', 0))} "
+                f"(states are valid {_duration(self.state_ttl)}). Call the tool again without requestState.",
+            )
         if payload.get("tool") != tool or payload.get("args") != _digest(arguments):
-            raise Refusal(-32602, "Invalid requestState: it was issued for a different call; a retry must "
-                          "repeat the original tool name and arguments.")
+            raise Refusal(
+                -32602,
+                "Invalid requestState: it was issued for a different call; a retry must "
+                "repeat the original tool name and arguments.",
+            )
         return payload
 
     # -- tools ---------------------------------------------------------------------------------
     def tools(self) -> list[dict]:
         handle_arg = {"type": "string", "description": "The handle create_calendar returned (cal_…)."}
         return [
-            {"name": "create_calendar",
-             "description": ("Create an empty calendar and return its handle, an opaque string that names it in "
-                             "every later call. Retention: a calendar and its events are kept for "
-                             f"{_duration(self.calendar_ttl)} after creation, then the handle expires. Anyone "
-                             "holding the handle can read and write the calendar, so keep it private."),
-             "inputSchema": {"type": "object", "properties": {}}},
-            {"name": "create_event",
-             "description": "Create an event in a calendar. Writes to the calendar. Without startsAt, asks the person.",
-             "inputSchema": {"type": "object", "properties": {
-                 "calendar": handle_arg,
-                 "title": {"type": "string", "description": "Event title."},
-                 "startsAt": {"type": "string", "format": "date-time", "description": "Start, ISO 8601 UTC."}},
-                 "required": ["calendar", "title"]}},
-            {"name": "list_events",
-             "description": "List the events of a calendar, oldest first.",
-             "inputSchema": {"type": "object", "properties": {"calendar": handle_arg}, "required": ["calendar"]}},
+            {
+                "name": "create_calendar",
+                "description": (
+                    "Create an empty calendar and return its handle, an opaque string that names it in "
+                    "every later call. Retention: a calendar and its events are kept for "
+                    f"{_duration(self.calendar_ttl)} after creation, then the handle expires. Anyone "
+                    "holding the handle can read and write the calendar, so keep it private."
+                ),
+                "inputSchema": {"type": "object", "properties": {}},
+            },
+            {
+                "name": "create_event",
+                "description": "Create an event in a calendar. Writes to the calendar. Without startsAt, asks the person.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "calendar": handle_arg,
+                        "title": {"type": "string", "description": "Event title."},
+                        "startsAt": {"type": "string", "format": "date-time", "description": "Start, ISO 8601 UTC."},
+                    },
+                    "required": ["calendar", "title"],
+                },
+            },
+            {
+                "name": "list_events",
+                "description": "List the events of a calendar, oldest first.",
+                "inputSchema": {"type": "object", "properties": {"calendar": handle_arg}, "required": ["calendar"]},
+            },
         ]
 
     def _create_calendar(self, args: dict, params: dict, caps: dict) -> dict:
-        handle = HANDLE_PREFIX + secrets.token_urlsafe(16)   # 128 random bits
+        handle = HANDLE_PREFIX + secrets.token_urlsafe(16)  # 128 random bits
         now = self.clock()
         with self._write() as db:
-            db.execute("INSERT INTO calendars (handle, created_at, expires_at) VALUES (?, ?, ?)",
-                       (handle, now, now + self.calendar_ttl))
+            db.execute(
+                "INSERT INTO calendars (handle, created_at, expires_at) VALUES (?, ?, ?)",
+                (handle, now, now + self.calendar_ttl),
+            )
             db.execute("DELETE FROM used_states WHERE expires_at < ?", (now,))
             # Retention as the tool description promises it: expired calendars go, events first.
-            db.execute("DELETE FROM events WHERE calendar IN (SELECT handle FROM calendars WHERE expires_at < ?)", (now,))
+            db.execute(
+                "DELETE FROM events WHERE calendar IN (SELECT handle FROM calendars WHERE expires_at < ?)", (now,)
+            )
             db.execute("DELETE FROM calendars WHERE expires_at < ?", (now,))
-        return _ok(f"Created calendar {handle}. Pass it as `calendar` to create_event and list_events; "
-                   f"it is kept until {_iso(now + self.calendar_ttl)}.",
-                   {"calendar": handle, "expiresAt": _iso(now + self.calendar_ttl)})
+        return _ok(
+            f"Created calendar {handle}. Pass it as `calendar` to create_event and list_events; "
+            f"it is kept until {_iso(now + self.calendar_ttl)}.",
+            {"calendar": handle, "expiresAt": _iso(now + self.calendar_ttl)},
+        )
 
     def _list_events(self, args: dict, params: dict, caps: dict) -> dict:
         handle, why = self._calendar(args.get("calendar"))
         if why:
             return _tool_error(why)
         events = self._events(handle)
-        return _ok(json.dumps(events, separators=(",", ":"), ensure_ascii=False),
-                   {"calendar": handle, "events": events})
+        return _ok(
+            json.dumps(events, separators=(",", ":"), ensure_ascii=False), {"calendar": handle, "events": events}
+        )
 
     def _create_event(self, args: dict, params: dict, caps: dict) -> dict:
         handle, why = self._calendar(args.get("calendar"))
@@ -342,14 +396,21 @@ class DurableCalendar:
         with self._write() as db:
             if nonce is not None:
                 try:
-                    db.execute("INSERT INTO used_states (nonce, expires_at) VALUES (?, ?)",
-                               (nonce, self.clock() + self.state_ttl))
+                    db.execute(
+                        "INSERT INTO used_states (nonce, expires_at) VALUES (?, ?)",
+                        (nonce, self.clock() + self.state_ttl),
+                    )
                 except sqlite3.IntegrityError:
-                    raise Refusal(-32602, "Invalid requestState: it was already used to create an event; "
-                                  "a continuation completes once. Call the tool again without requestState.") from None
+                    raise Refusal(
+                        -32602,
+                        "Invalid requestState: it was already used to create an event; "
+                        "a continuation completes once. Call the tool again without requestState.",
+                    ) from None
             n = db.execute("SELECT count(*) FROM events WHERE calendar = ?", (handle,)).fetchone()[0] + 1
-            db.execute("INSERT INTO events (calendar, id, title, starts_at, created_at) VALUES (?, ?, ?, ?, ?)",
-                       (handle, f"e{n}", title, starts, self.clock()))
+            db.execute(
+                "INSERT INTO events (calendar, id, title, starts_at, created_at) VALUES (?, ?, ?, ?, ?)",
+                (handle, f"e{n}", title, starts, self.clock()),
+            )
         event = {"id": f"e{n}", "title": title, "startsAt": starts}
         return _ok(f"Created e{n}: {title} at {starts}", {"calendar": handle, **event})
 
@@ -361,12 +422,22 @@ class DurableCalendar:
     def _discover(self, params: dict, caps: dict) -> dict:
         # serverInfo travels in _meta (core.result puts it there), not as a field: that was
         # the legacy InitializeResult's shape.
-        return _result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}, "resources": {}},
-                        "instructions": INSTRUCTIONS, "ttlMs": 3600000, "cacheScope": "public"})
+        return _result(
+            {
+                "supportedVersions": SUPPORTED,
+                "capabilities": {"tools": {}, "resources": {}},
+                "instructions": INSTRUCTIONS,
+                "ttlMs": 3600000,
+                "cacheScope": "public",
+            }
+        )
 
     def _tools_call(self, params: dict, caps: dict) -> dict:
-        tools = {"create_calendar": self._create_calendar, "create_event": self._create_event,
-                 "list_events": self._list_events}
+        tools = {
+            "create_calendar": self._create_calendar,
+            "create_event": self._create_event,
+            "list_events": self._list_events,
+        }
         name = params.get("name")
         if name not in tools:
             raise Refusal(-32602, f"Unknown tool: {name!r}; this server has {', '.join(tools)}")
@@ -380,12 +451,17 @@ class DurableCalendar:
         prefix, suffix = "calendar://", "/week"
         if not (isinstance(uri, str) and uri.startswith(prefix) and uri.endswith(suffix)):
             raise Refusal(-32602, f"Resource not found: {uri!r}; read calendar://<handle>/week", {"uri": uri})
-        handle, why = self._calendar(uri[len(prefix):-len(suffix)])
+        handle, why = self._calendar(uri[len(prefix) : -len(suffix)])
         if why:
             raise Refusal(-32602, f"Resource not found: {why}", {"uri": uri})
         text = json.dumps(self._events(handle), separators=(",", ":"), ensure_ascii=False)
-        return _result({"contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
-                               "ttlMs": 60000, "cacheScope": "private"})
+        return _result(
+            {
+                "contents": [{"uri": uri, "mimeType": "application/json", "text": text}],
+                "ttlMs": 60000,
+                "cacheScope": "private",
+            }
+        )
 
     def dispatch(self, method: str, params: dict) -> dict:
         try:
@@ -402,25 +478,46 @@ class DurableCalendar:
         return core.handle_line(line, self.handle)
 
 
-TEMPLATE = {"uriTemplate": "calendar://{calendar}/week", "name": "week", "title": "A calendar's week",
-            "description": "The events of one calendar, as JSON; {calendar} is a handle from create_calendar.",
-            "mimeType": "application/json"}
+TEMPLATE = {
+    "uriTemplate": "calendar://{calendar}/week",
+    "name": "week",
+    "title": "A calendar's week",
+    "description": "The events of one calendar, as JSON; {calendar} is a handle from create_calendar.",
+    "mimeType": "application/json",
+}
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.durable",
-                                     description="A 2026-07-28 calendar with handles, SQLite and a signed requestState.")
+    parser = argparse.ArgumentParser(
+        prog="python -m mcp_lab.servers.durable",
+        description="A 2026-07-28 calendar with handles, SQLite and a signed requestState.",
+    )
     parser.add_argument("--db", required=True, metavar="PATH", help="the SQLite file every process shares")
-    parser.add_argument("--key-file", metavar="PATH", help=f"the requestState key (else ${KEY_ENV}, else PATH.key beside --db)")
-    parser.add_argument("--state-ttl", type=float, default=DEFAULT_STATE_TTL, metavar="SECONDS",
-                        help="how long a requestState stays valid (default 600)")
-    parser.add_argument("--calendar-ttl", type=float, default=DEFAULT_CALENDAR_TTL, metavar="SECONDS",
-                        help="how long a calendar is kept after creation (default 30 days)")
+    parser.add_argument(
+        "--key-file", metavar="PATH", help=f"the requestState key (else ${KEY_ENV}, else PATH.key beside --db)"
+    )
+    parser.add_argument(
+        "--state-ttl",
+        type=float,
+        default=DEFAULT_STATE_TTL,
+        metavar="SECONDS",
+        help="how long a requestState stays valid (default 600)",
+    )
+    parser.add_argument(
+        "--calendar-ttl",
+        type=float,
+        default=DEFAULT_CALENDAR_TTL,
+        metavar="SECONDS",
+        help="how long a calendar is kept after creation (default 30 days)",
+    )
     args = parser.parse_args(argv)
-    server = DurableCalendar(args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl,
-                             calendar_ttl=args.calendar_ttl)
-    core.serve_stdio(handle_msg=server.handle,
-                     banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio, db {args.db}")
+    server = DurableCalendar(
+        args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl, calendar_ttl=args.calendar_ttl
+    )
+    core.serve_stdio(
+        handle_msg=server.handle,
+        banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio, db {args.db}",
+    )
 
 
 if __name__ == "__main__":

@@ -29,8 +29,10 @@ def _reference() -> list[str]:
     if shutil.which("node") is None:
         raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
     if not REFERENCE_BIN.exists():
-        raise FileNotFoundError(f"the reference server {REFERENCE_PACKAGE} is not installed: "
-                                f"run `make setup` (or `npm ci` in {REFERENCE_DIR})")
+        raise FileNotFoundError(
+            f"the reference server {REFERENCE_PACKAGE} is not installed: "
+            f"run `make setup` (or `npm ci` in {REFERENCE_DIR})"
+        )
     return [str(REFERENCE_BIN), "stdio"]
 
 
@@ -38,6 +40,7 @@ def _durable_db() -> Path:
     # The short name needs a database that outlives the process: one per user, in the cache.
     # Pass an argv list with your own --db PATH to use another file.
     import os
+
     base = Path(os.environ.get("MCP_LAB_CACHE_DIR") or Path.home() / ".cache" / "mcp_lab")
     base.mkdir(parents=True, exist_ok=True)
     return base / "durable-calendar.sqlite3"
@@ -62,6 +65,8 @@ def argv_for(name: str) -> list[str]:
     try:
         make = KNOWN[name]
     except KeyError:
-        raise ValueError(f"unknown server {name!r}: use one of {', '.join(names())}, "
-                         "or pass an argv list such as [sys.executable, 'my_server.py']") from None
+        raise ValueError(
+            f"unknown server {name!r}: use one of {', '.join(names())}, "
+            "or pass an argv list such as [sys.executable, 'my_server.py']"
+        ) from None
     return make()

@@ -36,7 +36,7 @@ class MessageLog:
         self.path = path
         # Line-buffered text in UTF-8; a line is flushed before the server answers it, so a
         # client holding the answer can read the log at once, without waiting or polling.
-        self._stream: TextIO = (open(path, "a", encoding="utf-8", buffering=1) if path else sys.stderr)
+        self._stream: TextIO = open(path, "a", encoding="utf-8", buffering=1) if path else sys.stderr
         self._prefix = "" if path else STDERR_PREFIX
 
     def record(self, line: bytes | str) -> None:
@@ -65,14 +65,19 @@ def _line_handler(module: Any) -> Callable[[bytes], bytes | None]:
     if hasattr(module, "handle_line"):
         return module.handle_line
     if hasattr(module, "handle"):
+
         def handle_line(line: bytes) -> bytes | None:
             try:
                 msg = json.loads(line)
             except ValueError:
                 msg = None
-            answer = module.handle(msg) if msg is not None else {
-                "jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+            answer = (
+                module.handle(msg)
+                if msg is not None
+                else {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+            )
             return None if answer is None else (json.dumps(answer, separators=(",", ":")) + "\n").encode()
+
         return handle_line
     raise SystemExit(f"{module.__name__} has neither handle_line() nor handle(): it cannot be wrapped")
 
@@ -88,7 +93,7 @@ def serve(module_name: str, log: MessageLog, stdin=None, stdout=None) -> None:
     where = log.path or "stderr"
     print(f"logged({module_name}): every received line goes to {where}", file=sys.stderr, flush=True)
     for line in stdin:
-        log.record(line)            # first the witness, then the answer
+        log.record(line)  # first the witness, then the answer
         out = answer(line)
         if out is not None:
             stdout.write(out)
@@ -96,8 +101,9 @@ def serve(module_name: str, log: MessageLog, stdin=None, stdout=None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.logged",
-                                     description="Run a bundled server, logging each line it receives.")
+    parser = argparse.ArgumentParser(
+        prog="python -m mcp_lab.servers.logged", description="Run a bundled server, logging each line it receives."
+    )
     parser.add_argument("--log", metavar="PATH", help="append received lines here (default: stderr)")
     parser.add_argument("module", help="the server module to wrap, e.g. mcp_lab.servers.calendar")
     args = parser.parse_args(argv)

@@ -17,18 +17,21 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import calendar
+from mcp_lab.servers import calendar
 
 BANNER = "Calendar server ready: 2 events loaded"
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.noisy",
-                                     description="The calendar, plus one stray print to stdout.")
-    parser.add_argument("--fixed", action="store_true",
-                        help="print the banner to stderr, where a server's own words belong")
-    parser.add_argument("--glued", action="store_true",
-                        help="print the banner without a newline, so it glues onto the first answer")
+    parser = argparse.ArgumentParser(
+        prog="python -m mcp_lab.servers.noisy", description="The calendar, plus one stray print to stdout."
+    )
+    parser.add_argument(
+        "--fixed", action="store_true", help="print the banner to stderr, where a server's own words belong"
+    )
+    parser.add_argument(
+        "--glued", action="store_true", help="print the banner without a newline, so it glues onto the first answer"
+    )
     args = parser.parse_args(argv)
     if args.fixed and args.glued:
         parser.error("--fixed and --glued are alternatives: pick one")

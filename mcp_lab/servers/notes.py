@@ -21,9 +21,9 @@ import json
 import sys
 from typing import Any
 
-from . import calendar as core
-from .calendar import SUPPORTED, Refusal
-from .logged import MessageLog
+from mcp_lab.servers import calendar as core
+from mcp_lab.servers.calendar import SUPPORTED, Refusal
+from mcp_lab.servers.logged import MessageLog
 
 SERVER_INFO = {"name": "mcp_lab-notes", "version": "0.1.0"}
 INSTRUCTIONS = "Short notes. add_note stores one; list_notes returns them all."
@@ -31,16 +31,19 @@ INSTRUCTIONS = "Short notes. add_note stores one; list_notes returns them all."
 NOTES: list[dict] = []
 
 TOOLS = [
-    {"name": "add_note",
-     "description": "Save a short note. Writes to the notes.",
-     "inputSchema": {"type": "object",
-                     "properties": {"text": {"type": "string", "description": "The note."},
-                                    "about": {"type": "string",
-                                              "description": "What it refers to, e.g. a calendar event id."}},
-                     "required": ["text"]}},
-    {"name": "list_notes",
-     "description": "Return every note.",
-     "inputSchema": {"type": "object", "properties": {}}},
+    {
+        "name": "add_note",
+        "description": "Save a short note. Writes to the notes.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "text": {"type": "string", "description": "The note."},
+                "about": {"type": "string", "description": "What it refers to, e.g. a calendar event id."},
+            },
+            "required": ["text"],
+        },
+    },
+    {"name": "list_notes", "description": "Return every note.", "inputSchema": {"type": "object", "properties": {}}},
 ]
 
 
@@ -49,8 +52,7 @@ def _result(body: dict) -> dict:
 
 
 def _text(text: str, structured: Any, is_error: bool = False) -> dict:
-    return _result({"content": [{"type": "text", "text": text}], "structuredContent": structured,
-                    "isError": is_error})
+    return _result({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": is_error})
 
 
 def _call(params: dict) -> dict:
@@ -61,8 +63,9 @@ def _call(params: dict) -> dict:
     if name == "add_note":
         text, about = args.get("text"), args.get("about")
         if not isinstance(text, str) or not text.strip():
-            return _result({"content": [{"type": "text", "text": "add_note needs a non-empty string 'text'."}],
-                            "isError": True})
+            return _result(
+                {"content": [{"type": "text", "text": "add_note needs a non-empty string 'text'."}], "isError": True}
+            )
         if about is not None and not isinstance(about, str):
             return _result({"content": [{"type": "text", "text": "'about' must be a string."}], "isError": True})
         note = {"id": f"n{len(NOTES) + 1}", "text": text, **({"about": about} if about else {})}
@@ -74,9 +77,15 @@ def _call(params: dict) -> dict:
 
 
 HANDLERS = {
-    "server/discover": lambda p, caps: _result({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}},
-                                          "instructions": INSTRUCTIONS, "ttlMs": 3600000,
-                                          "cacheScope": "public"}),
+    "server/discover": lambda p, caps: _result(
+        {
+            "supportedVersions": SUPPORTED,
+            "capabilities": {"tools": {}},
+            "instructions": INSTRUCTIONS,
+            "ttlMs": 3600000,
+            "cacheScope": "public",
+        }
+    ),
     "tools/list": lambda p, caps: _result({"tools": TOOLS, "ttlMs": 300000, "cacheScope": "public"}),
     "tools/call": lambda p, caps: _call(p),
 }
@@ -92,15 +101,16 @@ def handle_line(line: bytes | str) -> bytes | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.notes",
-                                     description="A tiny notes server that logs each message it receives.")
+    parser = argparse.ArgumentParser(
+        prog="python -m mcp_lab.servers.notes", description="A tiny notes server that logs each message it receives."
+    )
     parser.add_argument("--log", metavar="PATH", help="append each received line here (default: stderr)")
     args = parser.parse_args(argv)
     log = MessageLog(args.log)
     print(f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio", file=sys.stderr, flush=True)
     try:
         for line in sys.stdin.buffer:
-            log.record(line)        # the server's whole view of the world, before it answers
+            log.record(line)  # the server's whole view of the world, before it answers
             out = handle_line(line)
             if out is not None:
                 sys.stdout.buffer.write(out)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from datetime import datetime
@@ -66,8 +67,11 @@ Title = Annotated[str, Field(description="What the event is called")]
 StartsAt = Annotated[
     str | None,
     WithJsonSchema({"type": "string", "format": "date-time"}),
-    Field(title="Starts at", description="RFC 3339 date-time; omit it and you will be asked",
-          json_schema_extra=_drop_default),
+    Field(
+        title="Starts at",
+        description="RFC 3339 date-time; omit it and you will be asked",
+        json_schema_extra=_drop_default,
+    ),
 ]
 Restaurant = Annotated[str, Field(description="Where to book")]
 
@@ -98,6 +102,7 @@ BOOKING_SCHEMA: dict[str, Any] = {
 SEATING_LABELS = {"indoor": "an indoor", "terrace": "a terrace", "bar": "a bar"}
 
 
+# Long on purpose: the server's declarations (tool, resource, prompt) one after another, as an SDK user writes them.
 def build_server(state_key: str | bytes | None = None) -> MCPServer:
     """Build the server; ``state_key`` switches from the per-process key to a shared one."""
     security = RequestStateSecurity(keys=[state_key]) if state_key is not None else None
@@ -113,12 +118,16 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
     )
 
     @mcp.tool()
-    async def create_event(ctx: Context, title: Title, startsAt: StartsAt = None) -> CallToolResult | InputRequiredResult:
+    async def create_event(
+        ctx: Context, title: Title, startsAt: StartsAt = None
+    ) -> CallToolResult | InputRequiredResult:
         """Create a calendar event. If startsAt is missing, the server asks the user for it."""
         if startsAt is not None:
             # A bad argument is a tool execution error (isError), which the model can read and fix.
             if not _is_datetime(startsAt):
-                return _tool_error(f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {startsAt!r}.")
+                return _tool_error(
+                    f"startsAt must be an ISO 8601 date-time such as 2026-09-10T08:30:00Z, not {startsAt!r}."
+                )
             return _create(title, startsAt)
         # Round 2: the client answered the question from round 1. The SDK has already
         # unsealed requestState back into the plaintext we minted (the partial arguments).
@@ -130,7 +139,9 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
             # A malformed *answer* is a protocol error (-32602), as the MRTR rules ask.
             starts_at = (answer.content or {}).get("startsAt")
             if not isinstance(starts_at, str) or not _is_datetime(starts_at):
-                raise MCPError(INVALID_PARAMS, f"inputResponses.when.content.startsAt must be a date-time, got {starts_at!r}")
+                raise MCPError(
+                    INVALID_PARAMS, f"inputResponses.when.content.startsAt must be a date-time, got {starts_at!r}"
+                )
             return _create(partial.get("title", title), starts_at)
         # Round 1: ask. Only allowed if this request declared form elicitation.
         _require_form_elicitation(ctx)
@@ -181,7 +192,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
         return json.dumps(EVENTS)
 
     @mcp.prompt()
-    def prepare_week(focus: str = "balance") -> str:   # optional, as in the bundled calendar
+    def prepare_week(focus: str = "balance") -> str:  # optional, as in the bundled calendar
         """Draft a plan for the week around one focus."""
         return f"Read calendar://week and draft a plan. Focus: {focus}."
 
@@ -262,6 +273,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     parser.add_argument("--state-key-file", metavar="PATH", help=f"shared request-state key (else ${STATE_KEY_ENV})")
     args = parser.parse_args(argv)
+    # Plain log lines on stderr, one record per line, whatever is installed: the SDK logs through
+    # rich when rich is importable (a dev tool may bring it), and rich pads and wraps records at its
+    # console width. basicConfig here makes the SDK's own basicConfig a no-op.
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     server = build_server(_state_key(args.state_key_file))
     if args.http is not None:
         _serve_http(server, args.http)

@@ -33,6 +33,9 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from mcp_lab.wire.headers import NAMED_METHODS, decode_header_value  # the client's codec: both ends agree
+from mcp_lab.wire.revisions import PROTOCOL_VERSION_KEY
+
 HOST = "127.0.0.1"
 PATH = "/mcp"
 MAX_BODY = 4 * 1024 * 1024  # bytes
@@ -41,7 +44,6 @@ MAX_CONNECTIONS = 64  # beyond this uvicorn answers 503 at once
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept
 STATUS_OF = {-32601: 404, -32603: 500}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
-NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 _OWS = " \t"
 
 __all__ = ["serve", "make_app", "origin_allowed", "header_mismatch", "parse_body"]
@@ -89,8 +91,11 @@ def _envelope_problem(msg: dict) -> str | None:
     if msg.get("jsonrpc") != "2.0":
         return 'jsonrpc must be "2.0"'
     if "method" not in msg:
-        return "a client POSTs requests and notifications, never responses" if (
-            "result" in msg or "error" in msg) else "no method"
+        return (
+            "a client POSTs requests and notifications, never responses"
+            if ("result" in msg or "error" in msg)
+            else "no method"
+        )
     if not isinstance(msg["method"], str):
         return "method must be a string"
     if "params" in msg and not isinstance(msg["params"], dict):
@@ -114,24 +119,12 @@ def _header(headers: dict[str, list[str]], name: str) -> tuple[str | None, str |
     return value, None
 
 
-def _decode_sentinel(value: str) -> str:
-    import base64
-
-    if value.startswith("=?base64?") and value.endswith("?="):
-        payload = value[9:-2]
-        raw = base64.b64decode(payload, validate=True)
-        if base64.b64encode(raw).decode("ascii") != payload:
-            raise ValueError("non-canonical base64")
-        return raw.decode("utf-8")
-    return value
-
-
 def header_mismatch(msg: dict, headers: dict[str, list[str]]) -> str | None:
     """Why the MCP headers disagree with the body, or None when they agree."""
     params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
     meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
     expected = {
-        "MCP-Protocol-Version": meta.get("io.modelcontextprotocol/protocolVersion"),
+        "MCP-Protocol-Version": meta.get(PROTOCOL_VERSION_KEY),
         "Mcp-Method": msg["method"],
     }
     key = NAMED_METHODS.get(msg["method"])
@@ -145,7 +138,7 @@ def header_mismatch(msg: dict, headers: dict[str, list[str]]) -> str | None:
             return f"the {name} header is missing"
         if name == "Mcp-Name":
             try:
-                got = _decode_sentinel(got)
+                got = decode_header_value(got)
             except (ValueError, UnicodeDecodeError):
                 return f"the Mcp-Name header {got!r} is not valid =?base64?...?= encoding"
         if got != want:
@@ -180,7 +173,7 @@ def _answer(handle: Callable[[Any], dict | None], msg: dict, headers, query: dic
     if problem:
         return _Reply(400, _error(-32600, f"Invalid Request: {problem}", rid))
     params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
-    modern = isinstance(params.get("_meta"), dict) and "io.modelcontextprotocol/protocolVersion" in params["_meta"]
+    modern = isinstance(params.get("_meta"), dict) and PROTOCOL_VERSION_KEY in params["_meta"]
     if modern and "id" in msg:
         why = header_mismatch(msg, headers)
         if why is not None:
@@ -195,8 +188,11 @@ def _answer(handle: Callable[[Any], dict | None], msg: dict, headers, query: dic
     if "error" in answer:
         return _Reply(STATUS_OF.get(answer["error"].get("code"), 400), answer)
     accept = ",".join(headers.get("accept", []))
-    wants_sse = (sse_default or query.get("sse", ["0"])[0] in ("1", "true")
-                 or ("text/event-stream" in accept and "application/json" not in accept))
+    wants_sse = (
+        sse_default
+        or query.get("sse", ["0"])[0] in ("1", "true")
+        or ("text/event-stream" in accept and "application/json" not in accept)
+    )
     return _Reply(200, answer, sse=wants_sse)
 
 
@@ -223,16 +219,20 @@ def make_app(handle: Callable[[Any], dict | None], *, sse_default: bool = False,
         if "transfer-encoding" in headers and "content-length" in headers:
             # Two framings disagreeing is how requests are smuggled past a proxy: refuse, and end
             # the connection so no byte after this request is read as another (RFC 9112 6.1).
-            return _Reply(400, _error(-32600, "Bad Request: both Transfer-Encoding and Content-Length"),
-                          {"Connection": "close"})
+            return _Reply(
+                400, _error(-32600, "Bad Request: both Transfer-Encoding and Content-Length"), {"Connection": "close"}
+            )
         declared = headers.get("content-length", ["0"])[-1]
         if declared.isdigit() and int(declared) > MAX_BODY:  # refused before a byte of it is read
             return _Reply(413, _error(-32600, f"Payload Too Large: over {MAX_BODY} bytes"), {"Connection": "close"})
         try:
             raw = await asyncio.wait_for(_read_body(receive), BODY_DEADLINE)
         except asyncio.TimeoutError:
-            return _Reply(408, _error(-32600, f"Request Timeout: the body took over {BODY_DEADLINE:.0f} s"),
-                          {"Connection": "close"})
+            return _Reply(
+                408,
+                _error(-32600, f"Request Timeout: the body took over {BODY_DEADLINE:.0f} s"),
+                {"Connection": "close"},
+            )
         if isinstance(raw, _Reply):
             return raw
         msg, refusal = parse_body(raw)
@@ -251,8 +251,7 @@ async def _send(send, reply: _Reply, name: str) -> None:
     if reply.sse:
         data = dump(reply.body).decode("utf-8")
         payload = f": {name}: reply to id {reply.body.get('id')!r}\n\nevent: message\ndata: {data}\n\n".encode()
-        head = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"),
-                (b"x-accel-buffering", b"no")]
+        head = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache"), (b"x-accel-buffering", b"no")]
     else:
         payload = b"" if reply.body is None else dump(reply.body)
         head = [(b"content-type", b"application/json")] if reply.body is not None else []
@@ -272,22 +271,33 @@ def _json_400_protocol():
             import h11
 
             body = json.dumps(_error(-32600, f"Bad Request: {msg}"), separators=(",", ":")).encode()
-            headers = [("content-type", "application/json"), ("content-length", str(len(body))),
-                       ("connection", "close")]
+            headers = [
+                ("content-type", "application/json"),
+                ("content-length", str(len(body))),
+                ("connection", "close"),
+            ]
             try:
                 out = self.conn.send(h11.Response(status_code=400, headers=headers))
                 out += self.conn.send(h11.Data(data=body)) + self.conn.send(h11.EndOfMessage())
             except h11.LocalProtocolError:
-                out = (b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
-                       b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body)
+                out = (
+                    b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
+                    b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body
+                )
             self.transport.write(out)
             self.transport.close()
 
     return JsonRefusals
 
 
-def serve(handle: Callable[[Any], dict | None], port: int, *, sse: bool = False,
-          name: str = "mcp-server", banner: str | None = None) -> None:
+def serve(
+    handle: Callable[[Any], dict | None],
+    port: int,
+    *,
+    sse: bool = False,
+    name: str = "mcp-server",
+    banner: str | None = None,
+) -> None:
     """Serve `handle` over Streamable HTTP on 127.0.0.1:port (0 = any free port) until killed."""
     import uvicorn
 
@@ -296,19 +306,27 @@ def serve(handle: Callable[[Any], dict | None], port: int, *, sse: bool = False,
     sock.bind((HOST, port))
     sock.listen(2048)
     config = uvicorn.Config(
-        make_app(handle, sse_default=sse, name=name), http=_json_400_protocol(), lifespan="off",
-        log_level="warning", access_log=False, limit_concurrency=MAX_CONNECTIONS,
-        timeout_keep_alive=KEEP_ALIVE, h11_max_incomplete_event_size=16 * 1024, server_header=False,
+        make_app(handle, sse_default=sse, name=name),
+        http=_json_400_protocol(),
+        lifespan="off",
+        log_level="warning",
+        access_log=False,
+        limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=KEEP_ALIVE,
+        h11_max_incomplete_event_size=16 * 1024,
+        server_header=False,
         date_header=False,
     )
     url = f"http://{HOST}:{sock.getsockname()[1]}{PATH}"
     # The readiness line: the socket is already listening when it is printed.
-    print(f"{banner or name}: serving Streamable HTTP on {url}" + (" (SSE replies)" if sse else ""),
-          file=sys.stderr, flush=True)
+    print(
+        f"{banner or name}: serving Streamable HTTP on {url}" + (" (SSE replies)" if sse else ""),
+        file=sys.stderr,
+        flush=True,
+    )
     try:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:
         pass
     finally:
         sock.close()
-

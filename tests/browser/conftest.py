@@ -43,8 +43,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 # Measured to work with Debian's Chromium in a container (JUPYTER-NOTES.md, "Real browser").
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 WIDGETS_EXTENSION = "@jupyter-widgets/jupyterlab-manager"
 START_TIMEOUT = 60.0
 
@@ -65,7 +72,7 @@ def _proc_table() -> dict[int, tuple[int, str]]:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:
             continue
-        fields = stat[stat.rindex(")") + 2:].split()   # after "(comm)", which may hold spaces
+        fields = stat[stat.rindex(")") + 2 :].split()  # after "(comm)", which may hold spaces
         table[int(entry)] = (int(fields[1]), fields[19])
     return table
 
@@ -92,19 +99,28 @@ def _alive(procs: dict[int, str]) -> dict[int, str]:
 def _environment_check() -> None:
     """Fail (never skip) with one line when a prerequisite of a real-browser test is missing."""
     if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} not found: the browser test needs Debian's Chromium; install it with "
-                    "`apt-get install chromium` (or run tools/ensure_chromium.sh as root). "
-                    "Playwright never downloads a browser here.", pytrace=False)
+        pytest.fail(
+            f"{CHROMIUM} not found: the browser test needs Debian's Chromium; install it with "
+            "`apt-get install chromium` (or run tools/ensure_chromium.sh as root). "
+            "Playwright never downloads a browser here.",
+            pytrace=False,
+        )
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        pytest.fail("Playwright for Python is not installed: pip install 'playwright==1.65.*' "
-                    "(the browser itself comes from apt, never `playwright install`)", pytrace=False)
+        pytest.fail(
+            "Playwright for Python is not installed: pip install 'playwright==1.65.*' "
+            "(the browser itself comes from apt, never `playwright install`)",
+            pytrace=False,
+        )
     from jupyter_core.paths import jupyter_path
 
     if not any((Path(d) / "labextensions" / WIDGETS_EXTENSION).is_dir() for d in jupyter_path()):
-        pytest.fail(f"the ipywidgets JupyterLab extension ({WIDGETS_EXTENSION}) is not installed in this "
-                    "environment, so no widget would render: pip install 'ipywidgets==8.1.*'", pytrace=False)
+        pytest.fail(
+            f"the ipywidgets JupyterLab extension ({WIDGETS_EXTENSION}) is not installed in this "
+            "environment, so no widget would render: pip install 'ipywidgets==8.1.*'",
+            pytrace=False,
+        )
 
 
 class JupyterLabServer:
@@ -128,24 +144,43 @@ class JupyterLabServer:
         news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
 
         e = dict(os.environ)
-        for var, sub in (("JUPYTER_CONFIG_DIR", "config"), ("JUPYTER_DATA_DIR", "data"),
-                         ("JUPYTER_RUNTIME_DIR", "runtime")):
+        for var, sub in (
+            ("JUPYTER_CONFIG_DIR", "config"),
+            ("JUPYTER_DATA_DIR", "data"),
+            ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ):
             (base / sub).mkdir()
             e[var] = str(base / sub)
         # Keep the user's kernelspecs and extensions visible, as a read-only search path.
         e["JUPYTER_PATH"] = os.pathsep.join(p for p in (jupyter_data_dir(), os.environ.get("JUPYTER_PATH")) if p)
         e["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
         e.update(env or {})
-        argv = [sys.executable, "-m", "jupyterlab", "--no-browser",
-                f"--port={self.port}", "--ServerApp.port_retries=0", "--ServerApp.ip=127.0.0.1",
-                f"--IdentityProvider.token={self.token}", "--KernelManager.transport_encryption=auto",
-                f"--ServerApp.root_dir={self.root}", f"--LabApp.user_settings_dir={settings}",
-                f"--LabApp.workspaces_dir={base / 'workspaces'}"]
+        argv = [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            f"--port={self.port}",
+            "--ServerApp.port_retries=0",
+            "--ServerApp.ip=127.0.0.1",
+            f"--IdentityProvider.token={self.token}",
+            "--KernelManager.transport_encryption=auto",
+            f"--ServerApp.root_dir={self.root}",
+            f"--LabApp.user_settings_dir={settings}",
+            f"--LabApp.workspaces_dir={base / 'workspaces'}",
+        ]
         if os.geteuid() == 0:
-            argv.append("--ServerApp.allow_root=True")   # Jupyter refuses root otherwise
+            argv.append("--ServerApp.allow_root=True")  # Jupyter refuses root otherwise
         self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(argv, env=e, cwd=self.root, stdin=subprocess.DEVNULL,
-                                     stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.proc = subprocess.Popen(
+            argv,
+            env=e,
+            cwd=self.root,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def log_tail(self, lines: int = 15) -> str:
         try:
@@ -154,8 +189,12 @@ class JupyterLabServer:
             return ""
 
     def _api(self, path: str, method: str = "GET", timeout: float = 2.0):
-        req = urllib.request.Request(self.url + path, method=method, data=b"" if method == "POST" else None,
-                                     headers={"Authorization": f"token {self.token}"})
+        req = urllib.request.Request(
+            self.url + path,
+            method=method,
+            data=b"" if method == "POST" else None,
+            headers={"Authorization": f"token {self.token}"},
+        )
         with urllib.request.urlopen(req, timeout=timeout) as r:
             return r.status, r.read()
 
@@ -163,15 +202,19 @@ class JupyterLabServer:
         deadline = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited with code {self.proc.returncode} before it served a page; "
-                                   f"log:\n{self.log_tail()}")
+                raise RuntimeError(
+                    f"JupyterLab exited with code {self.proc.returncode} before it served a page; "
+                    f"log:\n{self.log_tail()}"
+                )
             try:
                 if self._api("/api/status")[0] == 200:
                     return
             except (OSError, urllib.error.URLError):
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"JupyterLab did not answer on {self.url} within {timeout:g} s; log:\n{self.log_tail()}")
+                raise RuntimeError(
+                    f"JupyterLab did not answer on {self.url} within {timeout:g} s; log:\n{self.log_tail()}"
+                )
             time.sleep(0.1)
 
     def notebook_url(self, name: str) -> str:
@@ -210,7 +253,7 @@ class JupyterLabServer:
         while left and time.monotonic() < deadline:
             time.sleep(0.05)
             left = _alive(self._procs)
-        for pid in left:                      # ours (recorded descendants), killed one by one
+        for pid in left:  # ours (recorded descendants), killed one by one
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -247,10 +290,15 @@ def chromium(tmp_path):
 
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            str(tmp_path / "chromium-profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
             # The browser's local time is UTC, so a time typed into a datetime-local input is the
             # UTC instant the form sends (DatetimePicker converts local time to UTC).
-            timezone_id="UTC", viewport={"width": 1280, "height": 1000})
+            timezone_id="UTC",
+            viewport={"width": 1280, "height": 1000},
+        )
         try:
             page = context.pages[0] if context.pages else context.new_page()
             yield page

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "07-elicitation.ipynb"
 CREATED = "Created e3: Dentist at 2026-09-10T08:30:00Z"
 REPORT_DIR = ROOT / "test-output" / "browser"
-WAIT_MS = 60_000     # the longest any single step may take (first page load included)
+WAIT_MS = 60_000  # the longest any single step may take (first page load included)
 
 
 def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys):
@@ -49,8 +49,9 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
         page.screenshot(path=str(shots / "failure.png"))
         if page.get_by_text(re.compile(r"^VBox\(children=")).count():
             why += " (a widget was printed as text: the ipywidgets lab extension is not active)"
-        pytest.fail(f"{why}; screenshot: {shots / 'failure.png'}; JupyterLab log tail:\n{lab.log_tail()}",
-                    pytrace=False)
+        pytest.fail(
+            f"{why}; screenshot: {shots / 'failure.png'}; JupyterLab log tail:\n{lab.log_tail()}", pytrace=False
+        )
 
     def open_and_run_all():
         page.goto(lab.notebook_url(NOTEBOOK.name), timeout=WAIT_MS)
@@ -59,7 +60,8 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
         # one): wait until the status bar names the notebook's kernel as idle. (The toolbar's
         # execution indicator says "idle" already while the status bar says "No Kernel".)
         page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$")).wait_for(
-            timeout=WAIT_MS)
+            timeout=WAIT_MS
+        )
         # Run > Run All Cells, through the menu a reader would use.
         page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
@@ -74,11 +76,11 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     accept = page.locator(".jp-OutputArea-output").filter(has=page.locator(picker)).get_by_role("button", name="Accept")
 
     def type_the_time():
-        expect(accept).to_be_disabled()                # required and empty: the form blocks Accept
+        expect(accept).to_be_disabled()  # required and empty: the form blocks Accept
         when.scroll_into_view_if_needed()
-        when.fill("2026-09-10T08:30")                  # the browser's local time, which is UTC here
+        when.fill("2026-09-10T08:30")  # the browser's local time, which is UTC here
         when.press("Tab")
-        expect(accept).to_be_enabled(timeout=10_000)   # the kernel validated the value it received
+        expect(accept).to_be_enabled(timeout=10_000)  # the kernel validated the value it received
 
     step("typing the start time did not enable Accept", type_the_time)
     page.screenshot(path=str(shots / "1-form-filled.png"))

@@ -28,8 +28,13 @@ def answer_legacy(msg):
     if "id" not in msg:
         return
     if msg.get("method") == "initialize":
-        send({"jsonrpc": "2.0", "id": msg["id"], "result": {
-            "protocolVersion": VERSION, "capabilities": {"tools": {}}, "serverInfo": INFO}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": msg["id"],
+                "result": {"protocolVersion": VERSION, "capabilities": {"tools": {}}, "serverInfo": INFO},
+            }
+        )
     elif msg.get("method") == "tools/list":
         send({"jsonrpc": "2.0", "id": msg["id"], "result": {"tools": []}})
     else:

@@ -1,5 +1,6 @@
 """A legacy server that answers server/discover with the error code given as argv[1]
 (-32602 "Invalid params" or -32603 "Internal error" are what real frameworks send)."""
+
 import sys
 
 from _legacy import error, serve

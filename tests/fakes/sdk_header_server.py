@@ -9,9 +9,9 @@ client that forgets the header (or encodes it differently) is refused by the rea
 import sys
 from typing import Annotated
 
+from mcp.server import MCPServer
 from pydantic import Field
 
-from mcp.server import MCPServer
 from mcp_lab.servers.sdk_calendar import _serve_http
 
 server = MCPServer("header-fake", version="0.1.0")

@@ -24,47 +24,73 @@ def state(n: int) -> str:
     return f'round {n}: "quoted" \\ back/slash é ünï ✓ +/=  '
 
 
-WHEN = {"method": "elicitation/create", "params": {
-    "mode": "form", "message": "When?",
-    "requestedSchema": {"type": "object", "properties": {"startsAt": {"type": "string", "format": "date-time"}},
-                        "required": ["startsAt"]}}}
-WHERE = {"method": "elicitation/create", "params": {
-    "mode": "form", "message": "Where?",
-    "requestedSchema": {"type": "object", "properties": {"room": {"type": "string", "enum": ["A", "B"]}},
-                        "required": ["room"]}}}
+WHEN = {
+    "method": "elicitation/create",
+    "params": {
+        "mode": "form",
+        "message": "When?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"startsAt": {"type": "string", "format": "date-time"}},
+            "required": ["startsAt"],
+        },
+    },
+}
+WHERE = {
+    "method": "elicitation/create",
+    "params": {
+        "mode": "form",
+        "message": "Where?",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"room": {"type": "string", "enum": ["A", "B"]}},
+            "required": ["room"],
+        },
+    },
+}
 
 
-def interim(params: dict, n: int) -> dict:
-    if MODE == "always":
+def interim(params: dict, n: int, mode: str = MODE) -> dict:
+    if mode == "always":
         return {"resultType": "input_required", "inputRequests": {f"ask-{n}": WHEN}, "requestState": state(n)}
-    if MODE == "later":
+    if mode == "later":
         return {"resultType": "input_required", "requestState": state(n)}
-    return {"resultType": "input_required", "inputRequests": {"when/1": WHEN, "Where ✓": WHERE},
-            "requestState": state(n)}
+    return {
+        "resultType": "input_required",
+        "inputRequests": {"when/1": WHEN, "Where ✓": WHERE},
+        "requestState": state(n),
+    }
 
 
-def answer(params: dict) -> dict:
+def answer(params: dict, mode: str = MODE, later: int = LATER) -> dict:
     # The round number travels in requestState itself: this server keeps no memory of calls.
     rs = params.get("requestState")
     n = int(rs.split(":")[0].split()[1]) + 1 if isinstance(rs, str) and rs.startswith("round ") else 1
-    done = (MODE == "later" and n > LATER) or (MODE == "two-keys" and n > 1)
+    done = (mode == "later" and n > later) or (mode == "two-keys" and n > 1)
     if not done:
-        return interim(params, n)
+        return interim(params, n, mode)
     seen = {"requestState": rs, "inputResponses": params.get("inputResponses"), "rounds": n - 1}
     return {"resultType": "complete", "content": [{"type": "text", "text": "done"}], "structuredContent": seen}
 
 
+def handle_line(line: str, mode: str = MODE, later: int = LATER) -> str | None:
+    """One line in, at most one line out: what main() does per line, callable in-process."""
+    msg = json.loads(line)
+    if "id" not in msg:
+        return None
+    if msg.get("method") == "tools/call":
+        reply = {"jsonrpc": "2.0", "id": msg["id"], "result": answer(msg.get("params") or {}, mode, later)}
+    else:
+        reply = {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "Method not found"}}
+    return json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def main() -> None:
     for line in sys.stdin:
-        msg = json.loads(line)
-        if "id" not in msg:
-            continue
-        if msg.get("method") == "tools/call":
-            reply = {"jsonrpc": "2.0", "id": msg["id"], "result": answer(msg.get("params") or {})}
-        else:
-            reply = {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "Method not found"}}
-        sys.stdout.write(json.dumps(reply, ensure_ascii=False, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
+        out = handle_line(line)
+        if out is not None:
+            sys.stdout.write(out)
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,447 @@
+"""Lab 02's check: a tool that asks the person, driven through the multi round-trip loop.
+
+    from mcp_lab.course import check_ask
+    check_ask.check("08-ask-the-person/server.py")     # CheckFailed, or a report
+
+Theory of operation.  The learner's server is started as a real process (`sys.executable
+server.py`) and `book_room` is called through `mcp_lab.mrtr.call`, the same loop the course's
+client uses, with the person's answers scripted: accept (with the first room the form offers),
+decline, cancel.  The loop does what the spec asks of a client -- a new request with a new id,
+the original params plus `inputResponses`, `requestState` echoed byte-exact -- and the check reads
+the trace afterwards to show that it did.  Then the server's own obligations: it refuses (-32021,
+with `data.requiredCapabilities`) when the request cannot show a form; it does not believe a
+changed `requestState` or a room it never offered; and a retry can be finished by a second, fresh
+process, because the state travels in the message.  Each scenario gets its own process, and the
+first unmet expectation raises `CheckFailed`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
+from mcp_lab.session.isolate import flip_one_character
+from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.errors import McpError
+
+__all__ = ["START", "TOOL", "KEY", "check"]
+
+START = "2026-09-10T08:30:00Z"
+TOOL = "book_room"
+KEY = "room"
+CALL = {"name": TOOL, "arguments": {"startsAt": START}}
+INTRUDER = "Broom closet"
+_MRTR = "basic/patterns/mrtr"
+_ENV = {"LAB02_SECRET": "the-check-shares-this-key-with-every-process"}
+
+
+def check(server: str | Path | Sequence[str], *, timeout: float = 5.0) -> CheckReport:
+    """Run every expectation against `server` (the path of server.py, or an argv)."""
+    try:
+        return _check(_argv(server), timeout)
+    except CheckFailed as e:
+        raise e.with_traceback(None) from None  # the paragraph, not the check's own frames
+
+
+def _argv(server: str | Path | Sequence[str]) -> list[str]:
+    if isinstance(server, (str, Path)):
+        path = Path(server)
+        if not path.is_file():
+            raise CheckFailed(
+                f"there is no server file at {path.resolve()}: pass the path of the server.py you "
+                'edited, e.g. check("08-ask-the-person/server.py").'
+            )
+        return [sys.executable, str(path.resolve())]
+    return list(server)
+
+
+class _Server:
+    """One process for one scenario; any transport trouble becomes a CheckFailed that says so."""
+
+    def __init__(self, argv: list[str], timeout: float, scenario: str, capabilities: dict | None = None):
+        from mcp_lab.session.connect import connect
+
+        self.scenario = scenario
+        self.client = connect(argv, timeout=timeout, env=_ENV, capabilities=capabilities, name=Path(argv[-1]).name)
+
+    def __enter__(self) -> "_Server":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.client.close()
+
+    def run(self, fn: Callable[[], Any]) -> Any:
+        try:
+            answer = fn()
+            noise = [ev.line for ev in self.client.trace.of("noise")]
+            if noise:
+                raise failure(
+                    self.scenario,
+                    expected="only JSON-RPC messages on stdout",
+                    got=repr(noise[0]),
+                    rule="basic/transports/stdio: the server MUST NOT write anything to stdout that is "
+                    "not a valid MCP message",
+                    hint="log with print(..., file=sys.stderr)",
+                )
+            return answer
+        except McpError as e:
+            tail = " | ".join(self.client.stderr[-4:]) or "(nothing)"
+            noise = [ev.line for ev in self.client.trace.of("noise")]
+            said = e.message if "stderr" in e.message else f"{e.message}; its stderr ended with: {tail}"
+            raise CheckFailed(
+                f"{self.scenario}: the server gave no usable answer ({said}). "
+                + (
+                    f"It printed {noise[0]!r} on stdout, which must carry only JSON-RPC lines (log to stderr). "
+                    if noise
+                    else ""
+                )
+                + "Run `python server.py` in a terminal to see it start, or fail."
+            ) from None
+
+    def request(self, method: str, params: dict, **kw) -> Any:
+        return self.run(lambda: self.client.request(method, params, **kw))
+
+    def call(self, answer: Callable[[str, dict], dict], **kw):
+        from mcp_lab.session import mrtr
+
+        return self.run(lambda: mrtr.call(self.client, "tools/call", CALL, answer, **kw))
+
+
+def _summary(m: Any) -> str:
+    if isinstance(m, jsonrpc.Error):
+        return f"the JSON-RPC error {m.code} {m.message!r}"
+    if isinstance(m, jsonrpc.Result):
+        r = {k: v for k, v in m.result.items() if k != "_meta"}
+        return f"the result {shown(r, 220)}"
+    return repr(m)
+
+
+def _text(result: dict) -> str:
+    return " ".join(c.get("text", "") for c in result.get("content") or [] if isinstance(c, dict))
+
+
+def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
+    """Validate the interim result's question and return the rooms its form offers."""
+    r = interim.result
+    asks = r.get("inputRequests")
+    if not isinstance(asks, dict) or KEY not in asks:
+        raise failure(
+            what,
+            expected=f'inputRequests with the key "{KEY}"',
+            got=shown(asks),
+            rule=f"{_MRTR}: inputRequests maps server-chosen keys to requests; the answer comes back "
+            "under the same key",
+            hint=f'put the question under "{KEY}", as the tool\'s contract says',
+        )
+    ask = asks[KEY]
+    params = ask.get("params") if isinstance(ask, dict) else None
+    if not isinstance(ask, dict) or ask.get("method") != "elicitation/create" or not isinstance(params, dict):
+        raise failure(
+            what,
+            expected='a bare {"method": "elicitation/create", "params": {...}}',
+            got=shown(ask),
+            rule=f"{_MRTR}: an input request is an ElicitRequest with no jsonrpc and no id",
+            hint="no jsonrpc, no id: just method and params",
+        )
+    schema = params.get("requestedSchema")
+    prop = schema.get("properties", {}).get(KEY) if isinstance(schema, dict) else None
+    if (
+        params.get("mode", "form") != "form"
+        or not isinstance(params.get("message"), str)
+        or not params["message"]
+        or not isinstance(prop, dict)
+        or KEY not in (schema.get("required") or [])
+    ):
+        raise failure(
+            what,
+            expected=f'a form elicitation: mode "form", a message, and a requestedSchema that '
+            f'requires the property "{KEY}"',
+            got=shown(params),
+            rule="client/elicitation: form mode needs message and requestedSchema, a flat object of "
+            "primitive properties",
+            hint="use ROOM_FORM as requestedSchema",
+        )
+    rooms = prop.get("enum") or [o.get("const") for o in prop.get("oneOf") or [] if isinstance(o, dict)]
+    if not rooms or not all(isinstance(x, str) for x in rooms):
+        raise failure(
+            what,
+            expected=f'the "{KEY}" property to list the free rooms in an enum',
+            got=shown(prop),
+            rule="client/elicitation: a single-select question is a string with enum (or oneOf of const)",
+            hint="ROOM_FORM already has the enum",
+        )
+    if not isinstance(r.get("requestState"), str) or not r["requestState"]:
+        raise failure(
+            what,
+            expected="a requestState string",
+            got=shown(r.get("requestState")),
+            rule="basic/index#statelessness: state that spans requests travels in the message; "
+            "the retry may reach another process",
+            hint="return requestState=seal({...})",
+        )
+    return rooms
+
+
+def _forge(state: str, room: str, intruder: str) -> str | None:
+    """The state with `intruder` slipped in beside `room`, where its content is readable base64 JSON.
+
+    This is what an attacker does with an unsigned state: read it, change it, send it back.  A
+    state this function cannot read (encrypted, or a format of the learner's own) is not forged.
+    """
+    parts = state.split(".")
+    for i, part in enumerate(parts):
+        for decode, encode in (
+            (base64.urlsafe_b64decode, base64.urlsafe_b64encode),
+            (base64.b64decode, base64.b64encode),
+        ):
+            try:
+                text = decode(part + "=" * (-len(part) % 4)).decode()
+                json.loads(text)
+            except (binascii.Error, ValueError, UnicodeDecodeError):
+                continue
+            needle = json.dumps(room)
+            if needle not in text:
+                break
+            changed = encode(text.replace(needle, f"{json.dumps(intruder)},{needle}", 1).encode()).decode()
+            parts[i] = changed if "=" in part else changed.rstrip("=")
+            return ".".join(parts)
+    return None
+
+
+def _first_round(what: str, first: Any) -> jsonrpc.Result:
+    if not (isinstance(first, jsonrpc.Result) and first.result_type == "input_required"):
+        raise failure(
+            what,
+            expected='a result with resultType "input_required" asking the person for a room',
+            got=_summary(first),
+            rule=f"{_MRTR}: a server that needs the person's answer returns an "
+            "InputRequiredResult instead of sending a request",
+            hint="that is TODO 2 in book_room",
+        )
+    return first
+
+
+# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
+def _check(argv: list[str], timeout: float) -> CheckReport:
+    report = CheckReport(server=Path(argv[-1]).name)
+    ok = report.passed.append
+
+    # 0. The tool is there, with its contract.
+    with _Server(argv, timeout, "tools/list") as s:
+        listed = s.request("tools/list", {})
+        tools = listed.result.get("tools", []) if isinstance(listed, jsonrpc.Result) else []
+        tool = next((t for t in tools if isinstance(t, dict) and t.get("name") == TOOL), None)
+        if tool is None or "startsAt" not in (tool.get("inputSchema", {}).get("required") or []):
+            raise failure(
+                "tools/list",
+                expected=f"a tool {TOOL} with the required argument startsAt",
+                got=_summary(listed),
+                rule="server/tools: tools/list returns every tool",
+                hint="keep TOOL as the template defines it",
+            )
+        ok(f"tools/list lists {TOOL}(startsAt)")
+
+    # 1. Accept: two rounds, a new id, the state echoed, the room booked.
+    what = "accept (the person picks a room)"
+    asked: list[dict] = []
+
+    def accept_first(key: str, request: dict) -> dict:
+        asked.append(request)
+        rooms = request.get("params", {}).get("requestedSchema", {}).get("properties", {}).get(KEY, {}).get("enum") or [
+            "Aurora"
+        ]
+        return {"action": "accept", "content": {KEY: rooms[0]}}
+
+    with _Server(argv, timeout, what) as s:
+        ex = s.call(accept_first)
+        first = _first_round(what, ex.answers[0])
+        rooms = _offered(what, first)
+        ok(
+            'first call answers input_required: a form under "room" offering '
+            + ", ".join(rooms)
+            + ", and a requestState"
+        )
+        sent = [json.loads(line) for line in s.client.trace.sent]
+        calls = [m for m in sent if m.get("method") == "tools/call"]
+        if len(calls) < 2:
+            raise failure(
+                what,
+                expected="a retry after the answer",
+                got=f"{len(calls)} tools/call request(s)",
+                rule=_MRTR,
+                hint="the interim result must ask for input",
+            )
+        retry = calls[1]["params"]
+        if (
+            calls[1]["id"] == calls[0]["id"]
+            or retry.get("requestState") != first.result["requestState"]
+            or retry.get("arguments") != CALL["arguments"]
+        ):
+            raise failure(
+                what,
+                expected="the retry as a new request: new id, same arguments, requestState echoed",
+                got=shown(calls[1], 200),
+                rule=f"{_MRTR}: the retry is a new request",
+                hint="report this; mcp_lab.mrtr.call builds the retry",
+            )
+        ok(
+            f"the retry is a new request (id {calls[0]['id']} then {calls[1]['id']}) with the same arguments, "
+            "inputResponses.room and the requestState echoed byte-exact"
+        )
+        final = ex.final
+        want = f"Booked {rooms[0]} at {START}."
+        if not (
+            isinstance(final, jsonrpc.Result)
+            and final.result_type == "complete"
+            and not final.result.get("isError")
+            and _text(final.result) == want
+        ):
+            raise failure(
+                what,
+                expected=f'a complete result with the text "{want}"',
+                got=_summary(final),
+                rule=f"{_MRTR}: the retry carries inputResponses; the server finishes the call",
+                hint='that is TODO 3: unseal the state, read responses["room"], book content["room"]',
+            )
+        ok(f"accept: {want}")
+
+    # 2, 3. Decline and cancel end the call with a tool error that says so.
+    for action, word in (("decline", "declin"), ("cancel", "cancel")):
+        what = f"{action} (the person says no)" if action == "decline" else f"{action} (the person dismisses the form)"
+        with _Server(argv, timeout, what) as s:
+            ex = s.call(lambda key, request, a=action: {"action": a})
+            _first_round(what, ex.answers[0])
+            final = ex.final
+            if not (
+                isinstance(final, jsonrpc.Result)
+                and final.result_type == "complete"
+                and final.result.get("isError") is True
+                and word in _text(final.result).lower()
+            ):
+                raise failure(
+                    what,
+                    expected=f'a result with "isError": true whose text says the person chose {action}',
+                    got=_summary(final),
+                    rule="client/elicitation: the response action is accept, decline "
+                    "or cancel; server/tools: a tool's own failure is a result with isError true",
+                    hint=f'return tool_error("Not booked: ...{action}...") when action is "{action}"',
+                )
+            ok(f"{action}: isError true, {_text(final.result)!r}")
+
+    # 4. No form in this request's capabilities: -32021, naming what is required.
+    for caps, label in (
+        ({}, "declares no capabilities"),
+        ({"elicitation": {"url": {}}}, "declares URL elicitation only"),
+    ):
+        what = f"a request that {label}"
+        with _Server(argv, timeout, what, capabilities=caps) as s:
+            r = s.request("tools/call", CALL)
+            required = (
+                r.data.get("requiredCapabilities")
+                if isinstance(r, jsonrpc.Error) and isinstance(r.data, dict)
+                else None
+            )
+            if not (
+                isinstance(r, jsonrpc.Error)
+                and r.code == jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY
+                and isinstance(required, dict)
+                and isinstance(required.get("elicitation"), dict)
+            ):
+                raise failure(
+                    what,
+                    expected='the error -32021 with data.requiredCapabilities {"elicitation": {"form": {}}}',
+                    got=_summary(r) + (f" with data {shown(r.data)}" if isinstance(r, jsonrpc.Error) else ""),
+                    rule="basic/patterns/mrtr and schema MissingRequiredClientCapabilityError: never ask for "
+                    "an input type this request did not declare; say which capability is required",
+                    hint="that is TODO 1 in book_room",
+                )
+            ok(f"{label}: -32021, requiredCapabilities {shown(required)}")
+
+    # 5. A changed requestState, and a room never offered, are not believed.
+    what = "a retry with a changed requestState"
+    with _Server(argv, timeout, what) as s:
+        interim = s.request("tools/call", CALL)
+        _first_round(what, interim)
+        state = interim.result["requestState"]
+        tamperings = [(flip_one_character(state), "one character in the middle changed", rooms[0])]
+        forged = _forge(state, rooms[0], INTRUDER)
+        if forged:
+            tamperings.insert(0, (forged, f'its readable content rewritten to offer "{INTRUDER}"', INTRUDER))
+        for bad_state, how, room in tamperings:
+            accept = {KEY: {"action": "accept", "content": {KEY: room}}}
+            r = s.request("tools/call", {**CALL, "inputResponses": accept, "requestState": bad_state})
+            label = f"{what} ({how})"
+            if isinstance(r, jsonrpc.Error) and r.code == jsonrpc.INTERNAL_ERROR:
+                raise failure(
+                    label,
+                    expected="a clean refusal (the error -32602)",
+                    got=_summary(r) + " -- the server hit an exception",
+                    rule=f"{_MRTR}: treat requestState as attacker-controlled and reject what fails verification",
+                    hint="unseal(state) raises Refusal(-32602) for you",
+                )
+            if not isinstance(r, jsonrpc.Error) and not (isinstance(r, jsonrpc.Result) and r.result.get("isError")):
+                raise failure(
+                    label,
+                    expected="a refusal (the error -32602, or at least no booking)",
+                    got=_summary(r),
+                    rule=f"{_MRTR}: requestState is attacker-controlled; protect its "
+                    "integrity and reject anything that fails verification",
+                    hint="call unseal(state) before believing anything in it",
+                )
+            ok(f"a requestState with {how} is refused: {_summary(r)}")
+        r = s.request(
+            "tools/call",
+            {**CALL, "inputResponses": {KEY: {"action": "accept", "content": {KEY: INTRUDER}}}, "requestState": state},
+        )
+        booked = isinstance(r, jsonrpc.Result) and r.result_type == "complete" and not r.result.get("isError")
+        if booked or (isinstance(r, jsonrpc.Error) and r.code == jsonrpc.INTERNAL_ERROR):
+            raise failure(
+                "an answer naming a room that was never offered",
+                expected="no booking (isError true, an error, or the question asked again)",
+                got=_summary(r),
+                rule="client/elicitation: the "
+                "server validates what comes back; a client (or an attacker) may send anything",
+                hint="book only a room listed in the state you sealed",
+            )
+        ok(f"a room that was never offered is not booked: {_summary(r)}")
+        alive = s.request("tools/list", {})
+        if not isinstance(alive, jsonrpc.Result):
+            raise failure(
+                what,
+                expected="the server still answering",
+                got=_summary(alive),
+                rule="a bad request costs one answer, never the process",
+                hint="let Refusal carry the error",
+            )
+
+    # 6. Another process finishes what one began.
+    what = "a retry that reaches a second, fresh process"
+    with _Server(argv, timeout, "process A: " + what) as a:
+        interim = a.request("tools/call", CALL)
+    _first_round(what, interim)
+    with _Server(argv, timeout, "process B: " + what) as b:
+        r = b.request(
+            "tools/call",
+            {
+                **CALL,
+                "inputResponses": {KEY: {"action": "accept", "content": {KEY: rooms[0]}}},
+                "requestState": interim.result["requestState"],
+            },
+        )
+        want = f"Booked {rooms[0]} at {START}."
+        if not (isinstance(r, jsonrpc.Result) and not r.result.get("isError") and _text(r.result) == want):
+            raise failure(
+                what,
+                expected=f'"{want}"',
+                got=_summary(r),
+                rule="basic/index#statelessness: each request "
+                "must be processable on its own; an open process is not a session",
+                hint="keep what the retry needs in requestState (sealed with the shared SECRET), not in the process",
+            )
+        ok(f"process B finished the call process A began: {want}")
+    return report

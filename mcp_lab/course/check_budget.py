@@ -1,0 +1,245 @@
+"""Lab 03's check: a trimmed tool catalog that fits a token budget and still says what matters.
+
+    from mcp_lab.course import check_budget
+    check_budget.check(trimmed, original=catalog)       # CheckFailed, or a report
+
+Theory of operation.  The trimmed catalog is written to a temporary file and served by a real
+process (`python -m mcp_lab.course.catalog_server FILE`); the check then asks that process for
+`tools/list` and judges the tools that came back on the wire.  First what the model needs, tool
+by tool against the original: the same set of names (a name is the API: renaming breaks every
+caller), a non-empty description, an `inputSchema` that is valid JSON Schema 2020-12 of type
+"object", and every required argument still required, still in `properties`, with its type (and
+an array's item type) and a description that says more than its name.  Only then the price:
+`mcp_lab.tokens.catalog_cost` with o200k_base, offline, against the budget.  Meaning is checked
+before size so that deleting things cannot pass for trimming them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
+from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.errors import McpError
+
+__all__ = ["BUDGET", "ENCODING", "check", "load_catalog"]
+
+BUDGET = 1100  # tokens for the 8 definitions (name + description + inputSchema)
+ENCODING = "o200k_base"
+_TOOLS_RULE = "server/tools: a tool has a unique name, a description and an inputSchema (JSON Schema, type object)"
+
+
+def check(trimmed: Any, *, original: Any, budget: int = BUDGET, timeout: float = 5.0) -> CheckReport:
+    """Serve `trimmed` from a real process, then check meaning and cost against `original`."""
+    try:
+        return _check(trimmed, load_catalog(original), budget, timeout)
+    except CheckFailed as e:
+        raise e.with_traceback(None) from None  # the paragraph, not the check's own frames
+
+
+def load_catalog(value: Any) -> list[dict]:
+    """A list of tool dicts from a list, a {"tools": [...]} dict, or the path of a JSON file."""
+    if isinstance(value, (str, Path)):
+        value = json.loads(Path(value).read_text(encoding="utf-8"))
+    if isinstance(value, dict):
+        value = value.get("tools")
+    if not isinstance(value, list):
+        raise CheckFailed(f'a catalog is a list of tool objects (or {{"tools": [...]}}); got {type(value).__name__}.')
+    return value
+
+
+def _served(tools: list, timeout: float) -> list[dict]:
+    """Write the catalog, serve it from a real process, and return what tools/list answered."""
+    from mcp_lab.session.connect import connect
+
+    with tempfile.TemporaryDirectory(prefix="mcp-lab-budget-") as tmp:
+        path = Path(tmp) / "trimmed.json"
+        path.write_text(json.dumps({"tools": tools}, ensure_ascii=False, indent=1), encoding="utf-8")
+        client = connect(
+            [sys.executable, "-m", "mcp_lab.course.catalog_server", str(path)], timeout=timeout, name="catalog_server"
+        )
+        try:
+            answer = client.request("tools/list")
+        except McpError as e:
+            raise CheckFailed(
+                f"the catalog server gave no answer ({e.message}); its stderr: "
+                + (" | ".join(client.stderr[-3:]) or "(nothing)")
+            ) from None
+        finally:
+            client.close()
+    if not isinstance(answer, jsonrpc.Result) or not isinstance(answer.result.get("tools"), list):
+        raise CheckFailed(f"the catalog server answered {answer!r} to tools/list; expected a list of tools.")
+    return answer.result["tools"]
+
+
+# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
+def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> CheckReport:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    import mcp_lab.tokens as tokens
+
+    if trimmed is ... or trimmed is None:
+        raise CheckFailed(
+            "`trimmed` is still a placeholder: build the trimmed list of tools (start from a copy "
+            "of `catalog`) in place of the `...` under YOUR CODE HERE."
+        )
+    tools = load_catalog(trimmed)
+    try:
+        json.dumps(tools)
+    except (TypeError, ValueError) as e:
+        raise CheckFailed(
+            f"the trimmed catalog holds something that is not JSON ({e}); use only dicts, lists, "
+            "strings, numbers, booleans and None."
+        ) from None
+    if not all(isinstance(t, dict) for t in tools):
+        bad = next(t for t in tools if not isinstance(t, dict))
+        raise CheckFailed(
+            f"every entry of the trimmed catalog must be a tool object (a dict); one is {shown(bad, 80)}."
+        )
+    report = CheckReport(server="your trimmed catalog")
+    ok = report.passed.append
+
+    wire_tools = _served(tools, timeout)
+    ok(f"served by a real process: tools/list returned {len(wire_tools)} tools")
+
+    names = [t.get("name") for t in wire_tools]
+    want = [t["name"] for t in original]
+    missing = [n for n in want if n not in names]
+    extra = [n for n in names if n not in want]
+    if missing or extra or len(names) != len(set(names)):
+        got = (f"missing {missing}" if missing else "") + (" and " if missing and extra else "") + (
+            f"names not in the original {extra}" if extra else ""
+        ) or f"duplicated names {names}"
+        raise failure(
+            "tool names",
+            expected=f"the same {len(want)} tools, names unchanged: {want}",
+            got=got,
+            rule=_TOOLS_RULE + "; the name is what the model calls, so it is the API",
+            hint="shorten what a tool says, never which tools exist or what they are called",
+        )
+    ok(f"all {len(want)} tools kept, names unchanged")
+
+    by_name = {t["name"]: t for t in wire_tools}
+    dropped: list[str] = []
+    for orig in original:
+        name = orig["name"]
+        tool = by_name[name]
+        desc = tool.get("description")
+        if not isinstance(desc, str) or not desc.strip():
+            raise failure(
+                f"tool {name}",
+                expected="a non-empty description",
+                got=shown(desc),
+                rule=_TOOLS_RULE + "; the description is how the model knows when to call the tool",
+                hint="one short sentence: what the tool does, and a warning if it writes",
+            )
+        schema = tool.get("inputSchema")
+        if not isinstance(schema, dict):
+            raise failure(
+                f"tool {name}",
+                expected="an inputSchema object",
+                got=shown(schema, 120),
+                rule=_TOOLS_RULE,
+                hint="keep inputSchema; trim inside it",
+            )
+        try:
+            Draft202012Validator.check_schema(schema)
+        except SchemaError as e:
+            where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+            raise failure(
+                f"tool {name}",
+                expected="an inputSchema that is valid JSON Schema 2020-12",
+                got=f"{e.message} at {where}",
+                rule="server/tools: inputSchema is a JSON Schema (2020-12 unless it says otherwise)",
+                hint="a keyword's value must keep its type, e.g. required stays a list of strings",
+            ) from None
+        if schema.get("type") != "object":
+            raise failure(
+                f"tool {name}",
+                expected='inputSchema with "type": "object"',
+                got=shown(schema.get("type")),
+                rule='schema Tool: inputSchema.type is "object"',
+                hint='keep "type": "object"',
+            )
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        required = schema.get("required") or []
+        orig_props = orig["inputSchema"].get("properties", {})
+        for arg in orig["inputSchema"].get("required", []):
+            what = f"tool {name}, required argument {arg!r}"
+            prop = props.get(arg)
+            if arg not in required or not isinstance(prop, dict):
+                raise failure(
+                    what,
+                    expected="still listed in required and defined in properties",
+                    got=("not in required" if arg not in required else "not in properties")
+                    + f" (properties: {sorted(props)})",
+                    rule="server/tools: the model can only send "
+                    "the arguments the schema describes; a required one it does not know makes every "
+                    "call fail",
+                    hint='a property may be called "title" or "description": strip '
+                    "keywords from schemas, not entries from properties",
+                )
+            o = orig_props[arg]
+            if prop.get("type") != o.get("type"):
+                raise failure(
+                    what,
+                    expected=f"its type {shown(o.get('type'))}",
+                    got=shown(prop.get("type")),
+                    rule="the type is what the model must send; without it any value looks valid",
+                    hint="keep type (and format) on every argument you keep",
+                )
+            if o.get("type") == "array" and (prop.get("items") or {}).get("type") != (o.get("items") or {}).get("type"):
+                raise failure(
+                    what,
+                    expected=f"items of type {shown((o.get('items') or {}).get('type'))}",
+                    got=shown(prop.get("items")),
+                    rule="an array's item type is part of its type",
+                    hint="keep items",
+                )
+            d = prop.get("description")
+            if not isinstance(d, str) or not d.strip() or _plain(d) == _plain(arg):
+                raise failure(
+                    what,
+                    expected="a description that says what to send",
+                    got=shown(d),
+                    rule="server/tools: the schema is the model's only documentation of an argument",
+                    hint="a few words: the unit, the format or an example value",
+                )
+        for arg, o in orig_props.items():
+            if arg not in props:
+                dropped.append(f"{name}.{arg}")
+            elif "enum" in o and props[arg].get("enum") != o["enum"]:
+                raise failure(
+                    f"tool {name}, argument {arg!r}",
+                    expected=f"the enum {shown(o['enum'])}",
+                    got=shown(props[arg].get("enum")),
+                    rule="an enum is the list of values the tool accepts; without it the model guesses",
+                    hint="keep enum",
+                )
+    ok("every description non-empty; every inputSchema valid JSON Schema 2020-12 of type object")
+    ok("every required argument kept, with its type and a description")
+    if dropped:
+        ok("optional arguments dropped (the model can no longer use them): " + ", ".join(dropped))
+
+    cost = tokens.catalog_cost(wire_tools, None, ENCODING)
+    report.cost = cost  # type: ignore[attr-defined]   (the per-tool table, for the notebook)
+    if cost.tools_total > budget:
+        worst = max(cost.tools, key=lambda t: t.tokens)
+        raise CheckFailed(
+            f"catalog costs {cost.tools_total:,} tokens; the budget is {budget:,} ({ENCODING}, "
+            f"name + description + inputSchema of every tool, as a client receives them). "
+            f"{cost.tools_total - budget:,} tokens to go; the costliest tool is {worst.name} "
+            f"({worst.tokens:,}). Hint: prose that repeats itself, examples in descriptions, and "
+            "schema keywords a model does not need (title, examples) are the cheapest to cut."
+        )
+    ok(f"catalog costs {cost.tools_total:,} tokens; the budget is {budget:,} ({ENCODING})")
+    return report
+
+
+def _plain(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())

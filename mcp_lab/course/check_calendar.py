@@ -1,0 +1,332 @@
+"""The check of lab 01: does a calendar server survive one process per message?
+
+    from mcp_lab.course.check_calendar import check
+    check("10-fix-the-calendar/calendar_server.py")     # raises CheckFailed, or returns a report
+
+Theory of operation.  Every message goes to a fresh process of the learner's server (through
+`mcp_lab.isolated`), with CALENDAR_DB pointing into a private temporary folder, so the only
+way a write can reach a later process is through that file, and the only way a continuation
+can reach a later process is inside the message.  The expectations, in order:
+
+1. the server starts and answers tools/list, and prints nothing but MCP on stdout;
+2. A/B/C as in the chapter: A `create_event` without a start time -> input_required with a
+   requestState; B, a new process, retries with the answer -> complete; C, a new process,
+   lists the events -> the event B created is there, exactly once;
+3. the handle: `create_calendar` returns an unguessable handle (two calls, two different
+   strings of at least 20 characters), which every later call passes as `calendar`;
+4. a requestState that was changed (forged content, or one character flipped) is refused
+   with -32602 instead of creating an event;
+5. a made-up handle gives a tool execution error (isError), not a protocol error or a crash.
+
+A server without `create_calendar` (the untouched template) is run through the chapter's
+handle-less A/B/C first, so the first failure a learner sees is the lesson itself: the write
+made in process B is gone.  The first unmet expectation raises `CheckFailed`, whose message
+is one paragraph: which process, what it answered, why that is wrong, what to change.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import secrets
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from mcp_lab.course._check import CheckFailed, CheckReport
+from mcp_lab.session.isolate import Isolation, Row, flip_one_character, isolated
+
+__all__ = ["CheckFailed", "CheckReport", "check", "ANSWER", "START"]
+
+START = "2026-09-10T08:30:00Z"
+ANSWER = {"action": "accept", "content": {"startsAt": START}}
+LOST_WRITE_FIX = (
+    "events live in the process (a module-level list), so every fresh process starts from "
+    "the seed again; keep calendars and events in the SQLite file named by $CALENDAR_DB, "
+    "under a handle returned by create_calendar (TODO 1-3)"
+)
+
+
+def _argv(server: str | Path | Sequence[str]) -> list[str]:
+    if isinstance(server, (str, Path)):
+        path = Path(server)
+        if not path.is_file():
+            raise FileNotFoundError(f"no server file at {path.resolve()}; pass the path of your calendar_server.py")
+        return [sys.executable, str(path.resolve())]
+    return list(server)
+
+
+class _Runner:
+    """Runs one message per fresh process and fails with context when a process misbehaves."""
+
+    def __init__(self, argv: list[str], env: dict, timeout: float, cwd: str):
+        self.argv, self.env, self.timeout, self.cwd = argv, env, timeout, cwd
+        self.rows: list[Row] = []
+
+    def fail(self, message: str) -> CheckFailed:
+        return CheckFailed(message, self.rows)
+
+    def run(self, label: str, method: str, params: dict) -> Row:
+        iso: Isolation = isolated(
+            self.argv, [(method, params)], timeout=self.timeout, labels=[label], env=self.env, cwd=self.cwd
+        )
+        row = iso[0]
+        self.rows.append(row)
+        what = f"{label} ({method}{' ' + params['name'] if method == 'tools/call' else ''})"
+        if row.noise:
+            raise self.fail(
+                f"{what} printed {row.noise[0]!r} on stdout, which is not an MCP message: stdout "
+                "must carry only JSON-RPC lines, one per message; send logs and debugging output "
+                "to stderr with print(..., file=sys.stderr)."
+            )
+        if row.error is not None:
+            tail = " | ".join(row.stderr[-3:])
+            raise self.fail(
+                f"{what} got no answer: {row.error}. The server must start and answer every "
+                "request on its own; run `python calendar_server.py` in a terminal to see it fail"
+                + (f" (its stderr ended with: {tail})." if tail else ".")
+            )
+        if row.error_code == -32603:
+            raise self.fail(
+                f"{what} answered -32603 {row.text!r}: the server hit a bug on this request; "
+                "its stderr says: " + (" | ".join(row.stderr[-3:]) or "(nothing)")
+            )
+        return row
+
+    def tool(self, label: str, name: str, arguments: dict, **extra) -> Row:
+        return self.run(label, "tools/call", {"name": name, "arguments": arguments, **extra})
+
+
+def _events(row: Row) -> list[dict] | None:
+    """The events a list_events answer holds (structuredContent.events, else JSON text)."""
+    s = row.structured
+    if isinstance(s, dict) and isinstance(s.get("events"), list):
+        return s["events"]
+    if isinstance(s, list):
+        return s
+    try:
+        parsed = json.loads(row.text)
+    except ValueError:
+        return None
+    if isinstance(parsed, dict):
+        parsed = parsed.get("events")
+    return parsed if isinstance(parsed, list) else None
+
+
+def _forgeries(state: str, title: str) -> list[tuple[str, str]]:
+    """Tampered copies of a requestState: rewritten content where it is readable, and a flipped character."""
+    out = []
+    for i, part in enumerate(state.split(".")):
+        for decode, encode in (
+            (base64.b64decode, base64.b64encode),
+            (base64.urlsafe_b64decode, base64.urlsafe_b64encode),
+        ):
+            try:
+                obj = json.loads(decode(part + "=" * (-len(part) % 4)))
+            except (binascii.Error, ValueError):
+                continue
+            text = json.dumps(obj, separators=(",", ":"))
+            if title not in text:
+                continue
+            forged = encode(text.replace(title, "Mallory").encode()).decode()
+            if "=" not in part:
+                forged = forged.rstrip("=")
+            parts = state.split(".")
+            parts[i] = forged
+            out.append((".".join(parts), 'its content rewritten so the title reads "Mallory"'))
+            break
+        if out:
+            break
+    out.append((flip_one_character(state), "one character in the middle changed"))
+    return out
+
+
+def _expect_input_required(r: _Runner, row: Row, label: str) -> str:
+    if row.result_type != "input_required" or not isinstance(row.request_state, str):
+        raise r.fail(
+            f'{label}: create_event without startsAt should answer resultType "input_required" with '
+            f"a requestState (the start of a multi-round-trip call), but it answered {row.summary!r}."
+        )
+    return row.request_state
+
+
+def _expect_created(r: _Runner, row: Row, label: str, title: str) -> None:
+    if row.result_type != "complete" or row.is_error or title not in row.text:
+        raise r.fail(
+            f"{label} retried create_event with the answer and the requestState from the previous "
+            f'process, and should have created "{title}" (resultType "complete"), but it answered '
+            f"{row.summary!r}. A fresh process must be able to finish what another began: everything "
+            "it needs is in the message (the arguments, inputResponses and requestState)."
+        )
+
+
+def _retry(args: dict, state: str, keys: Any) -> dict:
+    keys = list(keys) if isinstance(keys, dict) and keys else ["when"]
+    return {"inputResponses": {k: ANSWER for k in keys}, "requestState": state}
+
+
+def check(server: str | Path | Sequence[str], *, timeout: float = 10.0, env: dict | None = None) -> CheckReport:
+    """Run the lab's expectations against `server` (a file path or an argv); raise CheckFailed on the first miss."""
+    argv = _argv(server)
+    name = Path(argv[-1]).name
+    workdir = tempfile.mkdtemp(prefix="mcp-lab-check-")
+    try:
+        run_env = {"CALENDAR_DB": str(Path(workdir) / "calendar.sqlite3"), **(env or {})}
+        r = _Runner(argv, run_env, timeout, workdir)
+        report = CheckReport(server=name)
+        _check(r, report)
+        report.rows = r.rows
+        return report
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
+def _check(r: _Runner, report: CheckReport) -> None:
+    listed = r.run("process 0", "tools/list", {})
+    if not listed.ok:
+        raise r.fail(f"process 0 (tools/list) answered {listed.summary!r}; the server must list its tools.")
+    tools = {t.get("name") for t in (listed.result or {}).get("tools", []) if isinstance(t, dict)}
+    report.passed.append("the server starts, answers tools/list and prints only MCP on stdout")
+
+    if "create_calendar" not in tools:
+        _chapter_abc(r, tools)  # always raises: either the write is lost, or there is no handle
+    for needed in ("create_event", "list_events"):
+        if needed not in tools:
+            raise r.fail(
+                f"tools/list has no {needed!r} tool (it lists {sorted(tools)}); the check needs "
+                "create_calendar, create_event and list_events."
+            )
+
+    # The handle.
+    made = r.tool("process H1", "create_calendar", {})
+    handle = made.structured.get("calendar") if isinstance(made.structured, dict) else None
+    if made.is_error or not isinstance(handle, str) or not handle:
+        raise r.fail(
+            f"process H1 (create_calendar) should return the new handle as structuredContent "
+            f'{{"calendar": "<handle>"}}, but it answered {made.summary!r} with structuredContent '
+            f"{made.structured!r}."
+        )
+    if handle not in made.text:
+        raise r.fail(
+            f"process H1 (create_calendar) returned the handle {handle!r} in structuredContent but not in "
+            "its text content; put it in both, so a model that reads only text can still pass it on."
+        )
+    other = r.tool("process H2", "create_calendar", {})
+    handle2 = other.structured.get("calendar") if isinstance(other.structured, dict) else None
+    if handle2 == handle or len(handle) < 20:
+        raise r.fail(
+            f"two calls to create_calendar returned {handle!r} and {handle2!r}: a handle must be "
+            "unguessable, since anyone who knows it can use the calendar (at least 128 random bits, "
+            'e.g. "cal_" + secrets.token_urlsafe(16)), and never a counter.'
+        )
+    report.passed.append("create_calendar returns an unguessable handle, in text and structuredContent")
+
+    # A/B/C with the handle.
+    a = r.tool("process A", "create_event", {"calendar": handle, "title": "Dentist"})
+    state = _expect_input_required(r, a, "process A")
+    b = r.tool(
+        "process B",
+        "create_event",
+        {"calendar": handle, "title": "Dentist"},
+        **_retry({}, state, a.result.get("inputRequests")),
+    )
+    _expect_created(r, b, "process B", "Dentist")
+    report.passed.append("process B completes the create_event that process A began (requestState)")
+    c = r.tool("process C", "list_events", {"calendar": handle})
+    events = _events(c)
+    if c.is_error or events is None:
+        raise r.fail(
+            f"process C (list_events) should return the calendar's events as structuredContent "
+            f'{{"events": [...]}}, but it answered {c.summary!r}.'
+        )
+    dentist = [e for e in events if isinstance(e, dict) and e.get("title") == "Dentist"]
+    if not dentist:
+        raise r.fail(
+            f'process C read {len(events)} event(s) and none is "Dentist": the write made in process B '
+            f"is gone; {LOST_WRITE_FIX}."
+        )
+    if len(dentist) > 1:
+        raise r.fail(f'process C found "Dentist" {len(dentist)} times: one create made several events.')
+    if dentist[0].get("startsAt") != START:
+        raise r.fail(
+            f'process C found "Dentist" starting at {dentist[0].get("startsAt")!r}, not at the {START} '
+            "that the answer in process B gave."
+        )
+    report.passed.append("process C, a fresh process, sees the event process B created, exactly once")
+
+    # Tampering: a fresh continuation, changed, must be refused.
+    t0 = r.tool("process T0", "create_event", {"calendar": handle, "title": "Lunch"})
+    fresh = _expect_input_required(r, t0, "process T0")
+    for n, (forged, how) in enumerate(_forgeries(fresh, "Lunch"), 1):
+        t = r.tool(
+            f"process T{n}",
+            "create_event",
+            {"calendar": handle, "title": "Lunch"},
+            **_retry({}, forged, t0.result.get("inputRequests")),
+        )
+        if t.ok and not t.is_error:
+            raise r.fail(
+                f"process T{n} sent back the requestState of process T0 with {how}, and the server "
+                f"accepted it ({t.summary!r}): requestState is attacker-controlled input, so sign it with "
+                'HMAC-SHA256 under a key every process shares and answer -32602 "Invalid requestState" '
+                "when the signature does not match (TODO 4)."
+            )
+        if t.error_code != -32602:
+            raise r.fail(
+                f"process T{n} sent a requestState with {how}; refusing it is right, but the answer should "
+                f"be the JSON-RPC error -32602 (invalid params), not {t.summary!r}."
+            )
+    report.passed.append("a changed requestState is refused with -32602")
+
+    # A made-up handle.
+    fake = "cal_" + secrets.token_urlsafe(16)
+    for label, tool, args in (
+        ("process F1", "create_event", {"calendar": fake, "title": "Intruder", "startsAt": START}),
+        ("process F2", "list_events", {"calendar": fake}),
+    ):
+        f = r.tool(label, tool, args)
+        if f.ok and not f.is_error:
+            raise r.fail(
+                f"{label} called {tool} with a made-up handle {fake!r} and it succeeded ({f.summary!r}): "
+                "validate the handle on every call against the calendars this server issued (TODO 2)."
+            )
+        if not f.ok:
+            raise r.fail(
+                f"{label} called {tool} with a made-up handle and got the protocol error {f.summary!r}; "
+                'an unknown handle is a tool execution error, a result with "isError": true and a clear '
+                "text, so the model can read it and create a new calendar."
+            )
+        if "Traceback" in f.text:
+            raise r.fail(
+                f"{label}: the error text for a made-up handle contains a Python traceback; give a clear "
+                "one-line message instead."
+            )
+    report.passed.append("a made-up handle is a tool execution error (isError), with a clear message")
+
+
+def _chapter_abc(r: _Runner, tools: set) -> None:
+    """The chapter's handle-less A/B/C, for a server that has no create_calendar yet.  Always raises."""
+    if "create_event" not in tools:
+        raise r.fail(f"tools/list has no create_event tool (it lists {sorted(tools)}).")
+    a = r.tool("process A", "create_event", {"title": "Dentist"})
+    state = _expect_input_required(r, a, "process A")
+    b = r.tool("process B", "create_event", {"title": "Dentist"}, **_retry({}, state, a.result.get("inputRequests")))
+    _expect_created(r, b, "process B", "Dentist")
+    if "list_events" not in tools:
+        raise r.fail(
+            f"tools/list has no list_events tool (it lists {sorted(tools)}), so the check cannot read "
+            "the calendar back."
+        )
+    c = r.tool("process C", "list_events", {})
+    events = _events(c) or []
+    if not any(isinstance(e, dict) and e.get("title") == "Dentist" for e in events):
+        raise r.fail(f"process C read {len(events)} event(s): the write made in process B is gone — {LOST_WRITE_FIX}.")
+    raise r.fail(
+        "the write made in process B survived, but the server has no create_calendar tool: state that "
+        "spans requests must be named by an explicit handle the client passes on every call, not shared "
+        "by everyone who connects; add create_calendar and a `calendar` argument (TODO 1-2)."
+    )

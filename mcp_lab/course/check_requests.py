@@ -1,0 +1,323 @@
+"""Lab 00's check: four requests written by hand, sent byte-for-byte to the bundled calendar.
+
+    from mcp_lab.course import check_requests
+    check_requests.check([discover, list_tools, read_week, create])   # CheckFailed, or a report
+
+Theory of operation.  Each request is judged twice.  First on its own, before anything is sent:
+is it still the template's placeholder, is it one JSON object, is it a JSON-RPC request (not a
+notification) for the right method, does its `_meta` carry the two keys 2026-07-28 requires, is
+its id new.  Then on the wire: the compact JSON of the learner's own object is written to a
+fresh `python -m mcp_lab.servers.calendar` with `Client.send_raw`, unchanged (no `_meta` added,
+no id rewritten), and the answer must be the one the calendar gives a correct request.  The
+requests go in order to one process, so the week read by request 3 is the seed week (two
+events) and the event created by request 4 is the third, "e3".
+
+The first unmet expectation raises `CheckFailed` (see `mcp_lab.course._check`), re-raised from
+`check` itself so a notebook shows the paragraph and not the check's internals.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from mcp_lab.course._check import CheckFailed, CheckReport, failure, is_placeholder, shown
+from mcp_lab.wire import jsonrpc, revisions
+
+__all__ = ["EXPECTED", "check"]
+
+# (method, what the request is for), in the order the lab asks for them.
+EXPECTED = (
+    ("server/discover", "ask which revisions the server speaks"),
+    ("tools/list", "list the tools"),
+    ("resources/read", "read the resource calendar://week"),
+    ("tools/call", "call create_event with a title and a startsAt date-time"),
+)
+SEED_TITLES = ["Standup", "Design review"]
+_ENVELOPE = 'basic/index: a request is {"jsonrpc": "2.0", "id": string or integer (never null), "method", "params"}'
+_META_RULE = (
+    "basic/index#_meta: every 2026-07-28 request carries params._meta with "
+    f'"{revisions.PROTOCOL_VERSION_KEY}" and "{revisions.CLIENT_CAPABILITIES_KEY}"; '
+    "a server answers -32602 to a request missing either"
+)
+_HINTS = {
+    jsonrpc.PARSE_ERROR: "the server could not parse the line as JSON",
+    jsonrpc.INVALID_REQUEST: "the envelope is wrong: check jsonrpc, id and method",
+    jsonrpc.METHOD_NOT_FOUND: "check the spelling of the method",
+    jsonrpc.INVALID_PARAMS: "the server's message names the parameter it did not accept",
+    jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY: "error.data.requiredCapabilities names what the request did not "
+    "declare; for create_event, give a startsAt so the server never has to ask the person",
+    jsonrpc.UNSUPPORTED_PROTOCOL_VERSION: f'the protocolVersion in _meta must be "{revisions.LATEST}"',
+}
+
+
+def check(requests: Sequence[Any], *, timeout: float = 5.0) -> CheckReport:
+    """Check the four requests (dicts or JSON text) against a real calendar process."""
+    try:
+        return _check(requests, timeout)
+    except CheckFailed as e:
+        raise e.with_traceback(None) from None  # the paragraph, not the check's own frames
+
+
+def _label(i: int) -> str:
+    return f"request {i + 1} ({EXPECTED[i][0]})"
+
+
+def _as_object(i: int, value: Any) -> dict:
+    """The learner's request as a JSON object, or the reason it is not one yet."""
+    what = _label(i)
+    if is_placeholder(value):
+        raise CheckFailed(
+            f"{what} is still a placeholder: write the JSON-RPC request as a dict (or as its "
+            f"JSON text) that will {EXPECTED[i][1]}, in place of the `...` under YOUR CODE HERE."
+        )
+    if isinstance(value, (bytes, bytearray)):
+        value = value.decode("utf-8", "replace")
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError as e:
+            raise failure(
+                what,
+                expected="valid JSON text",
+                got=f"a parse error ({e})",
+                rule="basic/index: every message is one JSON-RPC 2.0 object, UTF-8 JSON",
+                hint="JSON needs double quotes around keys and strings, and no trailing commas; "
+                "a Python dict is easier to get right",
+            ) from None
+    if not isinstance(value, dict):
+        raise failure(
+            what,
+            expected="one JSON object (a dict)",
+            got=f"a {type(value).__name__}: {shown(value, 120)}",
+            rule="basic/index: one message is one object; MCP has no batches",
+            hint="write a single dict with jsonrpc, id, method and params",
+        )
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError) as e:
+        raise failure(
+            what,
+            expected="a dict of JSON values only (str, int, float, bool, None, list, dict)",
+            got=f"something json cannot encode ({e})",
+            rule="basic/index: messages are JSON",
+            hint="replace sets, tuples of objects, dates or other Python objects by JSON values",
+        ) from None
+    return value
+
+
+# Long on purpose: one expectation after another for one request, each with its own hint.
+def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
+    what = _label(i)
+    method = EXPECTED[i][0]
+    try:
+        msg = jsonrpc.parse_obj(obj)
+    except jsonrpc.ProtocolError as e:
+        raise failure(
+            what,
+            expected="a valid JSON-RPC 2.0 request envelope",
+            got=f"{shown(obj, 160)}, which is not one ({e.message})",
+            rule=_ENVELOPE,
+            hint='start from {"jsonrpc": "2.0", "id": 1, "method": ..., "params": {"_meta": {...}}}',
+        ) from None
+    if isinstance(msg, jsonrpc.Notification):
+        raise failure(
+            what,
+            expected="a request, with an id",
+            got='a message without "id", which is a notification',
+            rule="basic/index: a notification has no id and the receiver must never answer it",
+            hint='add an "id" (a string or an integer) so the answer can come back',
+        )
+    if not isinstance(msg, jsonrpc.Request):
+        raise failure(
+            what,
+            expected="a request (with a method)",
+            got=f"a {type(msg).__name__.lower()} message",
+            rule="basic/index: clients send requests; only servers send results and errors",
+            hint='the message needs "method"',
+        )
+    if msg.method != method:
+        raise failure(
+            what,
+            expected=f'"method": "{method}" (this request should {EXPECTED[i][1]})',
+            got=f'"method": {json.dumps(msg.method)}',
+            rule="schema ClientRequest: method names are exact strings, slash-separated",
+            hint=f'spell it exactly "{method}"',
+        )
+    missing = revisions.missing_meta_keys(msg.params)
+    if missing:
+        meta = (msg.params or {}).get("_meta")
+        got = "no params._meta at all" if not isinstance(meta, dict) else f"_meta with the keys {sorted(meta)}"
+        raise failure(
+            what,
+            expected="params._meta with both required keys",
+            got=got + f" (missing: {', '.join(missing)})",
+            rule=_META_RULE,
+            hint="copy the two keys from notebook 01: the version string and a "
+            "capabilities object ({} declares no optional capability)",
+        )
+    meta = msg.params["_meta"]
+    if meta[revisions.PROTOCOL_VERSION_KEY] != revisions.LATEST:
+        raise failure(
+            what,
+            expected=f'protocolVersion "{revisions.LATEST}"',
+            got=json.dumps(meta[revisions.PROTOCOL_VERSION_KEY]),
+            rule="basic/versioning: a server answers -32022 to a version it does not serve",
+            hint=f'this course speaks "{revisions.LATEST}"',
+        )
+    if not isinstance(meta[revisions.CLIENT_CAPABILITIES_KEY], dict):
+        raise failure(
+            what,
+            expected="clientCapabilities as an object",
+            got=shown(meta[revisions.CLIENT_CAPABILITIES_KEY]),
+            rule="schema RequestMetaObject: clientCapabilities is a ClientCapabilities object",
+            hint="use {} to declare no optional capability",
+        )
+    key = (type(msg.id).__name__, msg.id)
+    if key in seen_ids:
+        raise failure(
+            what,
+            expected="an id no earlier request used",
+            got=f"id {json.dumps(msg.id)}, already the id of request {seen_ids[key] + 1}",
+            rule="basic/index: an id must not be reused while its "
+            "request is pending, and distinct ids are what lets a client match each answer",
+            hint="number your requests 1, 2, 3, 4",
+        )
+    seen_ids[key] = i
+    return msg
+
+
+def _expect_result(i: int, msg: jsonrpc.Request, got: list) -> dict:
+    what = _label(i)
+    answers = [m for m in got if isinstance(m, (jsonrpc.Result, jsonrpc.Error)) and m.id == msg.id]
+    if not answers:
+        raise failure(
+            what,
+            expected=f"an answer with id {json.dumps(msg.id)}",
+            got=f"nothing with that id ({shown([str(m) for m in got], 160)})",
+            rule="basic/index: a response carries the id of its request",
+            hint="check the server's stderr",
+        )
+    answer = answers[0]
+    if isinstance(answer, jsonrpc.Error):
+        raise failure(
+            what,
+            expected="a result",
+            got=f"error {answer.code} {answer.message!r}"
+            + (f" with data {shown(answer.data, 120)}" if answer.data is not None else ""),
+            rule=f"the server refused the request ({jsonrpc.ERROR_NAMES.get(answer.code, 'error')})",
+            hint=_HINTS.get(answer.code, "read the server's message"),
+        )
+    return answer.result
+
+
+def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
+    from mcp_lab.session.connect import connect
+
+    if isinstance(requests, (dict, str)) or not hasattr(requests, "__len__"):
+        raise CheckFailed(
+            "check() takes the list of your four requests: check([discover, list_tools, read_week, create])."
+        )
+    if len(requests) != len(EXPECTED):
+        raise CheckFailed(
+            f"check() takes exactly {len(EXPECTED)} requests, in order ("
+            + ", ".join(m for m, _ in EXPECTED)
+            + f"); it got {len(requests)}."
+        )
+    report = CheckReport(server="your four requests")
+    seen_ids: dict = {}
+    cal = connect("calendar", timeout=timeout)
+    try:
+        for i, value in enumerate(requests):
+            obj = _as_object(i, value)
+            msg = _check_alone(i, obj, seen_ids)
+            report.passed.append(f"{_label(i)}: a valid request with id {json.dumps(msg.id)} and both _meta keys")
+            wire = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))  # one line, exactly this object
+            result = _expect_result(i, msg, cal.send_raw(wire, timeout=timeout))
+            report.passed.append(_judge(i, obj, result))
+    finally:
+        cal.close()
+    return report
+
+
+# Long on purpose: one expectation after another for the learner's requests, each with its own hint.
+def _judge(i: int, obj: dict, result: dict) -> str:
+    """The answer a correct request gets; returns the line the report shows."""
+    what = _label(i)
+    params = obj.get("params") or {}
+    if i == 0:
+        versions = result.get("supportedVersions")
+        if not isinstance(versions, list) or revisions.LATEST not in versions:
+            raise failure(
+                what,
+                expected=f'supportedVersions listing "{revisions.LATEST}"',
+                got=shown(versions),
+                rule="server/discover: the result lists supportedVersions",
+                hint="look at the whole result",
+            )
+        return f"{what}: the server speaks {', '.join(versions)}"
+    if i == 1:
+        names = [t.get("name") for t in result.get("tools") or [] if isinstance(t, dict)]
+        if names != ["create_event"]:
+            raise failure(
+                what,
+                expected='the tool list ["create_event"]',
+                got=shown(names),
+                rule="server/tools: tools/list returns every tool the server has",
+                hint="tools/list takes no arguments besides _meta (and an optional cursor)",
+            )
+        return f"{what}: one tool, create_event"
+    if i == 2:
+        if params.get("uri") != "calendar://week":
+            raise failure(
+                what,
+                expected='params.uri "calendar://week"',
+                got=shown(params.get("uri")),
+                rule="server/resources: resources/read names the resource by its uri",
+                hint="copy the uri exactly",
+            )
+        contents = result.get("contents") or [{}]
+        try:
+            events = json.loads(contents[0].get("text", ""))
+        except (ValueError, AttributeError):
+            events = None
+        titles = [e.get("title") for e in events] if isinstance(events, list) else events
+        if titles != SEED_TITLES:
+            raise failure(
+                what,
+                expected=f"the two seed events {SEED_TITLES}",
+                got=shown(titles),
+                rule="server/resources: the text of calendar://week is the week's events as JSON",
+                hint="send this request before the tools/call, which adds a third event",
+            )
+        return f"{what}: the week holds {len(events)} events ({', '.join(SEED_TITLES)})"
+    # i == 3: tools/call create_event
+    args = params.get("arguments")
+    if params.get("name") != "create_event" or not isinstance(args, dict):
+        raise failure(
+            what,
+            expected='params {"name": "create_event", "arguments": {...}}',
+            got=shown({k: v for k, v in params.items() if k != "_meta"}),
+            rule="server/tools: tools/call takes the tool's name and its arguments object",
+            hint='arguments is an object: {"title": ..., "startsAt": ...}',
+        )
+    if result.get("resultType") == "input_required":
+        raise failure(
+            what,
+            expected='a "complete" result',
+            got='resultType "input_required": the server asks for a start time',
+            rule="basic/patterns/mrtr: a server answers input_required when it needs something the request lacks",
+            hint='add "startsAt", an ISO 8601 date-time such as "2026-09-10T08:30:00Z", to the arguments',
+        )
+    text = " ".join(c.get("text", "") for c in result.get("content") or [] if isinstance(c, dict))
+    want = f"Created e3: {args.get('title')} at {args.get('startsAt')}"
+    if result.get("isError") or text != want:
+        raise failure(
+            what,
+            expected=repr(want),
+            got=repr(text) + (" (isError: true)" if result.get("isError") else ""),
+            rule="server/tools: a tool's own failure comes back as a result with isError true, "
+            "which the model can read and correct",
+            hint="the text says what the tool did not like",
+        )
+    return f"{what}: {text}"

@@ -1,0 +1,283 @@
+"""One form field: a property of an elicitation schema as a real ipywidget, a label and an inline
+message line. Built from a `mcp_lab.wire.elicitation.FieldSpec`; used by `ElicitationForm`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import math
+from typing import Any
+
+from mcp_lab.wire.elicitation import (
+    EMAIL_RE,
+    INT_RE,
+    SPEC_ELICITATION,
+    URI_RE,
+    FieldSpec,
+    format_number,
+    is_count,
+    is_num,
+    parse_date,
+    parse_datetime,
+    utc_string,
+)
+
+__all__ = ["Field", "esc", "load_ipywidgets"]
+
+
+def load_ipywidgets():
+    """ipywidgets, imported on first use so ``import mcp_lab.notebook.widgets`` stays cheap."""
+    import ipywidgets
+
+    return ipywidgets
+
+
+def esc(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+class Field:
+    """One property: its real widget, a label, and the inline message line under it."""
+
+    def __init__(self, spec: FieldSpec, secret: list[str]):  # noqa: C901 -- one branch per widget kind, read top to bottom like the schema subset
+        w = load_ipywidgets()
+        self.spec = spec
+        self.name = spec.name
+        self.secret = secret
+        self.input_error: str | None = None  # a value set() could not put into a picker
+        s = spec.schema
+        wide = w.Layout(width="min(100%, 28em)")
+        default = s.get("default")
+        hint = ""
+        if secret:
+            # The honest rendering: the client refuses to collect it. A disabled Password box shows
+            # where the field is without ever accepting or echoing input; nothing is sent for it.
+            self.widget = w.Password(
+                value="",
+                disabled=True,
+                layout=wide,
+                placeholder="not collected: servers MUST use URL mode for secrets",
+            )
+        elif spec.kind in ("string", "email", "uri"):
+            self.widget = w.Text(
+                value=default if isinstance(default, str) else "",
+                layout=wide,
+                placeholder={"email": "name@example.com", "uri": "https://…"}.get(spec.kind, ""),
+            )
+            lo, hi = s.get("minLength"), s.get("maxLength")
+            if lo is not None and hi is not None:
+                hint = f"{lo}–{hi} characters"
+            elif lo is not None:
+                hint = f"at least {lo} characters"
+            elif hi is not None:
+                hint = f"at most {hi} characters"
+            if spec.kind != "string":
+                hint = ("an e-mail address" if spec.kind == "email" else "an absolute URI") + (
+                    f", {hint}" if hint else ""
+                )
+        elif spec.kind == "date":
+            self.widget = w.DatePicker(value=None, layout=wide)
+            hint = "a date (YYYY-MM-DD)"
+        elif spec.kind == "date-time":
+            # DatetimePicker holds a timezone-aware datetime (the browser shows local time and the
+            # kernel receives it converted from UTC); content carries it as a UTC string with a Z.
+            self.widget = w.DatetimePicker(value=None, layout=wide)
+            hint = "date and time in your browser's local time; sent as UTC, e.g. 2026-09-10T08:30:00Z"
+        elif spec.kind in ("number", "integer"):
+            # A Text box, not Bounded*Text: bounded widgets silently clamp what the person typed
+            # (in the browser and in traitlets) and can never be empty, so "required", "leave out
+            # an optional number" and the min/max messages could not be shown. See the report.
+            self.widget = w.Text(
+                value=format_number(default) if is_num(default) else "",
+                layout=wide,
+                placeholder="a whole number" if spec.kind == "integer" else "a number",
+            )
+            lo, hi = s.get("minimum"), s.get("maximum")
+            what = "a whole number" if spec.kind == "integer" else "a number"
+            if lo is not None and hi is not None:
+                hint = f"{what} from {format_number(lo)} to {format_number(hi)}"
+            elif lo is not None:
+                hint = f"{what}, at least {format_number(lo)}"
+            elif hi is not None:
+                hint = f"{what}, at most {format_number(hi)}"
+            else:
+                hint = what
+        elif spec.kind == "boolean":
+            self.widget = w.Checkbox(
+                value=default if isinstance(default, bool) else False, indent=False, description="yes"
+            )
+        elif spec.kind == "enum":
+            consts = [c for _, c in spec.options]
+            opts = list(spec.options)
+            if not (isinstance(default, str) and default in consts):
+                # No pre-selection: an explicit "nothing chosen" entry lets "required" be checked.
+                opts = [("— choose —", None)] + opts
+                default = None
+            self.widget = w.Dropdown(options=opts, value=default, layout=wide)
+        elif spec.kind == "multi":
+            consts = [c for _, c in spec.options]
+            pre = (
+                tuple(c for c in consts if c in default) if isinstance(default, list) else ()
+            )  # option order, like the browser
+            self.widget = w.SelectMultiple(
+                options=list(spec.options), value=pre, layout=wide, rows=min(max(len(consts), 2), 8)
+            )
+            lo, hi = s.get("minItems"), s.get("maxItems")
+            hint = "select with Ctrl/Cmd-click"
+            if lo is not None and hi is not None:
+                hint = f"choose {lo}–{hi}; " + hint
+            elif lo is not None:
+                hint = f"choose at least {lo}; " + hint
+            elif hi is not None:
+                hint = f"choose at most {hi}; " + hint
+        else:  # pragma: no cover - analyse guarantees a kind when there are no problems
+            raise AssertionError(spec.kind)
+        if spec.kind == "date" and isinstance(default, str):
+            self._assign(default)
+        if spec.kind == "date-time" and isinstance(default, str):
+            self._assign(default)
+
+        label = esc(spec.title or spec.name)
+        if spec.title and spec.title != spec.name:
+            label += f' <span style="color:#888">({esc(spec.name)})</span>'
+        if spec.required:
+            label += ' <span style="color:#c00" title="required">*</span>'
+        parts = [f"<b>{label}</b>"]
+        if spec.description:
+            parts.append(f'<div style="color:#555">{esc(spec.description)}</div>')
+        if secret:
+            parts.append(
+                '<div style="border-left:4px solid #c00;background:#fff0f0;padding:2px 6px">'
+                f"⚠ This field asks for a secret ({esc(', '.join(secret))}). The MCP spec forbids "
+                "form mode for sensitive data: servers MUST use URL mode "
+                f'(<a href="{SPEC_ELICITATION}" target="_blank" rel="noopener noreferrer">client/elicitation</a>, '
+                "security considerations). This client does not collect it; Accept leaves it out.</div>"
+            )
+        self.label = w.HTML("".join(parts))
+        self.hint = hint
+        self.message = w.HTML()
+        self.box = w.VBox([self.label, self.widget, self.message], layout=w.Layout(margin="0 0 8px 0"))
+        self.widget.observe(self._changed, names="value")
+
+    def _changed(self, _change):
+        # A real edit replaces whatever set() could not assign.
+        if not getattr(self, "_assigning", False):
+            self.input_error = None
+
+    # -- setting ------------------------------------------------------------------------------
+    def _assign(self, value):
+        """Put ``value`` into the widget, or record why it cannot hold it (shown inline)."""
+        kind = self.spec.kind
+        self._assigning = True
+        try:
+            self.input_error = None
+            if value is None or value == "":
+                self.widget.value = {"boolean": False, "multi": (), "enum": None}.get(
+                    kind, None if kind in ("date", "date-time") else ""
+                )
+            elif kind in ("string", "email", "uri"):
+                if not isinstance(value, str):
+                    raise TypeError(f"expects a string, got {type(value).__name__}")
+                self.widget.value = value
+            elif kind in ("number", "integer"):
+                if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                    raise TypeError(f"expects a number, got {type(value).__name__}")
+                self.widget.value = value if isinstance(value, str) else format_number(value)
+            elif kind == "boolean":
+                if not isinstance(value, bool):
+                    raise TypeError(f"expects True or False, got {type(value).__name__}")
+                self.widget.value = value
+            elif kind == "date":
+                if isinstance(value, _dt.datetime) or not isinstance(value, (_dt.date, str)):
+                    raise TypeError(f"expects a datetime.date or 'YYYY-MM-DD', got {type(value).__name__}")
+                try:
+                    self.widget.value = parse_date(value) if isinstance(value, str) else value
+                except ValueError as e:
+                    self.widget.value = None
+                    self.input_error = str(e)
+            elif kind == "date-time":
+                if not isinstance(value, (_dt.datetime, str)):
+                    raise TypeError(f"expects an aware datetime or an ISO 8601 string, got {type(value).__name__}")
+                try:
+                    self.widget.value = parse_datetime(value)
+                except ValueError as e:
+                    self.widget.value = None
+                    self.input_error = str(e)
+            elif kind == "enum":
+                consts = [c for _, c in self.spec.options]
+                if value not in consts:
+                    raise ValueError(f"{value!r} is not one of {consts}")
+                self.widget.value = value
+            elif kind == "multi":
+                consts = [c for _, c in self.spec.options]
+                if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
+                    raise TypeError(f"expects a list of strings, got {type(value).__name__}")
+                bad = [v for v in value if v not in consts]
+                if bad:
+                    raise ValueError(f"{bad} not among {consts}")
+                self.widget.value = tuple(c for c in consts if c in set(value))
+        finally:
+            self._assigning = False
+
+    # -- reading ------------------------------------------------------------------------------
+    def read(self) -> tuple[bool, Any, str | None]:  # noqa: C901 -- one branch per widget kind, mirroring __init__
+        """(present, json_value, error) for the current widget value."""
+        kind, s = self.spec.kind, self.spec.schema
+        if self.secret:
+            return False, None, None
+        if self.input_error:
+            return False, None, self.input_error
+        v = self.widget.value
+        if kind == "boolean":
+            return True, bool(v), None
+        if kind in ("date", "date-time", "enum") and v is None:
+            return False, None, None
+        if kind in ("string", "email", "uri", "number", "integer") and v.strip() == "":
+            return False, None, None
+        if kind == "multi" and len(v) == 0:
+            return False, None, None
+        if kind in ("string", "email", "uri"):
+            n = len(v)
+            if is_count(s.get("minLength")) and n < s["minLength"]:
+                return True, v, f"must be at least {s['minLength']} characters (now {n})"
+            if is_count(s.get("maxLength")) and n > s["maxLength"]:
+                return True, v, f"must be at most {s['maxLength']} characters (now {n})"
+            if kind == "email" and not EMAIL_RE.match(v):
+                return True, v, "is not an e-mail address (name@example.com)"
+            if kind == "uri" and not URI_RE.match(v):
+                return True, v, "is not an absolute URI (it needs a scheme, e.g. https://example.com)"
+            return True, v, None
+        if kind in ("number", "integer"):
+            text = v.strip()
+            try:
+                num = int(text) if INT_RE.match(text) else float(text)
+            except ValueError:
+                return True, v, f"{text!r} is not a number"
+            if not math.isfinite(num):
+                return True, v, f"{text!r} is not a finite number"
+            if isinstance(num, float) and num.is_integer() and abs(num) < 2**53:
+                num = int(num)  # 30.0 travels as 30: ElicitResult content is string|integer|boolean|string[]
+            if kind == "integer" and not isinstance(num, int):
+                return True, v, f"{text} is not a whole number"
+            if is_num(s.get("minimum")) and num < s["minimum"]:
+                return True, num, f"must be at least {format_number(s['minimum'])}"
+            if is_num(s.get("maximum")) and num > s["maximum"]:
+                return True, num, f"must be at most {format_number(s['maximum'])}"
+            return True, num, None
+        if kind == "date":
+            return True, v.isoformat(), None
+        if kind == "date-time":
+            if v.tzinfo is None:  # NaiveDatetimePicker-style value from an out-of-range year
+                return True, None, "has no time zone"
+            return True, utc_string(v), None
+        if kind == "enum":
+            return True, v, None
+        if kind == "multi":
+            vals = list(v)
+            if is_count(s.get("minItems")) and len(vals) < s["minItems"]:
+                return True, vals, f"choose at least {s['minItems']} (now {len(vals)})"
+            if is_count(s.get("maxItems")) and len(vals) > s["maxItems"]:
+                return True, vals, f"choose at most {s['maxItems']} (now {len(vals)})"
+            return True, vals, None
+        raise AssertionError(kind)  # pragma: no cover

@@ -1,0 +1,133 @@
+"""A multi round-trip call answered by a person: one ipywidgets form per round.
+
+The loop's rules (new id each round, `inputResponses` under the server's keys, `requestState`
+echoed byte-exact) live in the session layer, `mcp_lab.session.mrtr`; this module only waits for
+clicks instead of calling an answer function, because a notebook kernel cannot block on a click.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from mcp_lab.session.mrtr import MAX_ROUNDS, Exchange, declared, retry_params
+from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.revisions import MRTR_METHODS
+
+__all__ = ["Interactive", "interactive"]
+
+
+class Interactive:
+    """A multi round-trip call driven by ipywidgets forms, one round at a time.
+
+    A notebook kernel cannot block a cell waiting for a click that the same kernel must
+    process, so the loop is turned inside out: each `input_required` renders the forms, and
+    the submit handler sends the retry.  The same objects can be driven from code
+    (`form("when").set(...)`, `.accept()`), which is how nbclient runs the notebooks.
+    """
+
+    def __init__(
+        self,
+        client,
+        method: str,
+        params: dict,
+        *,
+        max_rounds: int = MAX_ROUNDS,
+        timeout: float | None = None,
+        server_name: str | None = None,
+    ):
+        if method not in MRTR_METHODS:
+            raise ValueError(f"{method} cannot answer input_required; only {', '.join(sorted(MRTR_METHODS))} can")
+        import ipywidgets as w
+
+        from mcp_lab.notebook import widgets
+
+        self.client, self.method, self.params = client, method, dict(params)
+        self.max_rounds, self.timeout = max_rounds, timeout
+        self.server_name = server_name or getattr(client, "name", None)
+        self.capabilities = {"elicitation": widgets.capabilities()}
+        self.exchange = Exchange(method, dict(params))
+        self.round = None
+        self.error: Exception | None = None
+        self.widget = w.VBox()
+        self._status = w.HTML()
+        self.on_done: Callable[["Interactive"], None] | None = None
+        self._send(declared(dict(params), self.capabilities))
+
+    # -- the loop, one step per answer ------------------------------------------------------
+    def _send(self, request_params: dict) -> None:
+        from mcp_lab.notebook import widgets
+
+        r = self.client.request(self.method, request_params, timeout=self.timeout)
+        self.exchange.answers.append(r)
+        if isinstance(r, jsonrpc.Result) and r.result_type == "input_required":
+            if self.exchange.rounds >= self.max_rounds:
+                self._finish(f"Stopped: still asked for input after {self.exchange.rounds} rounds.")
+                return
+            asks = r.result.get("inputRequests") or {}
+            # FormRound calls back at once when nobody needs to be asked (a requestState-only
+            # "try again" result): the nested retry has then already moved the loop on.
+            this_round = widgets.FormRound(
+                asks, lambda responses: self._answered(r.result, responses), server_name=self.server_name
+            )
+            if this_round.done:
+                return
+            self.round = this_round
+            self.widget.children = [this_round.widget, self._status]
+            self._status.value = f"<i>round {self.exchange.rounds}: the server is waiting for your answer</i>"
+            return
+        self._finish(None)
+
+    def _answered(self, interim: dict, responses: dict) -> None:
+        self.exchange.responses.append(responses)
+        if not responses:
+            # A requestState-only round ("try again later"): the same short, growing, bounded
+            # pause as `call()`, before the automatic retry.
+            quiet = sum(1 for r in self.exchange.responses if not r)
+            time.sleep(min(0.05 * 2 ** (quiet - 1), 0.25))
+        try:
+            self._send(declared(retry_params(dict(self.params), interim, responses), self.capabilities))
+        except Exception as e:  # a dead server, a deadline: say so under the form, keep the rounds
+            self.error = e
+            self._finish(f"The retry failed: {type(e).__name__}: {e}")
+
+    def _finish(self, problem: str | None) -> None:
+        import html
+
+        f = self.exchange.final
+        if problem:
+            text = problem
+        elif isinstance(f, jsonrpc.Error):
+            text = f"error {f.code}: {f.message}"
+        else:
+            content = f.result.get("content") or []
+            text = " ".join(c.get("text", "") for c in content if isinstance(c, dict)) or "complete"
+        self.widget.children = [self._status]
+        self._status.value = f"<b>{html.escape(text)}</b>"
+        self.round = None
+        if self.on_done:
+            self.on_done(self)
+
+    # -- driving it from code ---------------------------------------------------------------
+    def form(self, key: str):
+        if self.round is None:
+            raise LookupError("no form is waiting: the call is complete")
+        return self.round.forms[key]
+
+    @property
+    def final(self):
+        return self.exchange.final
+
+    @property
+    def done(self) -> bool:
+        return self.round is None
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
+
+
+def interactive(client, method: str, params: dict, **kw) -> Interactive:
+    """Start a call whose `input_required` rounds are answered through forms."""
+    return Interactive(client, method, params, **kw)

@@ -1,0 +1,256 @@
+"""Self-check questions as ipywidgets, with an explanation for every option.
+
+    from mcp_lab.notebook.quiz import Question, Quiz
+    q = Question("Which stream may a stdio server log to?",
+                 ["stdout", "stderr"], answer=1,
+                 explanations=["stdout carries MCP messages only.", "Yes: stderr is free-form."])
+    Quiz([q])                    # renders; the learner picks an option and presses Check
+    q.choose(1); q.correct       # True -- the same widgets, pressed from code
+
+Theory of operation
+-------------------
+A Question owns three real widgets: the options (RadioButtons for one answer, one Checkbox per
+option when the answer is a set), a Check button, and an HTML area for the feedback.  Pressing
+Check grades the current selection and fills the feedback with a verdict plus *every* option's
+explanation, the chosen ones marked: a wrong answer teaches as much as a right one, and a lucky
+guess still shows why.  `choose()` sets the real widget's value and calls the real button's
+`click()`, so code (tests, nbclient) runs exactly the handler a person's click runs; `correct`
+and `feedback` read what that handler produced.  A learner may answer again; each press regrades.
+
+Options are *shown* in a shuffled order, fixed per question (seeded by the prompt's text), so
+the right answer does not sit in the same place question after question, while every index in
+the API (`answer`, `choose()`, `check_all()`) keeps meaning the option's place in the list the
+author wrote.
+
+Widgets are built on first display or first `choose()`, and `import mcp_lab.notebook.quiz` does not import
+ipywidgets, so the questions of a notebook can be declared (and checked for consistency) cheaply.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import zlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+__all__ = ["Question", "Quiz"]
+
+_RIGHT, _WRONG = "#e6f4ea", "#fce8e6"
+
+
+def _ipywidgets():
+    try:
+        import ipywidgets
+    except ImportError:  # pragma: no cover - the dev extra installs it
+        raise ImportError("mcp_lab.quiz needs ipywidgets: run `make setup` (or pip install ipywidgets)") from None
+    return ipywidgets
+
+
+class Question:
+    """One self-check question.
+
+    `answer` is the index of the right option (single choice), or a collection of indexes
+    (multi-select: the answer is right only when exactly those options are ticked).
+    `explanations[i]` says why option i is right or wrong; every option needs one.
+    """
+
+    def __init__(self, prompt: str, options: Sequence[str], answer: int | Iterable[int], explanations: Sequence[str]):
+        options = list(options)
+        explanations = list(explanations)
+        if len(options) < 2:
+            raise ValueError(f"a question needs at least two options, got {len(options)}")
+        if len(explanations) != len(options):
+            raise ValueError(
+                f"every option needs an explanation: {len(options)} options, {len(explanations)} explanations"
+            )
+        if any(not isinstance(e, str) or not e.strip() for e in explanations):
+            raise ValueError("an explanation must be a non-empty string")
+        self.multi = not isinstance(answer, int)
+        right = frozenset([answer] if not self.multi else answer)
+        if (
+            isinstance(answer, bool)
+            or not right
+            or any(not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(options) for i in right)
+        ):
+            raise ValueError(f"answer must be an option index (0..{len(options) - 1}) or a set of them, got {answer!r}")
+        self.prompt = prompt
+        self.options = options
+        self.explanations = explanations
+        self.answer: frozenset[int] = right
+        # The order options are shown in: a permutation of the author's indexes, the same on
+        # every run (a learner's second visit sees the question as it was).
+        self.order: list[int] = list(range(len(options)))
+        random.Random(zlib.crc32(prompt.encode("utf-8"))).shuffle(self.order)
+        self.chosen: frozenset[int] | None = None  # what was graded last
+        self.attempts = 0
+        self._feedback = ""
+        self._ui = None
+
+    # -- grading (no widgets involved) ----------------------------------------------------
+    @property
+    def correct(self) -> bool | None:
+        """None before the first Check; then whether the last graded selection was right."""
+        return None if self.chosen is None else self.chosen == self.answer
+
+    @property
+    def feedback(self) -> str:
+        """The feedback shown under the question, as plain text ('' before answering)."""
+        return self._feedback
+
+    def _grade(self, chosen: frozenset[int]) -> None:
+        if not chosen:  # Check pressed with nothing selected: a hint, not a wrong answer
+            self.chosen, self._feedback = None, "Pick an option first."
+            self._show(self._feedback, [])
+            return
+        self.chosen = chosen
+        self.attempts += 1
+        verdict = (
+            "Right."
+            if chosen == self.answer
+            else (
+                "Not quite."
+                + (" The right answer is: " + "; ".join(self.options[i] for i in sorted(self.answer)) + ".")
+            )
+        )
+        lines = []
+        for i in self.order:
+            opt, why = self.options[i], self.explanations[i]
+            mark = "right" if i in self.answer else "wrong"
+            picked = " (your answer)" if i in chosen else ""
+            lines.append((i, f"[{mark}] {opt}{picked}: {why}"))
+        self._feedback = "\n".join([verdict] + [t for _, t in lines])
+        self._show(verdict, lines)
+
+    # -- widgets -------------------------------------------------------------------------
+    @property
+    def widget(self):
+        """The ipywidgets box (built on first use)."""
+        if self._ui is None:
+            self._build()
+        return self._ui["box"]
+
+    def _build(self) -> None:
+        w = _ipywidgets()
+        title = w.HTML(
+            f"<b>{html.escape(self.prompt)}</b>" + (" <i>(tick every right option)</i>" if self.multi else "")
+        )
+        if self.multi:
+            # boxes[i] is option i (author's order); the VBox shows them in display order.
+            boxes = [
+                w.Checkbox(value=False, description=o, indent=False, layout=w.Layout(width="auto"))
+                for o in self.options
+            ]
+            picker = w.VBox([boxes[i] for i in self.order])
+            read = lambda: frozenset(i for i, b in enumerate(boxes) if b.value)  # noqa: E731
+        else:
+            boxes = []
+            picker = w.RadioButtons(
+                options=[(self.options[i], i) for i in self.order], value=None, layout=w.Layout(width="auto")
+            )
+            read = lambda: frozenset() if picker.value is None else frozenset([picker.value])  # noqa: E731
+        button = w.Button(description="Check", button_style="primary")
+        out = w.HTML("")
+        button.on_click(lambda _b: self._grade(read()))
+        self._ui = {
+            "box": w.VBox([title, picker, button, out]),
+            "picker": picker,
+            "boxes": boxes,
+            "button": button,
+            "out": out,
+        }
+
+    def _show(self, verdict: str, lines: list[tuple[int, str]]) -> None:
+        if self._ui is None:
+            return
+        colour = _RIGHT if self.correct else _WRONG
+        items = "".join(
+            f"<li style='background:{_RIGHT if i in self.answer else '#fff'}'>{html.escape(t)}</li>" for i, t in lines
+        )
+        self._ui["out"].value = (
+            f"<div style='background:{colour};padding:4px'><b>{html.escape(verdict)}</b>"
+            f"<ul style='margin:2px 0'>{items}</ul></div>"
+        )
+
+    def choose(self, choice: int | Iterable[int]) -> bool | None:
+        """Select option(s) on the real widget and press its real Check button; returns `correct`."""
+        self.widget  # build
+        ui = self._ui
+        picked = [choice] if isinstance(choice, int) else list(choice)
+        for i in picked:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.options):
+                raise ValueError(f"option index {i!r} is out of range 0..{len(self.options) - 1}")
+        if self.multi:
+            for i, box in enumerate(ui["boxes"]):
+                box.value = i in picked
+        else:
+            if len(picked) != 1:
+                raise ValueError("this question takes one answer: pass one option index")
+            ui["picker"].value = picked[0]
+        ui["button"].click()
+        return self.correct
+
+    def reset(self) -> None:
+        """Clear the selection and the feedback, as if never answered."""
+        self.chosen, self.attempts, self._feedback = None, 0, ""
+        if self._ui is not None:
+            if self.multi:
+                for box in self._ui["boxes"]:
+                    box.value = False
+            else:
+                self._ui["picker"].value = None
+            self._ui["out"].value = ""
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return self.widget._repr_mimebundle_(include=include, exclude=exclude)
+
+    def __repr__(self) -> str:
+        state = "unanswered" if self.correct is None else ("right" if self.correct else "wrong")
+        return f"<Question {self.prompt[:40]!r} {len(self.options)} options, {state}>"
+
+
+class Quiz:
+    """A few Questions rendered together; `check_all` answers them from code."""
+
+    def __init__(self, questions: Sequence[Question], title: str = "Check yourself"):
+        self.questions = list(questions)
+        if not self.questions or not all(isinstance(q, Question) for q in self.questions):
+            raise TypeError("Quiz takes a non-empty list of mcp_lab.quiz.Question")
+        self.title = title
+        self._box = None
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+    def __getitem__(self, i: int) -> Question:
+        return self.questions[i]
+
+    @property
+    def widget(self):
+        if self._box is None:
+            w = _ipywidgets()
+            parts: list[Any] = [w.HTML(f"<h3>{html.escape(self.title)}</h3>")]
+            for n, q in enumerate(self.questions, 1):
+                parts += [w.HTML(f"<b>Q{n}.</b>"), q.widget]
+            self._box = w.VBox(parts)
+        return self._box
+
+    def check_all(self, answers: Sequence[int | Iterable[int]]) -> list[bool]:
+        """Answer every question (one choice per question, in order); a list of verdicts."""
+        if len(answers) != len(self.questions):
+            raise ValueError(f"{len(self.questions)} questions need {len(self.questions)} answers, got {len(answers)}")
+        return [bool(q.choose(a)) for q, a in zip(self.questions, answers)]
+
+    @property
+    def score(self) -> int:
+        return sum(1 for q in self.questions if q.correct)
+
+    def reset(self) -> None:
+        for q in self.questions:
+            q.reset()
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return self.widget._repr_mimebundle_(include=include, exclude=exclude)
+
+    def __repr__(self) -> str:
+        return f"<Quiz {self.title!r}: {len(self)} questions, {self.score} right>"

@@ -1,0 +1,253 @@
+"""The client: requests in, exact lines out, and a Trace of everything that crossed.
+
+The client is deliberately thin.  It frames messages with `jsonrpc`, stamps the `_meta` of
+the current revision on each request (the stateless revision's replacement for a
+handshake), hands lines to a transport, and reads lines back until the answer with the
+request's id arrives or the deadline passes.  Anything else that arrives meanwhile is kept,
+not dropped: notifications, answers to other ids, and stdout lines that are not JSON-RPC at
+all (recorded as `noise`, the visible form of a framing violation).
+
+A learner can bypass every convenience: `meta=False` sends params without `_meta` (to see a
+modern server refuse it with -32602) and `send_raw` writes text byte-exact.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Any
+
+from mcp_lab.session.http_headers import HttpSessionState
+from mcp_lab.transport.base import Transport
+from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
+from mcp_lab.wire.trace import Trace
+
+__all__ = ["Client", "DEFAULT_CAPABILITIES"]
+
+# What this client can honestly do: render a form (mcp_lab.widgets) for an elicitation.
+DEFAULT_CAPABILITIES: dict = {"elicitation": {"form": {}}}
+
+
+class Client:
+    """One connection to one server.  Use `mcp_lab.connect(...)` to make one."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        name: str = "server",
+        capabilities: dict | None = None,
+        client_info: dict | None = None,
+        protocol_version: str = revisions.LATEST,
+        timeout: float = 5.0,
+        trace: Trace | None = None,
+    ):
+        self.transport = transport
+        self.name = name
+        self.capabilities = dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities)
+        self.client_info = dict(revisions.DEFAULT_CLIENT_INFO if client_info is None else client_info)
+        self.protocol_version = protocol_version
+        self.timeout = timeout
+        # None until someone (the probe, or the learner) decides; "legacy" turns auto-_meta off.
+        self.era: str | None = None
+        # The caller may own the record (one Trace for several connections, as isolated() does).
+        self.trace = trace if trace is not None else Trace(title=f"mcp_lab <-> {name}")
+        self.pending = jsonrpc.PendingIds()
+        self.abandoned: set = set()  # ids given up on after a deadline, still pending
+        self._ids = itertools.count(1)
+        transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
+        # Session knowledge for Streamable HTTP (_meta -> headers, learnt x-mcp-header arguments,
+        # the legacy version); only the HTTP transport calls these hooks.
+        self.http_state = HttpSessionState()
+        transport.derive_headers = self.http_state.derive
+        transport.on_answer = self.http_state.learn
+        # Streamable HTTP reports each raw exchange (status, headers, SSE events); others never do.
+        transport.on_http = lambda ex, note: self.trace.add("http", ex.raw, ex, peer=self.name, note=note)
+
+    # -- the public verbs -----------------------------------------------------------------
+    def request(
+        self,
+        method: str,
+        params: dict | None = None,
+        *,
+        meta: bool = True,
+        id: str | int | None = None,
+        timeout: float | None = None,
+    ) -> jsonrpc.Result | jsonrpc.Error:
+        """Send one request and return its answer (a Result or an Error message)."""
+        rid = self.new_id() if id is None else id
+        if meta and self.era != "legacy":
+            params = dict(params or {})
+            given = params.get("_meta") or {}
+            params["_meta"] = {**self.meta(), **given}
+        msg = Request(id=rid, method=method, params=params)
+        deadline = self.timeout if timeout is None else timeout
+        self.pending.add(rid)
+        try:
+            self.send_message(jsonrpc.encode(msg), msg, deadline)
+            answer = self._await(rid, deadline, method)
+        except DeadlineExceeded:
+            # The request is still out there: its id stays pending (reusing it is refused),
+            # and an answer that arrives later is recorded as late, never matched to another.
+            self.abandoned.add(rid)
+            raise
+        except BaseException:
+            self.pending.resolve(rid)
+            raise
+        self.pending.resolve(rid)
+        return answer
+
+    def notify(self, method: str, params: dict | None = None) -> None:
+        """Send a notification: no id, and the server must never answer it."""
+        msg = jsonrpc.Notification(method=method, params=params)
+        self.send_message(jsonrpc.encode(msg), msg)
+
+    def send_raw(self, text: str, *, timeout: float | None = None, quiet: float = 0.5) -> list:
+        """Write the learner's exact text and collect what comes back.
+
+        A newline is appended only when the text does not already end with one (the framing
+        delimiter); nothing else is changed, so an embedded newline really splits the message.
+        Each line that is a request with a readable id is waited for, up to `timeout`; when no
+        answer can be expected (a notification, or text the server cannot parse) the client
+        listens for `quiet` seconds and returns whatever arrived, possibly nothing.
+        """
+        wire = text if text.endswith("\n") else text + "\n"
+        expected: set = set()
+        unknown = 0
+        for part in wire.split("\n")[:-1]:
+            try:
+                m = jsonrpc.parse(part)
+            except ProtocolError as e:
+                if e.id is not None:
+                    expected.add(e.id)
+                else:
+                    unknown += 1
+                continue
+            if isinstance(m, Request):
+                expected.add(m.id)
+        try:
+            parsed = jsonrpc.parse(wire[:-1]) if wire.count("\n") == 1 else None
+        except ProtocolError:
+            parsed = None
+        self.trace.add(
+            "send",
+            wire[:-1],
+            parsed,
+            peer=self.name,
+            note=None if wire.count("\n") == 1 else f"raw text holding {wire.count(chr(10))} lines",
+        )
+        self.transport.write(wire, self.timeout if timeout is None else timeout)
+        got: list = []
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        if not expected:
+            deadline = min(deadline, time.monotonic() + quiet)
+        while time.monotonic() < deadline and (expected or not got or unknown):
+            try:
+                ev = self.read_event(deadline - time.monotonic())
+            except DeadlineExceeded:
+                break
+            got.append(ev.message if ev.message is not None else ev.line)
+            mid = getattr(ev.message, "id", "\0none")
+            if mid in expected:
+                expected.discard(mid)
+            elif isinstance(ev.message, jsonrpc.Error) and mid is None and unknown:
+                unknown -= 1
+            if not expected and not unknown:
+                break
+        return got
+
+    def meta(self) -> dict:
+        """The `_meta` this client stamps on a modern request."""
+        return revisions.meta(self.protocol_version, self.capabilities, self.client_info)
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    @property
+    def stderr(self) -> list[str]:
+        return self.transport.stderr_lines
+
+    def close(self) -> int | None:
+        return self.transport.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<mcp_lab.Client {self.name!r} pid={self.transport.pid} era={self.era}>"
+
+    # -- the two halves of an exchange, for drivers that wait their own way (the probes) --
+    def send_message(self, line: str, msg: Any = None, timeout: float | None = None) -> None:
+        """Record and write one encoded message line (`msg` is its parsed form, for the Trace)."""
+        self.trace.add("send", line, msg, peer=self.name)
+        self.transport.send_line(line, self.timeout if timeout is None else timeout)
+
+    def read_event(self, timeout: float):
+        """Read one line from the server and record it: a message (`recv`) or `noise`.
+
+        Returns the recorded `Event`; raises `DeadlineExceeded` after `timeout` seconds of
+        silence and `TransportClosed` when the server is gone."""
+        at, line = self.transport.read_line(timeout)
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            # The transport kept undecodable bytes as surrogates; show them replaced, and say so.
+            shown = line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            return self.trace.add(
+                "noise",
+                shown,
+                None,
+                peer=self.name,
+                at=at,
+                note="framing violation: the line is not valid UTF-8 (MCP messages are UTF-8)",
+            )
+        try:
+            msg = jsonrpc.parse(line)
+        except ProtocolError as e:
+            return self.trace.add(
+                "noise",
+                line,
+                None,
+                peer=self.name,
+                at=at,
+                note=f"framing violation: stdout must carry only MCP messages ({e.message})",
+            )
+        note = None
+        mid = getattr(msg, "id", None)
+        if isinstance(msg, (jsonrpc.Result, jsonrpc.Error)) and mid in self.abandoned:
+            self.abandoned.discard(mid)
+            self.pending.resolve(mid)
+            note = "a late answer to a request this client gave up on after its deadline"
+        elif isinstance(msg, jsonrpc.Result) and self.era != "legacy":
+            rt = msg.result.get("resultType")
+            if rt is None:
+                note = (
+                    "no resultType: a 2026-07-28 result must carry one "
+                    "(only a legacy-era result may omit it, meaning complete)"
+                )
+            elif rt not in ("complete", "input_required"):
+                note = f"unknown resultType {rt!r}: a client must treat it as invalid"
+        return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note)
+
+    # -- internals ------------------------------------------------------------------------
+    def _await(self, rid, timeout: float, method: str):
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                tail = " | ".join(self.transport.stderr_tail())
+                raise DeadlineExceeded(
+                    f"no answer to {method} (id {rid!r}) within {timeout:g} s"
+                    + (f"; the server's stderr ended with: {tail}" if tail else "")
+                )
+            try:
+                ev = self.read_event(remaining)
+            except DeadlineExceeded:
+                continue
+            m = ev.message
+            if isinstance(m, (jsonrpc.Result, jsonrpc.Error)) and m.id == rid:
+                return m

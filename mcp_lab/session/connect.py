@@ -1,0 +1,96 @@
+"""connect(): start (or reach) a server and return a Client bound to its transport.
+
+The one place that turns "what the user named" (a known short name, an argv list, an http(s) URL)
+into a transport: a stdio child process or a Streamable HTTP endpoint.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mcp_lab.session.client import Client
+from mcp_lab.wire.errors import TransportClosed
+from mcp_lab.wire.trace import Trace
+
+__all__ = ["connect", "connect_in_memory"]
+
+
+def connect(
+    server,
+    *,
+    timeout: float = 5.0,
+    capabilities: dict | None = None,
+    client_info: dict | None = None,
+    env: dict | None = None,
+    cwd: str | None = None,
+    name: str | None = None,
+    trace: Trace | None = None,
+) -> Client:
+    """Start a server and return a Client connected to it over stdio.
+
+    `server` is a known short name (see `mcp_lab.servers.known.names()`: "calendar",
+    "sdk_calendar", "everything", ...) or an argv list such as [sys.executable, "server.py"].
+    `timeout` is the default deadline, in seconds, of every request on this connection.
+    `trace` is a Trace of the caller's to record into (default: a new one, `client.trace`).
+    """
+    from mcp_lab.servers import known
+    from mcp_lab.transport.stdio import StdioTransport
+
+    if isinstance(server, str):
+        if server.startswith(("http://", "https://")):
+            # Streamable HTTP: nothing to start, and no handshake in 2026-07-28; the first
+            # request opens the first connection (a refused one is a one-line HttpError).
+            from urllib.parse import urlsplit
+
+            from mcp_lab.transport.http import HttpTransport
+
+            transport = HttpTransport(server, timeout=timeout).start()
+            return Client(
+                transport,
+                name=name or urlsplit(server).netloc,
+                capabilities=capabilities,
+                client_info=client_info,
+                timeout=timeout,
+                trace=trace,
+            )
+        if server not in known.KNOWN:
+            if " " in server:
+                raise TypeError(f"pass the command as a list, e.g. {server.split()!r}, not a shell string")
+            known.argv_for(server)  # raises the one-line "unknown server" error
+        try:
+            argv = known.argv_for(server)
+        except FileNotFoundError as e:
+            raise TransportClosed(str(e)) from None
+        label = name or server
+    else:
+        if isinstance(server, os.PathLike):
+            server = [server]
+        argv = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in server]
+        label = name or (os.path.basename(argv[-1]) if argv and isinstance(argv[-1], str) else "server")
+    transport = StdioTransport(argv, env=env, cwd=cwd).start()
+    return Client(
+        transport, name=label, capabilities=capabilities, client_info=client_info, timeout=timeout, trace=trace
+    )
+
+
+def connect_in_memory(
+    serve_line,
+    *,
+    name: str = "in-memory server",
+    timeout: float = 5.0,
+    capabilities: dict | None = None,
+    client_info: dict | None = None,
+    trace: Trace | None = None,
+) -> Client:
+    """A Client over a server's line handler called in this process (no child process).
+
+    `serve_line(line) -> bytes | str | None` is what a stdio server runs per line, e.g.
+    `mcp_lab.servers.calendar.handle_line`. Same Client, same Trace, same errors; only the
+    transport differs (see `mcp_lab.transport.memory`).
+    """
+    from mcp_lab.transport.memory import MemoryTransport
+
+    transport = MemoryTransport(serve_line, name=name).start()
+    return Client(
+        transport, name=name, capabilities=capabilities, client_info=client_info, timeout=timeout, trace=trace
+    )

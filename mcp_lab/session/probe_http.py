@@ -1,0 +1,146 @@
+"""Probe-then-fallback over Streamable HTTP: the HTTP rule of 2026-07-28
+(https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#backward-compatibility).
+
+Theory of operation.  Over HTTP a client MAY simply send a modern request, because the status
+line and the body tell the eras apart without a timeout:
+
+1. `server/discover` with modern `_meta` (and the headers that mirror it) is POSTed;
+2. 200 with a DiscoverResult                        -> modern;
+3. 400 whose body is a recognised modern error (-32022, -32021, -32020), or 404 whose body is
+   a JSON-RPC -32601                                -> modern: fix and retry (-32022 names the
+   versions to retry with; -32020 means our headers were wrong: re-derive them and retry);
+4. an empty or an unrecognised body (a legacy server's "Server not initialized", an HTML
+   404, a 405)                                      -> legacy: fall back to `initialize`.
+   Should `initialize` fail too with 400, 404 or 405 and no modern body, the next fallback
+   is the deprecated HTTP+SSE transport of 2024-11-05 (GET, then wait for an `endpoint`
+   event); mcp_lab does not implement it and says so in the verdict.
+
+The verdict is the stdio probe's `Verdict` (mcp_lab.probe), holding the open Client: after a
+legacy fallback the transport carries the `Mcp-Session-Id` the server minted.
+"""
+
+from __future__ import annotations
+
+from mcp_lab.session.client import Client
+from mcp_lab.session.probe import Verdict, _Reasoning
+from mcp_lab.transport.http import HttpError, HttpTransport
+from mcp_lab.wire import era, jsonrpc, revisions
+
+__all__ = ["probe_http"]
+
+DEFAULT_TIMEOUT = 5.0
+
+
+def probe_http(server: str | Client, *, timeout: float = DEFAULT_TIMEOUT, name: str | None = None) -> Verdict:
+    """Probe the Streamable HTTP endpoint `server` (a URL, or a Client over HTTP, probed in place).
+
+    Returns a Verdict (era "modern" or "legacy", or None when even `initialize` failed and
+    only the deprecated HTTP+SSE transport is left), holding the open Client; the caller closes it.
+    """
+    if isinstance(server, Client):
+        client = server
+    else:
+        from urllib.parse import urlsplit
+
+        client = Client(
+            HttpTransport(server, timeout=timeout).start(), name=name or urlsplit(server).netloc, timeout=timeout
+        )
+    if not isinstance(client.transport, HttpTransport):
+        raise TypeError("probe_http needs a Client over HTTP; for stdio use mcp_lab.probe")
+    return _HttpRun(client, timeout).run()
+
+
+class _HttpRun(_Reasoning):
+    """One HTTP probe: the spec's HTTP rule, asked through the shared steps-and-verdict."""
+
+    def send(self, method: str, params: dict | None, *, meta: bool):
+        """(HTTP status, the JSON-RPC answer or None, the Exchange)."""
+        try:
+            answer = self.c.request(method, params, meta=meta, timeout=self.timeout)
+        except HttpError as e:
+            ex = e.exchange
+            if ex is None or (ex.status is None and ex.error):
+                # Nothing answered at all (refused, unreachable): that says nothing about the
+                # era, and calling it "legacy" would hide a typo in the port or a stopped server.
+                raise HttpError(
+                    f"cannot reach {self.c.transport.url}: {ex.error if ex else e.message}; "
+                    "is the server running, and is the URL right?",
+                    ex,
+                ) from None
+            body = ex.json() if ex is not None else None
+            answer = None
+            if isinstance(body, dict) and "method" not in body:
+                try:
+                    answer = jsonrpc.parse_obj(body)
+                except jsonrpc.ProtocolError:
+                    answer = None
+            return (ex.status if ex is not None else None), answer, ex
+        ex = self.c.transport.last_exchange
+        return ex.status, answer, ex
+
+    def run(self) -> Verdict:
+        version = revisions.LATEST
+        self.step(
+            f"POST server/discover with protocolVersion {version} in _meta and MCP-Protocol-Version, Mcp-Method headers"
+        )
+        for attempt in range(3):
+            self.c.protocol_version = version
+            status, answer, ex = self.send("server/discover", None, meta=True)
+            reply = era.HttpReply(
+                status, (ex.content_type or "") if ex is not None else "", ex is None or not ex.body.strip()
+            )
+            d = era.decide(answer, asked=version, may_retry=attempt < 2, http=reply)
+            for reason in d.reasons:
+                self.step(reason)
+            if d.next is era.Next.RETRY:
+                version = d.version
+                continue
+            if d.next is era.Next.RETRY_HEADERS:
+                # Our own headers were wrong (an override left in transport.headers): drop the
+                # overrides so they are derived from the body again, and retry.
+                for k in ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"):
+                    self.c.transport.headers.pop(k, None)
+                continue
+            if d.next is era.Next.USE:
+                r = answer.result
+                meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
+                info = meta.get(revisions.SERVER_INFO_KEY)
+                info = info if isinstance(info, dict) else None
+                return self.verdict(
+                    "modern", d.version, r.get("capabilities"), info, r.get("instructions"), d.supported
+                )
+            if d.next is era.Next.MODERN_NO_VERSION:
+                return self.verdict("modern", None, supported=d.supported)
+            if d.next is era.Next.MODERN_REFUSED:
+                return self.verdict("modern", version)
+            break
+        return self.fallback()
+
+    def fallback(self) -> Verdict:
+        c = self.c
+        c.era = era.Era.LEGACY
+        # Ask for the newest revision, as the stdio probe does, and accept what the server picks:
+        # the answer is itself the measurement (the reference server says 2025-11-25).
+        params = {"protocolVersion": revisions.LATEST, "capabilities": {}, "clientInfo": c.client_info}
+        self.step(f"fall back to initialize, asking for {revisions.LATEST}")
+        status, answer, ex = self.send("initialize", params, meta=False)
+        if not isinstance(answer, jsonrpc.Result) or not isinstance(answer.result.get("protocolVersion"), str):
+            self.step(
+                f"initialize failed too (HTTP {status}); the next fallback is the deprecated HTTP+SSE "
+                "transport (GET, then wait for an endpoint event), which mcp_lab does not implement"
+            )
+            return self.verdict(None, None)
+        r = answer.result
+        version = r["protocolVersion"]
+        sid = c.transport.session_id
+        self.step(
+            f"HTTP {status}, the server answered protocolVersion {version}"
+            + (f" and minted Mcp-Session-Id {sid}" if sid else "")
+        )
+        c.notify("notifications/initialized")
+        self.step(
+            f"send notifications/initialized: HTTP {c.transport.last_exchange.status}; the legacy session is open"
+        )
+        caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else {}
+        info = r.get("serverInfo") if isinstance(r.get("serverInfo"), dict) else None
+        return self.verdict("legacy", version, caps, info, r.get("instructions"))

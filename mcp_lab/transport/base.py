@@ -1,0 +1,57 @@
+"""The `Transport` protocol: what a `Client` needs from whatever carries its lines.
+
+A transport moves text and interprets nothing of MCP. It takes whole lines (each ending in the
+newline delimiter) and gives back lines with the monotonic time each arrived; the server's log
+lines go to `on_stderr` as they arrive. Failures are translated at this boundary into the error
+tree of `mcp_lab.wire.errors`: `TransportClosed` when the peer is gone (`HttpError`, a subclass,
+for Streamable HTTP), `DeadlineExceeded` (a `TimeoutError`) when a wait runs out.
+
+Implementations: `transport.stdio.StdioTransport` (a child process), `transport.http.HttpTransport`
+(Streamable HTTP), `transport.memory.MemoryTransport` (a server's line handler called in-process).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, runtime_checkable
+
+__all__ = ["Transport"]
+
+
+@runtime_checkable
+class Transport(Protocol):
+    on_stderr: Callable[[str], None] | None
+    # Streamable HTTP reports each raw exchange here (status, headers, SSE events); the other
+    # transports never call it.
+    on_http: Callable[[Any, str | None], None] | None
+    # Streamable HTTP asks the session for a body's MCP headers and tells it what each matched
+    # answer was (mcp_lab.session.http_headers); the other transports never call these.
+    derive_headers: Callable[[Any], dict[str, str]] | None
+    on_answer: Callable[[Any, Any], None] | None
+
+    @property
+    def pid(self) -> int | None: ...
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    @property
+    def alive(self) -> bool: ...
+
+    @property
+    def stderr_lines(self) -> list[str]: ...
+
+    def start(self) -> Transport: ...
+
+    def write(self, text: str, timeout: float) -> None: ...
+
+    def send_line(self, line: str, timeout: float) -> None: ...
+
+    def read_line(self, timeout: float) -> tuple[float, str]: ...
+
+    def stderr_tail(self, n: int = ...) -> list[str]: ...
+
+    def settle(self) -> None:
+        """After a failure: wait, briefly and with a deadline, for the peer's exit and last words."""
+        ...
+
+    def close(self) -> int | None: ...

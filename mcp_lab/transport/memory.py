@@ -1,0 +1,110 @@
+"""An in-memory transport: a server's line handler called in this process, no pipe, no child.
+
+`MemoryTransport(serve_line)` takes the function a stdio server runs for each line it reads
+(`serve_line(line) -> bytes | str | None`: the framed answer, or None for a notification), for
+example `mcp_lab.servers.calendar.handle_line`. A write calls it once per complete line and queues
+what it returns; a read takes the next queued line. What the server prints on stderr meanwhile is
+captured and reported through `on_stderr`, as a real process's would be.
+
+It is the test double of the transport boundary (httpcore's mock backend, the SDK's memory
+streams): the session layer above it, the real server logic below it, no process in between.
+Because the server answers inside `write()`, a read with nothing queued can never be answered
+later; it still honours its deadline (it waits it out, then raises `DeadlineExceeded`), so code
+above behaves exactly as it would on a silent pipe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from collections import deque
+from typing import Any, Callable
+
+from mcp_lab.wire.errors import DeadlineExceeded, TransportClosed
+
+__all__ = ["MemoryTransport"]
+
+ServeLine = Callable[[str], "bytes | str | None"]
+
+
+class MemoryTransport:
+    """Lines in, lines out, through `serve_line` in this process."""
+
+    pid = None
+
+    def __init__(self, serve_line: ServeLine, *, name: str = "in-memory server"):
+        self.serve_line = serve_line
+        self.name = name
+        self.on_stderr: Callable[[str], None] | None = None
+        # The Transport protocol's HTTP hooks, never called here.
+        self.on_http: Callable[[Any, str | None], None] | None = None
+        self.derive_headers = None
+        self.on_answer = None
+        self.stderr_lines: list[str] = []
+        self._out: deque[tuple[float, str]] = deque()
+        self._partial = ""
+        self._closed = False
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def start(self) -> MemoryTransport:
+        return self
+
+    def close(self) -> int | None:
+        self._closed = True
+        return 0
+
+    def settle(self) -> None:
+        return None
+
+    def __enter__(self) -> MemoryTransport:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def alive(self) -> bool:
+        return not self._closed
+
+    @property
+    def returncode(self) -> int | None:
+        return 0 if self._closed else None
+
+    def stderr_tail(self, n: int = 5) -> list[str]:
+        return self.stderr_lines[-n:]
+
+    # -- lines ------------------------------------------------------------------------------
+    def write(self, text: str, timeout: float = 10.0) -> None:
+        if self._closed:
+            raise TransportClosed(f"{self.name}: the transport is closed")
+        *lines, self._partial = (self._partial + text).split("\n")
+        for line in lines:
+            self._serve(line)
+
+    def send_line(self, line: str, timeout: float = 10.0) -> None:
+        self.write(line + "\n", timeout)
+
+    def read_line(self, timeout: float) -> tuple[float, str]:
+        if self._out:
+            return self._out.popleft()
+        if self._closed:
+            raise TransportClosed(f"{self.name}: the transport is closed")
+        time.sleep(max(0.0, timeout))  # nothing can arrive later: the deadline is all there is
+        raise DeadlineExceeded(f"no line from {self.name} within {timeout:g} s")
+
+    def _serve(self, line: str) -> None:
+        log = io.StringIO()
+        with contextlib.redirect_stderr(log):
+            answer = self.serve_line(line)
+        for entry in log.getvalue().splitlines():
+            self.stderr_lines.append(entry)
+            if self.on_stderr is not None:
+                self.on_stderr(entry)
+        if answer is None:
+            return
+        text = answer.decode("utf-8", "surrogateescape") if isinstance(answer, bytes) else answer
+        now = time.monotonic()
+        for out in text.split("\n"):
+            if out:
+                self._out.append((now, out))

@@ -1,0 +1,162 @@
+"""The one process helper every spawn goes through: start a server child in a session of its own,
+drain its pipes without keeping its owner alive, and stop it the polite way, then the sure way.
+
+Used by the stdio transport (`StdioTransport`, stdin/stdout are the protocol) and by the HTTP
+servers a notebook starts (`ServerProcess`, the protocol is on a port; stdout and stderr are logs).
+Failures to start are translated here, once, into `TransportClosed` with a hint to act on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Callable, Sequence
+
+from mcp_lab.wire.errors import TransportClosed
+
+__all__ = ["spawn", "reap", "pump_lines", "ServerProcess"]
+
+
+def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None, stdin: bool) -> subprocess.Popen:
+    """Start `argv` in a new session (its own process group), pipes for stdout and stderr, and for
+    stdin when `stdin` (else /dev/null). `env` is added to this process's environment."""
+    exe = argv[0]
+    try:
+        return subprocess.Popen(
+            list(argv),
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=None if env is None else {**os.environ, **env},
+            cwd=cwd,
+            bufsize=0,
+            start_new_session=True,
+        )
+    except OSError as e:
+        hint = ""
+        if e.errno == errno.ENOEXEC or isinstance(e, PermissionError):
+            hint = f"; if it is a script, run it through its interpreter, e.g. [sys.executable, {exe!r}]"
+        raise TransportClosed(f"cannot start the server {exe!r}: {e.strerror or e}{hint}") from None
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def reap(proc: subprocess.Popen, grace: float) -> None:
+    """Stop a child the polite way, then the sure way.  Safe to call more than once.
+
+    With a stdin pipe, closing it comes first (a stdio server SHOULD exit on EOF); then
+    SIGTERM and SIGKILL, `grace` seconds apart.  Signals go to the child's whole process
+    group (it was started in a session of its own), and still go there after the leader has
+    exited, so that a wrapper's children (a shell script's, npx's) do not outlive it.
+    """
+    pgid = proc.pid
+    if proc.poll() is None and proc.stdin is not None:
+        try:
+            if not proc.stdin.closed:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            pass
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        if proc.poll() is not None and not _group_alive(pgid):
+            return
+        _signal_group(pgid, sig)
+        deadline = time.monotonic() + grace
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            continue
+        # The leader is gone; give the rest of its group the same grace before the next signal.
+        while _group_alive(pgid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+
+def pump_lines(stream, lines: list, owner: "weakref.ref", callback: str | None = None) -> None:
+    """Drain a child's pipe into `lines`, calling the owner's `callback` attribute for each line.
+
+    A module-level function holding only a weak reference to its transport: a thread whose
+    target were a bound method would keep the transport alive as long as the child lives,
+    so a Client the learner simply dropped would never be reaped.
+    """
+    try:
+        for raw in iter(stream.readline, b""):
+            line = raw.decode("utf-8", errors="replace").rstrip("\n")
+            lines.append(line)
+            transport = owner()
+            observer = getattr(transport, callback, None) if callback else None
+            del transport
+            if observer is not None:
+                try:
+                    observer(line)
+                except Exception:  # a broken observer must not kill the pump
+                    pass
+    except (OSError, ValueError):
+        pass
+
+
+class ServerProcess:
+    """A server child whose stdout and stderr are logs, drained into lists by two threads.
+
+    The threads hold only a weak reference to this object (see `pump_lines`), so a dropped
+    ServerProcess is still reaped by its finalizer."""
+
+    def __init__(self, argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None, grace: float = 3.0):
+        self.argv = list(argv)
+        self.grace = grace
+        self.stderr_lines: list[str] = []
+        self.stdout_lines: list[str] = []
+        self.on_stderr: Callable[[str], None] | None = None
+        self.proc = spawn(self.argv, env=env, cwd=cwd, stdin=False)
+        self._finalizer = weakref.finalize(self, reap, self.proc, grace)
+        me = weakref.ref(self)
+        self._threads = [
+            threading.Thread(target=pump_lines, args=(self.proc.stdout, self.stdout_lines, me), daemon=True),
+            threading.Thread(
+                target=pump_lines, args=(self.proc.stderr, self.stderr_lines, me, "on_stderr"), daemon=True
+            ),
+        ]
+        for t in self._threads:
+            t.start()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.poll()
+
+    def stderr_tail(self, n: int = 5) -> list[str]:
+        return self.stderr_lines[-n:]
+
+    def close(self) -> int | None:
+        reap(self.proc, self.grace)
+        for t in self._threads:
+            t.join(self.grace)
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            with contextlib.suppress(OSError):
+                pipe.close()
+        self._finalizer.detach()
+        return self.proc.returncode

@@ -1,0 +1,150 @@
+"""What the lint reports: a `Finding` (severity, message, the rule's spec URL, where), the
+`Findings` list, the names and constants the checks share, and the two views (text, HTML).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from mcp_lab.wire.revisions import (
+    CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
+    LATEST,
+    LOG_LEVEL_KEY,
+    MODERN_REQUEST_METHODS,
+    PROTOCOL_VERSION_KEY,
+)
+
+SPEC_BASE = f"https://modelcontextprotocol.io/specification/{LATEST}/"
+SEVERITIES = ("error", "warning", "info")
+
+# Keys a client may put in a request's _meta (the reserved ones, then the unprefixed ones the
+# spec names: progress opt-in and W3C trace context, an explicit exception to the prefix rule).
+REQUEST_META_KEYS = (
+    PROTOCOL_VERSION_KEY,
+    CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
+    LOG_LEVEL_KEY,
+    "progressToken",
+    "traceparent",
+    "tracestate",
+    "baggage",
+)
+# Handshake-era client requests (2025-11-25), for completion and era checks.
+LEGACY_REQUEST_METHODS = frozenset(
+    {
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "completion/complete",
+        "prompts/get",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "tools/call",
+        "tools/list",
+    }
+)
+REQUEST_METHODS = MODERN_REQUEST_METHODS | LEGACY_REQUEST_METHODS
+MAX_SCHEMA_FINDINGS = 6
+
+# Where each method's params are described (spec pages, relative to SPEC_BASE).
+_METHOD_PAGE = {
+    "server/discover": "server/discover",
+    "subscriptions/listen": "basic/patterns/subscriptions",
+    "completion/complete": "server/utilities/completion",
+}
+PREFIX_LABEL_RE = re.compile(r"^[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?$")
+NAME_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing the lint noticed: how bad, which rule, where the spec says so, in one line."""
+
+    severity: str  # "error" | "warning" | "info"
+    rule: str  # a stable name, e.g. "id-null", "meta-missing", "schema"
+    section: str  # spec page and anchor relative to SPEC_BASE, e.g. "basic/index#_meta"
+    message: str  # one line for the learner
+    path: str = ""  # JSON path inside the message, e.g. "params._meta", when it applies
+
+    @property
+    def url(self) -> str:
+        return SPEC_BASE + self.section
+
+    def __str__(self) -> str:
+        where = f" at {self.path}" if self.path else ""
+        return f"{self.severity:<7} {self.rule}{where}: {self.message}  [{self.section}]"
+
+
+class Findings(list):
+    """A plain list of Finding that also renders itself in a notebook (HTML) and a terminal."""
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self if f.severity == "warning"]
+
+    @property
+    def rules(self) -> list[str]:
+        return [f.rule for f in self]
+
+    @property
+    def ok(self) -> bool:
+        """No errors (warnings and infos do not stop a message from being valid)."""
+        return not self.errors
+
+    def text(self) -> str:
+        return render_text(self)
+
+    def __str__(self) -> str:
+        return render_text(self)
+
+    def _repr_html_(self) -> str:
+        return render_html(self)
+
+    def _repr_pretty_(self, p, cycle) -> None:
+        p.text(render_text(self))
+
+
+# -- rendering ---------------------------------------------------------------------------------
+_COLOURS = {"error": ("#b3261e", "#fce8e6"), "warning": ("#8a5300", "#fef7e0"), "info": ("#1a5fb4", "#e8f0fe")}
+
+
+def render_text(findings: Iterable[Finding]) -> str:
+    findings = list(findings)
+    if not findings:
+        return "lint: no findings"
+    head = "lint: " + ", ".join(
+        f"{n} {s}{'s' if n != 1 else ''}" for s in SEVERITIES if (n := sum(f.severity == s for f in findings))
+    )
+    return "\n".join([head] + [f"  {f}" for f in findings])
+
+
+def render_html(findings: Iterable[Finding]) -> str:
+    findings = list(findings)
+    if not findings:
+        return "<div style='font-size:12px;color:#137333'>lint: no findings</div>"
+    rows = []
+    for f in findings:
+        fg, bg = _COLOURS.get(f.severity, ("#000", "#fff"))
+        path = f" <code>{html.escape(f.path)}</code>" if f.path else ""
+        rows.append(
+            f"<tr style='background:{bg}'><td style='color:{fg};font-weight:bold'>{html.escape(f.severity)}</td>"
+            f"<td><code>{html.escape(f.rule)}</code></td>"
+            f"<td style='text-align:left'>{html.escape(f.message)}{path}</td>"
+            f"<td><a href='{html.escape(f.url)}' target='_blank'>{html.escape(f.section)}</a></td></tr>"
+        )
+    return (
+        "<table style='font-size:12px'><tr><th>lint</th><th>rule</th>"
+        "<th style='text-align:left'>finding</th><th>spec</th></tr>" + "".join(rows) + "</table>"
+    )

@@ -1,0 +1,175 @@
+"""The lint's `_meta` checks: the keys a request must carry in 2026-07-28, and the reserved-prefix
+and naming rules every `_meta` key follows
+(https://modelcontextprotocol.io/specification/2026-07-28/basic#_meta).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Collection
+
+from mcp_lab.wire import revisions
+from mcp_lab.wire.findings import NAME_RE, PREFIX_LABEL_RE, REQUEST_META_KEYS, Finding, Findings
+from mcp_lab.wire.revisions import (
+    CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
+    LATEST,
+    LOG_LEVEL_KEY,
+    PROTOCOL_VERSION_KEY,
+    SERVER_INFO_KEY,
+    SUBSCRIPTION_ID_KEY,
+)
+
+
+def contains_id(pending: Collection, rid: Any) -> bool:
+    try:
+        return rid in pending
+    except TypeError:
+        return False
+
+
+# Long on purpose: one rule per block, each with its spec anchor.
+def check_request_meta(out: Findings, params: Any) -> None:
+    add = lambda *a, **k: out.append(Finding(*a, **k))  # noqa: E731
+    if params is None:
+        add(
+            "error",
+            "meta-missing",
+            "basic/index#_meta",
+            f"no params, so no params._meta: every {LATEST} request must carry {PROTOCOL_VERSION_KEY} "
+            f"and {CLIENT_CAPABILITIES_KEY}; the server answers -32602 Invalid params",
+            path="params",
+        )
+        return
+    meta = params.get("_meta")
+    if "_meta" not in params:
+        add(
+            "error",
+            "meta-missing",
+            "basic/index#_meta",
+            f"params has no _meta: every {LATEST} request must carry {PROTOCOL_VERSION_KEY} and "
+            f"{CLIENT_CAPABILITIES_KEY}; the server answers -32602 Invalid params",
+            path="params._meta",
+        )
+        return
+    if not isinstance(meta, dict):
+        add("error", "meta-type", "basic/index#_meta", "_meta must be an object", path="params._meta")
+        return
+    if PROTOCOL_VERSION_KEY not in meta:
+        add(
+            "error",
+            "meta-protocol-version",
+            "basic/index#_meta",
+            f"_meta lacks the required {PROTOCOL_VERSION_KEY}; the server answers -32602",
+            path=f"params._meta[{json.dumps(PROTOCOL_VERSION_KEY)}]",
+        )
+    else:
+        v = meta[PROTOCOL_VERSION_KEY]
+        if isinstance(v, str) and v != LATEST:
+            era = revisions.era_of(v)
+            why = (
+                f"{v} is a handshake-era revision, negotiated by initialize, not by _meta"
+                if era == "legacy"
+                else f"{v!s} is not a known revision"
+            )
+            add(
+                "warning",
+                "meta-protocol-version-unsupported",
+                "basic/versioning",
+                f"{why}; a {LATEST}-only server answers -32022 with data.supported",
+                path=f"params._meta[{json.dumps(PROTOCOL_VERSION_KEY)}]",
+            )
+    if CLIENT_CAPABILITIES_KEY not in meta:
+        add(
+            "error",
+            "meta-client-capabilities",
+            "basic/index#_meta",
+            f"_meta lacks the required {CLIENT_CAPABILITIES_KEY} ({{}} declares no optional "
+            "capability); the server answers -32602",
+            path=f"params._meta[{json.dumps(CLIENT_CAPABILITIES_KEY)}]",
+        )
+    if CLIENT_INFO_KEY not in meta:
+        add(
+            "warning",
+            "meta-client-info",
+            "basic/index#_meta",
+            f'clients SHOULD send {CLIENT_INFO_KEY} ({{"name", "version"}}) on every request',
+            path="params._meta",
+        )
+    check_meta_keys(out, meta, request=True)
+
+
+# Long on purpose: one rule per block, each with its spec anchor.
+def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
+    """The naming rules of _meta keys: `prefix/name`, prefixes reverse-DNS, MCP's reserved."""
+    add = lambda *a, **k: out.append(Finding(*a, **k))  # noqa: E731
+    allowed = (
+        set(REQUEST_META_KEYS)
+        if request
+        else {SUBSCRIPTION_ID_KEY, "progressToken", "traceparent", "tracestate", "baggage"}
+    )
+    for key in meta:
+        path = f"params._meta[{json.dumps(key)}]"
+        if key in allowed:
+            if key == LOG_LEVEL_KEY:
+                add(
+                    "info",
+                    "meta-deprecated",
+                    "deprecated",
+                    f"{LOG_LEVEL_KEY} is deprecated (SEP-2577) but still valid",
+                    path=path,
+                )
+            continue
+        prefix, sep, name = key.rpartition("/")
+        if not sep:
+            for reserved in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY):
+                if key.lower() == reserved.rsplit("/", 1)[1].lower():
+                    add(
+                        "warning",
+                        "meta-key-unprefixed",
+                        "basic/index#_meta",
+                        f"{key!r} is not a reserved key; did you mean {reserved!r}?",
+                        path=path,
+                    )
+                    break
+            else:
+                if not NAME_RE.match(key):
+                    add(
+                        "warning",
+                        "meta-key-name",
+                        "basic/index#_meta",
+                        f"{key!r} is not a valid _meta name (alphanumerics, with - _ . inside)",
+                        path=path,
+                    )
+            continue
+        labels = prefix.split(".")
+        if not all(PREFIX_LABEL_RE.match(lab) for lab in labels):
+            add(
+                "warning",
+                "meta-key-prefix",
+                "basic/index#_meta",
+                f"the prefix {prefix + '/'!r} is not dot-separated labels (letters, digits, hyphens)",
+                path=path,
+            )
+        elif len(labels) >= 2 and labels[1] in ("modelcontextprotocol", "mcp"):
+            known = ", ".join(sorted(k.rsplit("/", 1)[1] for k in allowed if "/" in k))
+            what = (
+                "a result key, not a request key"
+                if key == SERVER_INFO_KEY
+                else f"not a key {LATEST} defines here (known: {known}); check spelling and case"
+            )
+            add(
+                "warning",
+                "meta-reserved-prefix",
+                "basic/index#_meta",
+                f"{key!r} uses a prefix reserved for MCP ({labels[1]!r} as second label), but it is {what}",
+                path=path,
+            )
+        if name and not NAME_RE.match(name):
+            add(
+                "warning",
+                "meta-key-name",
+                "basic/index#_meta",
+                f"{name!r} is not a valid _meta name (alphanumerics, with - _ . inside)",
+                path=path,
+            )

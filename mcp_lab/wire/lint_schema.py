@@ -1,0 +1,150 @@
+"""The lint's schema check of one message's params, through the official `mcp-types` models of
+the message's era (imported on first use).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from mcp_lab.wire.findings import LEGACY_REQUEST_METHODS, MAX_SCHEMA_FINDINGS, Finding, Findings
+from mcp_lab.wire.revisions import (
+    CLIENT_CAPABILITIES_KEY,
+    MODERN_REQUEST_METHODS,
+    PROTOCOL_VERSION_KEY,
+)
+
+
+# -- schema validation through mcp-types ------------------------------------------------------
+# Long on purpose: one rule per block, each with its spec anchor.
+def check_schema(out: Findings, method: str, version: str, params: Any, *, notification: bool) -> None:
+    """Validate params with the mcp-types model of (method, version); errors become findings."""
+    import pydantic
+    from mcp_types import methods
+
+    surface = methods.CLIENT_NOTIFICATIONS if notification else methods.CLIENT_REQUESTS
+    model = surface.get((method, version))
+    if model is None:
+        return
+    section = "schema#" + model.__name__.lower()
+    validate = methods.validate_client_notification if notification else methods.validate_client_request
+    try:
+        validate(method, version, params)
+    except pydantic.ValidationError as e:
+        errors = e.errors(include_url=False)
+    else:
+        errors = []
+    body = {"params": params} if params is not None else {}
+    seen: set[str] = set()
+    findings: list[Finding] = []
+    unions: dict[str, list[tuple[str, str, str, str]]] = {}
+    for err in errors:
+        path, tag, rest = _json_path(body, err["loc"], err["type"])
+        if _covered_by_meta_rules(out, path, err["type"]):
+            continue
+        if tag is not None:
+            unions.setdefault(path, []).append((tag, rest, err["msg"], err["type"]))
+            continue
+        msg = err["msg"]
+        if err["type"] == "missing":
+            msg = "required, missing"
+        line = f"{path or 'message'}: {msg}"
+        if line in seen:
+            continue
+        seen.add(line)
+        findings.append(Finding("error", "schema", section, f"{method} ({version}): {msg}", path=path))
+    for path, arms in unions.items():
+        by_tag: dict[str, list[str]] = {}
+        missing: dict[str, int] = {}
+        for tag, rest, msg, etype in arms:
+            by_tag.setdefault(tag, []).append(f"{rest + ': ' if rest else ''}{msg}")
+            missing[tag] = missing.get(tag, 0) + (etype == "missing")
+        # The closest branch is the one the learner's keys fit best: fewest fields missing.
+        closest = min(by_tag, key=lambda t: (missing[t], len(by_tag[t])))
+        findings.append(
+            Finding(
+                "error",
+                "schema",
+                section,
+                f"{method} ({version}): matches none of {', '.join(by_tag)}; closest is {closest}: "
+                + "; ".join(by_tag[closest][:3]),
+                path=path,
+            )
+        )
+    if len(findings) > MAX_SCHEMA_FINDINGS:
+        extra = len(findings) - MAX_SCHEMA_FINDINGS
+        findings = findings[:MAX_SCHEMA_FINDINGS] + [
+            Finding("error", "schema", section, f"... and {extra} more schema error(s)")
+        ]
+    out.extend(findings)
+    if params is not None and not notification and method in MODERN_REQUEST_METHODS | LEGACY_REQUEST_METHODS:
+        _unknown_params(out, model, params, method, version, section)
+
+
+def _covered_by_meta_rules(out: Findings, path: str, etype: str) -> bool:
+    """The meta rules already said it, in the learner's words; do not say it twice."""
+    if etype != "missing":
+        return False
+    rules = set(out.rules)
+    if path == "params" and "meta-missing" in rules:
+        return True
+    if path == "params._meta" and "meta-missing" in rules:
+        return True
+    if path == f"params._meta[{json.dumps(PROTOCOL_VERSION_KEY)}]" and "meta-protocol-version" in rules:
+        return True
+    if path == f"params._meta[{json.dumps(CLIENT_CAPABILITIES_KEY)}]" and "meta-client-capabilities" in rules:
+        return True
+    return False
+
+
+def _unknown_params(out: Findings, model, params: dict, method: str, version: str, section: str) -> None:
+    """A typo in a params key passes the schema (extra keys are allowed) and is then ignored."""
+    import typing
+
+    ann = model.model_fields["params"].annotation
+    cands = [a for a in (typing.get_args(ann) or (ann,)) if hasattr(a, "model_fields")]
+    if not cands:
+        return
+    names = {f.alias or n for n, f in cands[0].model_fields.items()}
+    for key in params:
+        if key not in names:
+            hint = [n for n in names if n.lower().rstrip("s") == key.lower().rstrip("s")]
+            add = f"; did you mean {hint[0]!r}?" if hint else ""
+            out.append(
+                Finding(
+                    "warning",
+                    "unknown-param",
+                    section,
+                    f"{key!r} is not a {method} param in {version}; the server will ignore it{add}",
+                    path=f"params.{key}" if key.isidentifier() else f"params[{json.dumps(key)}]",
+                )
+            )
+
+
+def _json_path(body: Any, loc: Iterable, etype: str) -> tuple[str, str | None, str]:
+    """pydantic loc -> (JSON path in the message, union branch name or None, path after the branch).
+
+    Locations of a union error include the name of the branch model (e.g. 'ElicitResult'),
+    which is not in the message; we drop it and remember it to group the branches.
+    """
+    parts: list[str] = []
+    tag = None
+    rest: list[str] = []
+    cur: Any = body
+    loc = list(loc)
+    for i, el in enumerate(loc):
+        step = f"[{el}]" if isinstance(el, int) else (f".{el}" if str(el).isidentifier() else f"[{json.dumps(el)}]")
+        if isinstance(cur, dict) and el in cur:
+            cur = cur[el]
+        elif isinstance(cur, list) and isinstance(el, int) and 0 <= el < len(cur):
+            cur = cur[el]
+        elif isinstance(el, str) and (i < len(loc) - 1 or etype != "missing") and tag is None and el[:1].isupper():
+            tag = el
+            continue
+        elif i < len(loc) - 1 or etype != "missing":
+            if tag is None and isinstance(el, str) and not isinstance(cur, dict):
+                continue  # a pydantic-internal step (e.g. 'function-after'), not a key
+            cur = None
+        (rest if tag is not None else parts).append(step)
+    path = "".join(parts).lstrip(".")
+    return path, tag, "".join(rest).lstrip(".")

@@ -1,0 +1,180 @@
+"""The Trace: the one record every layer appends to and every renderer reads.
+
+An Event is one thing that happened on the wire, in the order it happened:
+
+    send    a line the client wrote          recv    a line the server wrote (a message)
+    noise   a stdout line that is not a       stderr  a line of the server's log
+            JSON-RPC message (a framing       note    a remark by mcp_lab itself (a probe step)
+    http    one raw HTTP exchange (request and reply, each SSE event), for the HTTP transport;
+            `line` holds the raw text, `note` a one-line summary, `message` the Exchange
+            violation)
+
+Each event keeps the exact text, the parsed message when there is one, the time since the
+trace began, and for an answer the round trip from the request it answers.  `peer` names the
+server side of the exchange, so one Trace can hold several processes (one lifeline each).
+
+Three renderers read the same events (`mcp_lab.wire.trace_views`): `text()` for terminals,
+`_repr_html_()` for notebooks (long lines folded behind <details>), and `mermaid()`, a sequence
+diagram that JupyterLab 4 draws natively from the `text/vnd.mermaid` MIME type.
+
+The caller owns the Trace: `Client(trace=...)` appends to the one it is given (`isolated()` gives
+every process the same one), and `note()` is the public way to add a remark of one's own (the
+probe's reasoning). Event kinds are the `EventKind` literals, checked in `add()` and nowhere else.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Literal, get_args
+
+from mcp_lab.wire import jsonrpc, trace_views
+from mcp_lab.wire.trace_views import Diagram
+
+__all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram"]
+
+EventKind = Literal["send", "recv", "noise", "stderr", "note", "http"]
+EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: EventKind
+    line: str  # the exact text (no trailing newline)
+    message: Any = None  # the parsed jsonrpc message, when the line is one
+    t: float = 0.0  # seconds since the trace began
+    elapsed_ms: float | None = None  # for a recv that answers a send: the round trip
+    note: str | None = None  # a remark (why a line is noise, what a probe step concluded)
+    peer: str = "server"  # which server side (one lifeline per process)
+
+    @property
+    def summary(self) -> str:
+        """A short label: the method, the result type, or the error code."""
+        m = self.message
+        if isinstance(m, jsonrpc.Request):
+            return f"{m.method} (id {m.id})"
+        if isinstance(m, jsonrpc.Notification):
+            return m.method
+        if isinstance(m, jsonrpc.Result):
+            r = m.result
+            rt = r.get("resultType")
+            return f"result (id {m.id})" + (f" {rt}" if rt else " [no resultType]")
+        if isinstance(m, jsonrpc.Error):
+            return f"error {m.code} (id {m.id})"
+        if self.kind == "noise":
+            return "not a JSON-RPC message"
+        if self.kind == "send":
+            return self.note or "raw text (not a valid message)"
+        if self.kind == "stderr":
+            return "stderr"
+        if self.kind == "http" and self.note:
+            return self.note
+        return self.note or self.kind
+
+
+class Trace:
+    """An append-only, thread-safe list of Events (the stderr pump appends from a thread)."""
+
+    def __init__(self, events: Iterable[Event] = (), *, title: str | None = None):
+        self._events: list[Event] = list(events)
+        self._lock = threading.Lock()
+        self._t0 = time.monotonic()
+        self._sent_at: dict[tuple[str, Any], float] = {}
+        self.title = title
+
+    # -- appending ------------------------------------------------------------------------
+    def add(
+        self,
+        kind: str,
+        line: str,
+        message: Any = None,
+        *,
+        note: str | None = None,
+        peer: str = "server",
+        at: float | None = None,
+    ) -> Event:
+        if kind not in EVENT_KINDS:
+            raise ValueError(f"unknown event kind {kind!r}; one of {sorted(EVENT_KINDS)}")
+        now = time.monotonic() if at is None else at
+        elapsed = None
+        msg_id = getattr(message, "id", None)
+        key = (peer, msg_id) if msg_id is not None else None
+        with self._lock:
+            if kind == "send" and isinstance(message, jsonrpc.Request):
+                self._sent_at[key] = now
+            elif kind == "recv" and isinstance(message, (jsonrpc.Result, jsonrpc.Error)) and key in self._sent_at:
+                elapsed = (now - self._sent_at.pop(key)) * 1000.0
+            ev = Event(kind, line, message, now - self._t0, elapsed, note, peer)
+            self._events.append(ev)
+        return ev
+
+    def note(self, text: str, *, peer: str = "server") -> Event:
+        """Add a remark of mcp_lab's own (a probe step, a conclusion): shown, never sent."""
+        return self.add("note", text, peer=peer)
+
+    # -- reading --------------------------------------------------------------------------
+    def __iter__(self) -> Iterator[Event]:
+        with self._lock:
+            return iter(list(self._events))
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._events)
+
+    def __getitem__(self, i):
+        with self._lock:
+            return self._events[i]
+
+    def of(self, *kinds: str) -> list[Event]:
+        return [e for e in self if e.kind in kinds]
+
+    @property
+    def sent(self) -> list[str]:
+        """The exact lines the client wrote, in order."""
+        return [e.line for e in self if e.kind == "send"]
+
+    @property
+    def received(self) -> list[str]:
+        return [e.line for e in self if e.kind == "recv"]
+
+    @property
+    def peers(self) -> list[str]:
+        seen: list[str] = []
+        for e in self:
+            if e.peer not in seen:
+                seen.append(e.peer)
+        return seen
+
+    # -- renderers (in mcp_lab.wire.trace_views) --------------------------------------------
+    def text(self, width: int | None = None) -> str:
+        return trace_views.as_text(self, width)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        events = list(self)
+        more = "…" if len(events) > 6 else ""
+        return f"<Trace {len(events)} events: {', '.join(e.summary for e in events[:6])}{more}>"
+
+    def _repr_html_(self) -> str:
+        return trace_views.as_html(self)
+
+    def mermaid(self, *, client: str = "client") -> "Diagram":
+        """A sequence diagram: one lifeline for the client, one per server peer."""
+        return trace_views.as_mermaid(self, client=client)
+
+    # -- export ---------------------------------------------------------------------------
+    def to_json(self) -> list[dict]:
+        return [
+            {
+                "kind": e.kind,
+                "peer": e.peer,
+                "t_ms": round(e.t * 1000, 3),
+                "line": e.line,
+                "elapsed_ms": None if e.elapsed_ms is None else round(e.elapsed_ms, 3),
+                "note": e.note,
+            }
+            for e in self
+        ]
