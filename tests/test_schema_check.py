@@ -191,3 +191,11 @@ def test_every_official_example_message_is_valid():
         assert f.verdict == "valid", f"{path.parent.name}/{path.name}: {f}"
         judged += 1
     assert judged >= 20, f"only {judged} official examples were judged"
+
+
+@pytest.mark.parametrize("code", [-32700, -32600, -32601, -32602, -32603])
+def test_a_plain_json_rpc_error_is_judged_by_its_error_object(code):
+    answer = {"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "m"}}
+    assert check_message(answer, sender="server", version=M, method="tools/call").verdict == "valid"
+    broken = {"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": 5}}
+    assert check_message(broken, sender="server", version=M, method="tools/call").verdict == "invalid"

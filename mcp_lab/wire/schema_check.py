@@ -148,6 +148,12 @@ def _error_model(code: int):
     }.get(code)
 
 
+def _error_target(model, obj: Mapping) -> dict:
+    """Some generated error models describe the whole response (HeaderMismatchError and the
+    other MCP-specific ones carry `error`), the JSON-RPC ones only the error object."""
+    return dict(obj) if "error" in model.model_fields else dict(obj["error"])
+
+
 def check_message(
     obj: Any,
     *,
@@ -175,7 +181,7 @@ def check_message(
         model = _error_model(obj["error"]["code"]) if era_of(version) == MODERN else None
         if model is None:
             return Finding("valid", **base, model="JSON-RPC error")
-        return _judge(base, model.__name__, lambda: model.model_validate(dict(obj), by_name=False))
+        return _judge(base, model.__name__, lambda: model.model_validate(_error_target(model, obj), by_name=False))
     if method is None or version not in KNOWN_PROTOCOL_VERSIONS:
         return Finding("unchecked", **base, error="no method or no known protocol version to judge by")
     params = obj.get("params")

@@ -17,6 +17,16 @@ Three renderers read the same events (`mcp_lab.wire.trace_views`): `text()` for 
 `_repr_html_()` for notebooks (long lines folded behind <details>), and `mermaid()`, a sequence
 diagram that JupyterLab 4 draws natively from the `text/vnd.mermaid` MIME type.
 
+Taps.  `add_tap(fn)` registers a callback that every Trace calls with (trace, event) after each
+append, in the appending thread; the test suite's wire check listens this way.  When the
+environment variable MCP_LAB_WIRE_LOG names a file, each `send` / `recv` event is also appended
+to it as one JSON line (pid, trace id, peer, kind, line, deliberate), so processes that inherit
+the environment (a notebook kernel started by nbclient) report their messages too.
+
+Deliberate.  A message a lesson breaks on purpose is marked where it is made: `add(...,
+deliberate="why")` keeps the reason on the Event, so a checker can count it apart instead of
+calling it invalid (or silently skipping it).
+
 The caller owns the Trace: `Client(trace=...)` appends to the one it is given (`isolated()` gives
 every process the same one), and `note()` is the public way to add a remark of one's own (the
 probe's reasoning). Event kinds are the `EventKind` literals, checked in `add()` and nowhere else.
@@ -24,18 +34,53 @@ probe's reasoning). Event kinds are the `EventKind` literals, checked in `add()`
 
 from __future__ import annotations
 
+import itertools
+import json
+import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Literal, get_args
 
 from mcp_lab.wire import jsonrpc, trace_views
 from mcp_lab.wire.trace_views import Diagram
 
-__all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram"]
+__all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram", "add_tap", "remove_tap", "WIRE_LOG_ENV"]
 
 EventKind = Literal["send", "recv", "noise", "stderr", "note", "http"]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
+WIRE_LOG_ENV = "MCP_LAB_WIRE_LOG"
+_TAPS: list[Callable[["Trace", "Event"], None]] = []
+_TRACE_IDS = itertools.count(1)
+
+
+def add_tap(fn: Callable[["Trace", "Event"], None]) -> None:
+    """Call `fn(trace, event)` after every event any Trace records (until `remove_tap(fn)`)."""
+    _TAPS.append(fn)
+
+
+def remove_tap(fn: Callable[["Trace", "Event"], None]) -> None:
+    if fn in _TAPS:
+        _TAPS.remove(fn)
+
+
+def _log_to_file(path: str, trace: "Trace", ev: "Event") -> None:
+    """One JSON line per message, appended in one write (O_APPEND: writers do not interleave)."""
+    record = {"pid": os.getpid(), "trace": trace.id, "peer": ev.peer, "kind": ev.kind, "line": ev.line}
+    if ev.deliberate:
+        record["deliberate"] = ev.deliberate
+    data = (json.dumps(record, ensure_ascii=True) + "\n").encode("ascii")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+    except OSError as e:  # the log is a diagnostic aid: say so once per message, never break the call
+        import sys
+
+        print(f"mcp_lab: cannot append to {WIRE_LOG_ENV}={path}: {e}", file=sys.stderr)
 
 
 @dataclass(frozen=True)
@@ -47,6 +92,7 @@ class Event:
     elapsed_ms: float | None = None  # for a recv that answers a send: the round trip
     note: str | None = None  # a remark (why a line is noise, what a probe step concluded)
     peer: str = "server"  # which server side (one lifeline per process)
+    deliberate: str | None = None  # why this message is broken on purpose (a lesson's point)
 
     @property
     def summary(self) -> str:
@@ -82,6 +128,7 @@ class Trace:
         self._t0 = time.monotonic()
         self._sent_at: dict[tuple[str, Any], float] = {}
         self.title = title
+        self.id = f"{os.getpid()}-{next(_TRACE_IDS)}"  # unique across the processes of one run
 
     # -- appending ------------------------------------------------------------------------
     def add(
@@ -93,6 +140,7 @@ class Trace:
         note: str | None = None,
         peer: str = "server",
         at: float | None = None,
+        deliberate: str | None = None,
     ) -> Event:
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}; one of {sorted(EVENT_KINDS)}")
@@ -105,8 +153,14 @@ class Trace:
                 self._sent_at[key] = now
             elif kind == "recv" and isinstance(message, (jsonrpc.Result, jsonrpc.Error)) and key in self._sent_at:
                 elapsed = (now - self._sent_at.pop(key)) * 1000.0
-            ev = Event(kind, line, message, now - self._t0, elapsed, note, peer)
+            ev = Event(kind, line, message, now - self._t0, elapsed, note, peer, deliberate)
             self._events.append(ev)
+        for tap in list(_TAPS):
+            tap(self, ev)
+        if kind in ("send", "recv"):
+            path = os.environ.get(WIRE_LOG_ENV)
+            if path:
+                _log_to_file(path, self, ev)
         return ev
 
     def note(self, text: str, *, peer: str = "server") -> Event:
