@@ -6,6 +6,13 @@
 #   .venv/.stamp-pip                      `pip install -e '.[dev]'`, redone when pyproject.toml changes
 #   .venv/.stamp-kernel                   `ipykernel install --sys-prefix`, redone after a reinstall
 #   <reference>/node_modules/.stamp-npm   `npm ci`, redone when package(-lock).json changes
+#   .venv/.stamp-teach                    `pip install -e '.[dev,teach]'` (JupyterHub, nbgrader)
+#   classroom/hub/node_modules/.stamp-npm `npm ci` of the hub's configurable-http-proxy
+# `make teach` adds the last two (make test, hub, bench-hub and wheelhouse need them).
+# `make setup OFFLINE=path/to/bundle` installs everything, teach included, from a classroom
+# bundle written by `make wheelhouse` (pip --no-index, npm --offline): no network at all.
+#   <venv>/share/jupyter/lab/settings/overrides.json   JupyterLab defaults for this environment
+#                                         (the news pop-up off), copied from tools/lab-overrides.json
 # setuptools' editable install records the package folders that exist when pip runs; the pip
 # stamp's name therefore says whether mcp_lab/__init__.py existed, so the install is redone
 # once when the package first appears.
@@ -18,17 +25,38 @@ REF := mcp_lab/servers/reference
 PIP_STAMP := $(VENV)/.stamp-pip$(if $(wildcard mcp_lab/__init__.py),,-nopkg)
 KERNEL_STAMP := $(VENV)/.stamp-kernel
 NPM_STAMP := $(REF)/node_modules/.stamp-npm
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 # Jupyter refuses to run as root unless told to (CI and these machines run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
+HUB := classroom/hub
+TEACH_STAMP := $(VENV)/.stamp-teach
+HUB_NPM_STAMP := $(HUB)/node_modules/.stamp-npm
 PYTEST_ARGS ?=
 LAB_ARGS ?=
+# Where `make wheelhouse` writes the classroom bundle; OFFLINE= is a bundle to install from.
+BUNDLE ?= build/classroom-bundle
+OFFLINE ?=
+PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/wheels)
+# npm's settings as environment variables, so an install script's own nested npm (the `node`
+# package fetching its binary) reads the bundle's cache offline too.
+NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: setup prereqs lab test lint fmt bench clean
+.PHONY: setup prereqs teach lab labs test lint fmt bench hub bench-hub wheelhouse clean
 
-setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP)
+setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
+
+teach: setup $(TEACH_STAMP) $(HUB_NPM_STAMP)
 
 prereqs:
 	@sh tools/check_prereqs.sh >/dev/null
+	@if [ -n "$(OFFLINE)" ]; then \
+		if [ ! -d "$(OFFLINE)/wheels" ]; then \
+			echo "mcp_lab set-up: OFFLINE=$(OFFLINE) is not a classroom bundle (no wheels/ folder in it); write one with make wheelhouse" >&2; exit 1; fi; \
+		want=$$(cat "$(OFFLINE)/PLATFORM" 2>/dev/null); \
+		have=$$($$(sh tools/check_prereqs.sh) -c 'import sys, sysconfig; print(f"cp{sys.version_info[0]}{sys.version_info[1]}-{sysconfig.get_platform()}")'); \
+		if [ "$$want" != "$$have" ]; then \
+			echo "mcp_lab set-up: the bundle $(OFFLINE) holds wheels for $${want:-an unknown platform}, this machine's Python is $$have; write a bundle with make wheelhouse on a machine like this one" >&2; exit 1; fi; \
+	fi
 
 $(VPY): | prereqs
 	@py=$$(sh tools/check_prereqs.sh) || exit 1; \
@@ -36,8 +64,13 @@ $(VPY): | prereqs
 	"$$py" -m venv $(VENV)
 
 $(PIP_STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q -e '.[dev]'
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[dev]'
 	@rm -f $(VENV)/.stamp-pip*
+	@touch $@
+
+# A teacher's tools, not a learner's: only the targets that need them install them.
+$(TEACH_STAMP): pyproject.toml $(PIP_STAMP)
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[dev,teach]'
 	@touch $@
 
 $(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/notebook/wire_kernel.py
@@ -46,8 +79,18 @@ $(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/notebook/wire_kernel.py
 	@touch $@
 
 $(NPM_STAMP): $(REF)/package.json $(REF)/package-lock.json | prereqs
-	cd $(REF) && npm ci --no-audit --no-fund
+	cd $(REF) && $(NPM_ENV) npm ci --no-audit --no-fund
 	@touch $@
+
+$(HUB_NPM_STAMP): $(HUB)/package.json $(HUB)/package-lock.json | prereqs
+	cd $(HUB) && $(NPM_ENV) npm ci --no-audit --no-fund
+	@touch $@
+
+# JupyterLab reads <sys.prefix>/share/jupyter/lab/settings/overrides.json as this environment's
+# defaults: the news pop-up (it covers part of every page) is off. A person's own settings win.
+$(LAB_SETTINGS): tools/lab-overrides.json | $(VPY)
+	@mkdir -p $(dir $@)
+	cp tools/lab-overrides.json $@
 
 # The server's root is the repository, so labs/ is reachable from the file browser; the page
 # opens on notebooks/00-start-here.ipynb, with the file browser in notebooks/.
@@ -56,16 +99,24 @@ lab: setup
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
+# The labs from one source: labs/source/<lab>/ (nbgrader markers and metadata) gives the student
+# versions in labs/ and the solutions in labs/solutions/; tests/test_labs.py fails when they differ.
+labs: setup $(TEACH_STAMP)
+	$(VPY) -m mcp_lab.course.generate
+
 # Lint, format check and the layer contract (pyproject.toml) run before any test: a few seconds.
-LINT_PATHS := mcp_lab tests tools bench
+LINT_PATHS := mcp_lab tests tools bench classroom
 
 lint: setup
 	$(VENV)/bin/ruff check $(LINT_PATHS)
 	$(VENV)/bin/ruff format --check $(LINT_PATHS)
 	$(VENV)/bin/lint-imports --no-cache
 
-test: lint
-	@sh tools/ensure_chromium.sh
+# Where Chromium cannot be had (not root, not Debian), everything else still runs and the browser
+# tests report themselves skipped with the reason; under CI (CI=true) a missing browser fails.
+test: lint teach
+	@sh tools/ensure_chromium.sh || { [ "$$CI" != true ] || exit 1; \
+		echo "make test: no Chromium here: the browser tests will be skipped (each says why)" >&2; }
 	$(VPY) -m pytest $(PYTEST_ARGS)
 
 fmt: setup
@@ -75,7 +126,20 @@ fmt: setup
 bench: setup
 	$(VPY) bench/bench.py
 
+# The workshop hub on 127.0.0.1 (classroom/hub/jupyterhub_config.py lists its settings:
+# MCP_LAB_HUB_PORT, MCP_LAB_HUB_PASSWORD, ...); Ctrl-C stops it and every learner's server.
+hub: teach
+	$(VENV)/bin/jupyterhub -f $(HUB)/jupyterhub_config.py
+
+# Capacity of the hub on this machine: 1, 3 and 5 learners at once (README, "Capacity").
+bench-hub: teach
+	$(VPY) bench/bench_hub.py
+
+# The classroom bundle for a room without internet: every wheel and npm package set-up needs.
+wheelhouse: teach
+	$(VPY) classroom/bundle.py $(BUNDLE)
+
 clean:
-	rm -rf $(VENV) $(REF)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
+	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +

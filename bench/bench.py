@@ -355,10 +355,11 @@ MEASUREMENTS: list[Callable[[], "Row | list[Row]"]] = [
 
 # Token rows (issue 6) live beside the rows above, in the same Row format.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_cassette import MEASUREMENTS as CASSETTE_MEASUREMENTS  # noqa: E402
 from bench_notebooks import MEASUREMENTS as NOTEBOOK_MEASUREMENTS  # noqa: E402
 from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
 
-MEASUREMENTS += TOKEN_MEASUREMENTS + NOTEBOOK_MEASUREMENTS  # a function may return several rows
+MEASUREMENTS += TOKEN_MEASUREMENTS + CASSETTE_MEASUREMENTS + NOTEBOOK_MEASUREMENTS  # a function may return several rows
 
 
 # -- report ---------------------------------------------------------------------------------

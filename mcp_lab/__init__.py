@@ -36,8 +36,8 @@ from mcp_lab.wire.trace import Event, Trace
 __version__ = "0.1.0"
 
 __all__ = [
-    "connect", "probe", "probe_http", "isolated", "cost", "serve_http", "Verdict", "Client",
-    "Trace", "Event",
+    "connect", "probe", "probe_http", "isolated", "cost", "serve_http", "replay", "diff", "cassette",
+    "Verdict", "Client", "Trace", "Event",
     "McpError", "RemoteError", "LocalError", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "HttpError", "RoundsExceeded",
     "LATEST", "LEGACY", "meta", "jsonrpc", "revisions", "mrtr", "widgets", "tokens", "course",
@@ -60,6 +60,9 @@ _LAZY = {
     "tokens": ("mcp_lab.tokens", None),
     "widgets": ("mcp_lab.notebook.widgets", None),
     "course": ("mcp_lab.course", None),
+    "replay": ("mcp_lab.session.replay", "replay"),
+    "diff": ("mcp_lab.session.diff", "diff"),
+    "cassette": ("mcp_lab.session.cassette", None),
 }
 
 

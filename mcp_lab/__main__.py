@@ -5,6 +5,9 @@
     python -m mcp_lab probe calendar --json         # the verdict and its trace as JSON
     python -m mcp_lab cost everything               # what the server's catalog costs a prompt
     python -m mcp_lab cost --json -- node server.js # the same as JSON, for any stdio server
+    python -m mcp_lab record OUT.jsonl calendar < script.txt   # see mcp_lab/session/cassette_cli.py
+    python -m mcp_lab replay OUT.jsonl sdk_calendar # exit 1 when the answers differ
+    python -m mcp_lab diff A.jsonl B.jsonl
 
 Exit status: 0 when the probe reached a verdict, 1 when the server could not be started,
 died, or answered nothing usable (one line on stderr, never a traceback), 2 for a usage error.
@@ -17,6 +20,7 @@ import argparse
 import json
 import sys
 
+from mcp_lab.session import cassette_cli
 from mcp_lab.wire.errors import McpError
 
 
@@ -55,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=5.0, help="deadline in seconds of each wait, the probe's included (default 5)"
     )
     c.add_argument("--json", action="store_true", help="print the counts as JSON")
+    cassette_cli.register(sub)  # record, replay, diff
     return parser
 
 
@@ -132,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         return _probe(args, server_argv, parser)
     if args.command == "cost":
         return _cost(args, server_argv, parser)
+    if args.command in cassette_cli.COMMANDS:
+        return cassette_cli.run(args, server_argv, parser)
     parser.error(f"unknown command {args.command!r}")
     return 2
 

@@ -24,11 +24,19 @@ def test_readme_and_start_here_list_the_same_course_in_the_same_order():
     assert readme == notebook
 
 
+# Reference pages sit beside the map, not in it: no place in the order, no time, no quiz. Each
+# must be linked from notebook 00 and the README (tests/test_glossary.py checks the glossary's).
+REFERENCE = {"notebooks/glossary.ipynb"}
+
+
 def test_every_notebook_and_lab_on_disk_is_on_the_map_and_vice_versa():
     on_disk = {
         p.relative_to(ROOT).as_posix() for folder in ("notebooks", "labs") for p in (ROOT / folder).glob("*.ipynb")
     }
-    assert set(_readme_map()) == on_disk
+    assert set(_readme_map()) == on_disk - REFERENCE
+    for page in REFERENCE:
+        assert (ROOT / page).is_file(), f"the reference page {page} is missing"
+        assert page not in _readme_map(), f"{page} is a reference page, not a step of the map"
 
 
 # The wire-kernel notebook runs no Python, so it cannot render quiz widgets; its last cells
@@ -42,10 +50,30 @@ def _notebooks():
         p.relative_to(ROOT).as_posix()
         for folder in ("notebooks", "labs", "labs/solutions")
         for p in (ROOT / folder).glob("*.ipynb")
+        if p.relative_to(ROOT).as_posix() not in REFERENCE
     )
 
 
 TIME = re.compile(r"\*\*Time\.\*\* About (\d+) minutes\.")
+
+# The rule of thumb notebook 00 states lives in mcp_lab/course/times.py (which can also rewrite
+# the headers, the README's map and notebook 00's list: `python -m mcp_lab.course.times --write`).
+from mcp_lab.course.times import WORDS_PER_MINUTE, rule_of_thumb_minutes  # noqa: E402
+
+
+def test_every_notebooks_time_follows_the_rule_of_thumb_stated_in_00():
+    start = "".join(
+        "".join(c["source"]) for c in json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text())["cells"]
+    )
+    assert f"{WORDS_PER_MINUTE} words a minute" in start, "notebook 00 should state the rule of thumb for times"
+    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+        nb = json.loads(path.read_text())
+        stated = TIME.search("".join(nb["cells"][0]["source"]))
+        assert stated, f"{path.name}: no '**Time.** About N minutes.' line in the first cell"
+        assert int(stated.group(1)) == rule_of_thumb_minutes(nb), (
+            f"{path.name} says {stated.group(1)} minutes; the rule of thumb gives {rule_of_thumb_minutes(nb)} "
+            "(python -m mcp_lab.course.times --write updates every place that states it)"
+        )
 
 
 def _readme_minutes() -> dict[str, int]:
@@ -76,7 +104,7 @@ def test_every_lesson_ends_with_self_check_questions_answered_from_code():
         if not path.startswith("notebooks/") or path in NO_QUIZ:
             continue
         cells = ["".join(c["source"]) for c in json.loads((ROOT / path).read_text())["cells"]]
-        quiz_at = [i for i, src in enumerate(cells) if "from mcp_lab.quiz import" in src]
+        quiz_at = [i for i, src in enumerate(cells) if "from mcp_lab.quiz import" in src and "Question(" in src]
         assert quiz_at, f"{path}: no self-check questions (mcp_lab.quiz)"
         assert any("check_all(" in src for src in cells[quiz_at[-1] :]), (
             f"{path}: the quiz is not answered from code, so the tests cannot prove it grades right"
@@ -92,3 +120,28 @@ def test_start_here_gives_the_same_minutes_as_the_readme():
         for p, m in re.findall(r'^\s*\("((?:notebooks|labs)/[^"]+\.ipynb)",\s*"[^"]*",\s*(\d+)\)', src, flags=re.M)
     }
     assert in_00 == _readme_minutes()
+
+
+# Each step's closing "Next:" names the step after it on the map (the last step names none).
+# The labs' own pointers are kept by the labs' sources; add "labs" and "labs/solutions" here once
+# those are on the same branch.
+NEXT_CHECKED = ("notebooks",)
+NEXT = re.compile(r"Next: \*\*[^*]+\*\* \(`([^`]+\.ipynb)`\)")
+
+
+def test_every_next_pointer_names_the_next_step_on_the_map():
+    order = _readme_map()
+    wrong = []
+    for i, path in enumerate(order):
+        for folder in NEXT_CHECKED:
+            if not path.startswith(folder + "/"):
+                continue
+            cells = json.loads((ROOT / path).read_text())["cells"]
+            pointers = [m.group(1) for c in cells for m in NEXT.finditer("".join(c["source"]))]
+            expected = order[i + 1] if i + 1 < len(order) else None
+            if expected is None:
+                if pointers:
+                    wrong.append(f"{path}: the last step points to {pointers}")
+            elif pointers != [expected]:
+                wrong.append(f"{path}: 'Next:' should name {expected}, names {pointers or 'nothing'}")
+    assert not wrong, "\n".join(wrong)

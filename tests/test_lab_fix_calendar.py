@@ -1,4 +1,6 @@
-"""Lab 01: the check fails the untouched template helpfully, passes the solution, and is honest in between."""
+"""Lab 10 (fix the calendar): the check fails the untouched template helpfully, passes the solution,
+and is honest in between: each near miss (a forged state believed, a handle not checked, a
+handle usable by another caller, plumbing that breaks the schema) fails with the sentence for it."""
 
 from __future__ import annotations
 
@@ -6,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-from _support import ROOT  # noqa: E402
 
 from mcp_lab.course.check_calendar import CheckFailed, CheckReport, check
 
+ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "labs" / "10-fix-the-calendar" / "calendar_server.py"
 SOLUTION = ROOT / "labs" / "solutions" / "10-fix-the-calendar" / "calendar_server.py"
 
@@ -24,30 +26,35 @@ def test_untouched_template_fails_with_the_lesson():
     assert isinstance(info.value, AssertionError)
     # The rows show the chapter's A/B/C really ran, each in its own process.
     labels = [r.label for r in info.value.rows]
-    assert labels == ["process 0", "process A", "process B", "process C"]
-    assert len({r.pid for r in info.value.rows}) == 4
+    assert labels == ["process 0", "process A", "process B", "process C"], labels
+    assert len({r.pid for r in info.value.rows}) == 4, "each message in its own process"
 
 
 def test_solution_passes():
     report = check(SOLUTION)
-    assert isinstance(report, CheckReport) and len(report.passed) == 6
-    assert "All 6 expectations met" in report.text()
-    assert len({r.pid for r in report.rows}) == len(report.rows) >= 11
+    assert isinstance(report, CheckReport) and len(report.passed) == 8, report.text()
+    assert "All 8 expectations met" in report.text()
+    assert any("validate against the 2026-07-28 schema" in p for p in report.passed), report.passed
+    assert report.passed[-1].startswith("a handle is not a permission: mallory's process"), report.passed
+    assert len({r.pid for r in report.rows}) == len(report.rows) >= 14
 
 
 def test_no_solution_code_in_the_template():
     code = TEMPLATE.read_text()
     for pattern in (
-        r"^\s*import\s+(sqlite3|hmac|secrets|hashlib)\b",
-        r"^\s*from\s+(sqlite3|hmac|secrets)\b",
+        r"^\s*import\s+sqlite3\b",
+        r"^\s*from\s+sqlite3\b",
         r"sqlite3\.connect",
-        r"hmac\.new",
         r"token_urlsafe\(",
-        r"create_calendar\s*\(",
+        r"def create_calendar\s*\(",
+        r"SELECT .* FROM calendars",
     ):
         assert not re.search(pattern, code, re.M), f"the template contains solution code: {pattern}"
     assert code.count("# TODO") >= 4
     assert "EVENTS: list[dict] = [" in code, "the bug the lab is about"
+    # The sealing helpers are given: the lab's time goes to the handle and the store.
+    for given in ("def seal(", "def unseal(", "def load_key(", "def caller(", "os.O_EXCL", "hmac.compare_digest"):
+        assert given in code, f"the template should give the learner {given!r}"
 
 
 def _mutant(tmp_path: Path, old: str, new: str) -> Path:
@@ -59,7 +66,11 @@ def _mutant(tmp_path: Path, old: str, new: str) -> Path:
 
 
 def test_check_catches_an_unsigned_request_state(tmp_path):
-    path = _mutant(tmp_path, "    if not hmac.compare_digest(good, mac):", "    if False:")
+    path = _mutant(
+        tmp_path,
+        "    if not hmac.compare_digest(_b64(hmac.new(KEY, body.encode(), hashlib.sha256).digest()), mac):",
+        "    if False:",
+    )
     with pytest.raises(
         CheckFailed,
         match=r"^process T1 sent back the requestState of process T0 with its content "
@@ -70,9 +81,7 @@ def test_check_catches_an_unsigned_request_state(tmp_path):
 
 def test_check_catches_a_handle_that_is_not_validated(tmp_path):
     path = _mutant(
-        tmp_path,
-        '        return tool_error(why)\n    title = args.get("title")',
-        '        pass\n    title = args.get("title")',
+        tmp_path, '        return f"Unknown calendar handle', '        return None and f"Unknown calendar handle'
     )
     with pytest.raises(CheckFailed, match=r"^process F1 called create_event with a made-up handle .* and it succeeded"):
         check(path)
@@ -94,6 +103,58 @@ def test_check_catches_a_guessable_handle_and_a_crash(tmp_path):
         check(broken)
 
 
+def test_check_catches_a_handle_usable_by_another_caller(tmp_path):
+    path = _mutant(tmp_path, "    if not hmac.compare_digest(row[0].encode(), caller().encode()):", "    if False:")
+    with pytest.raises(
+        CheckFailed,
+        match=r"^process M1 was started for another caller \(MCP_LAB_CALLER=mallory\) and "
+        r"called list_events with the handle that alice's process created, and it "
+        r"succeeded .*a handle is a name, not a permission",
+    ):
+        check(path)
+
+
+# Plumbing that breaks the schema: each variant fails with the rule's name and the spec page.
+PLUMBING_MISSES = {
+    "discover-without-cache-fields": (
+        '"ttlMs": 3600000, "cacheScope": "public"})',
+        "})",
+        r"server/discover asking 2026-07-28\): expected an answer that validates against the 2026-07-28 schema "
+        r"\(DiscoverResult\); got cacheScope: Field required.*server/discover#discoverresult",
+    ),
+    "serverInfo-at-the-top": (
+        'return complete({"supportedVersions": SUPPORTED,',
+        'return complete({"serverInfo": SERVER_INFO, "supportedVersions": SUPPORTED,',
+        r"expected serverInfo inside the result's _meta.*got a top-level serverInfo.*legacy initialize shape",
+    ),
+    "tools-list-without-cache-fields": (
+        'complete({"tools": TOOLS, "ttlMs": 300000, "cacheScope": "public"})',
+        'complete({"tools": TOOLS})',
+        r"\(ListToolsResult\); got cacheScope: Field required.*caching#cacheable-results",
+    ),
+    "version-error-without-requested": (
+        "caps = check_meta(params)",
+        "caps = check_meta(params) if params.get('_meta', {}).get('io.modelcontextprotocol/protocolVersion') "
+        "== '2026-07-28' else (_ for _ in ()).throw(Refusal(-32022, 'Unsupported', {'supported': SUPPORTED}))",
+        r"\(UnsupportedProtocolVersionError\); got error\.data\.requested: Field required.*versioning",
+    ),
+    "null-id-on-an-unreadable-line": (
+        'answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO["name"]))',
+        'answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO["name"])) '
+        'if line.strip().startswith(b\'{"\') else b\'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,'
+        '"message":"Parse error"}}\\n\'',
+        r"a line that is not JSON\): .*got id must be a string or an integer, not None.*never \"id\": null",
+    ),
+}
+
+
+@pytest.mark.parametrize("miss", sorted(PLUMBING_MISSES))
+def test_check_catches_plumbing_that_breaks_the_schema(tmp_path, miss):
+    old, new, message = PLUMBING_MISSES[miss]
+    with pytest.raises(CheckFailed, match=message):
+        check(_mutant(tmp_path, old, new))
+
+
 def test_template_notebook_fails_its_check_on_purpose():
     """The lab notebook runs end to end; its check cell (tagged raises-exception) shows CheckFailed."""
     from test_notebooks import run_notebook
@@ -111,3 +172,4 @@ def test_template_notebook_fails_its_check_on_purpose():
     index, error = errors[0]
     assert "raises-exception" in nb.cells[index].metadata.get("tags", [])
     assert error["ename"] == "CheckFailed" and "the write made in process B is gone" in error["evalue"]
+    assert error["traceback"] == [f"CheckFailed: {error['evalue']}"], "one sentence, not the checker's frames"

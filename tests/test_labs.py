@@ -1,4 +1,5 @@
-"""Labs 00, 02 and 03: each check tells the truth in both directions, and no answer leaks.
+"""Labs 05, 08 and 12 (and what all four labs share): each check tells the truth in both
+directions, the labs are generated from their one source, and no answer leaks.
 
 For every lab: the untouched template fails its check with the helpful message (a CheckFailed
 whose text is asserted, never a NameError or a TypeError out of the check's own code) and the
@@ -8,6 +9,8 @@ processes.  The template notebooks are executed with nbclient: the check cell (t
 `raises-exception`) fails with CheckFailed and every other cell runs clean to the end.  The
 solution notebooks are executed by tests/test_notebooks.py, which collects labs/solutions/ and
 fails on any error, the check cell included; the last test here proves they are collected.
+Every lab is authored once under labs/source/ (nbgrader markers and cell metadata); the test
+of the generator proves that what is committed is what `make labs` writes.
 """
 
 from __future__ import annotations
@@ -19,14 +22,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from _support import ROOT  # noqa: E402
 
-from mcp_lab.course import check_ask, check_budget, check_requests
+from mcp_lab.course import check_ask, check_budget, check_requests, generate, plumbing
 from mcp_lab.course._check import CheckFailed
 
+ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
 SOLUTIONS = LABS / "solutions"
 NOTEBOOKS = ("05-requests-by-hand.ipynb", "08-ask-the-person.ipynb", "12-token-budget.ipynb")
+ALL_LABS = ("05-requests-by-hand", "08-ask-the-person", "10-fix-the-calendar", "12-token-budget")
 SERVER = "08-ask-the-person/server.py"
 
 
@@ -135,6 +139,11 @@ def test_lab00_names_the_first_unmet_rule():
             {k: v for k, v in good[0].items() if k != "id"},
             'request 1 (server/discover): expected a request, with an id; got a message without "id"',
         ),
+        (
+            3,
+            {**good[3], "params": {**good[3]["params"], "name": 42}},
+            "request 4 (tools/call): expected a request that validates against the 2026-07-28 schema (CallToolRequest",
+        ),
     ]
     for index, bad, message in cases:
         requests = list(good)
@@ -156,13 +165,18 @@ def test_lab02_template_fails_at_todo_2_with_the_message():
         check_ask.check(LABS / SERVER)
     text = str(info.value)
     assert text.startswith('accept (the person picks a room): expected a result with resultType "input_required"')
-    assert "got the JSON-RPC error -32603" in text and "TODO 2" in text and "Spec rule: basic/patterns/mrtr" in text
+    assert (
+        "got the JSON-RPC error -32603" in text
+        and "TODO 2" in text
+        and "Spec rule: https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr" in text
+    )
 
 
 def test_lab02_solution_passes():
     report = check_ask.check(SOLUTIONS / SERVER)
-    assert len(report.passed) == 12
-    assert "accept: Booked Aurora at 2026-09-10T08:30:00Z." in report.passed
+    assert len(report.passed) == 14, report.text()
+    assert "accept: Booked Aurora at 2026-09-10T08:30:00Z." in report.passed, report.passed
+    assert "a retry without the answer gets a new input_required asking for the room again" in report.passed
 
 
 def variant(tmp_path: Path, old: str, new: str) -> Path:
@@ -191,6 +205,29 @@ LAB02_NEAR_MISSES = {
         'if action == "no such action":',
         r"^decline \(the person says no\): expected a result with \"isError\": true",
     ),
+    "refuses-a-missing-answer": (
+        "return ask_for_room(starts)   # the answer we need is missing: ask again, not an error",
+        'raise Refusal(-32602, "inputResponses.room is missing")',
+        r'^a retry without the answer under "room" \(inputResponses \{\}\): expected a new result with resultType '
+        r'"input_required" asking for "room" again; got the JSON-RPC error -32602.*SHOULD answer with a new '
+        r"InputRequiredResult",
+    ),
+    "discover-without-cache-fields": (
+        '"ttlMs": 3600000, "cacheScope": "public"}),',
+        "}),",
+        r"^the plumbing \(server/discover asking 2026-07-28\): expected an answer that validates against the "
+        r"2026-07-28 schema \(DiscoverResult\); got cacheScope: Field required",
+    ),
+    "null-id-on-an-unreadable-line": (
+        'answer = error(None, -32700, "Parse error: the line is not valid JSON")',
+        'answer = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}',
+        r"^the plumbing \(a line that is not JSON\): .*id must be a string or an integer, not None",
+    ),
+    "answers-a-null-id": (
+        "    if isinstance(rid, bool) or not isinstance(rid, (str, int)):\n",
+        "    if False:\n",
+        r"^the plumbing \(a request whose id is null\): .*id must be a string or an integer, not None",
+    ),
     "state-kept-in-the-process": (
         'SECRET = os.environ.get("LAB02_SECRET", "lab-02-not-a-real-secret").encode()',
         "SECRET = os.urandom(16)",
@@ -210,6 +247,15 @@ def test_lab02_a_server_that_cannot_start_is_a_clear_failure(tmp_path):
     path = variant(tmp_path, "def book_room(", "def book_room(:")
     with pytest.raises(CheckFailed, match=r"the server gave no usable answer .*SyntaxError"):
         check_ask.check(path)
+
+
+def test_the_templates_plumbing_obeys_the_schema_already(tmp_path):
+    """What a learner copies from a template is valid before they touch it."""
+    for server in (LABS / SERVER, LABS / "10-fix-the-calendar" / "calendar_server.py"):
+        lines = plumbing.probe(
+            [sys.executable, str(server)], env={"CALENDAR_DB": str(tmp_path / "c.sqlite3")}, cwd=str(tmp_path)
+        )
+        assert len(lines) == 1 and "validate against the 2026-07-28 schema" in lines[0], (server, lines)
 
 
 # --- lab 03: token budget ---------------------------------------------------------------------
@@ -298,6 +344,11 @@ def test_lab03_meaning_is_checked_before_size():
             r"^tool delete_event, required argument 'eventId': expected a description",
         ),
         (..., r"^`trimmed` is still a placeholder"),
+        (
+            [{**t, "annotations": "read-only"} if t["name"] == "list_events" else t for t in good],
+            r"^the served catalog: expected an answer that validates against the 2026-07-28 schema \(ListToolsResult\)"
+            r"; got tools\.1\.annotations",
+        ),
     ]
     for trimmed, pattern in cases:
         with pytest.raises(CheckFailed) as info:
@@ -323,12 +374,15 @@ def test_template_notebook_runs_to_the_end_and_its_check_fails(name):
     assert [i for i, _ in errors] == checks, [(i, o.ename, o.evalue) for i, o in errors]
     ((_, error),) = errors
     assert error.ename == "CheckFailed" and error.evalue.startswith(EXPECTED_FAILURE[name])
+    # The learner sees the sentence, not the checker's frames (IPython's custom traceback for CheckFailed).
+    assert error.traceback == [f"CheckFailed: {error.evalue}"], error.traceback
     # Every cell ran, the ones after the check included (nbclient went on past the tagged failure).
     assert all(c.execution_count for c in nb.cells if c.cell_type == "code")
 
 
 def test_notebooks_are_saved_clean_and_paired():
-    for name in NOTEBOOKS:
+    for lab in ALL_LABS:
+        name = f"{lab}.ipynb"
         template, solution = cells(LABS / name), cells(SOLUTIONS / name)
         assert len(template) == len(solution), name
         for t, s in zip(template, solution):
@@ -338,8 +392,7 @@ def test_notebooks_are_saved_clean_and_paired():
             tags = t.get("metadata", {}).get("tags", [])
             assert [x for x in tags if x != "raises-exception"] == s.get("metadata", {}).get("tags", []), name
             if "your-work" not in tags:
-                # Only the learner's cells differ (and the solution's path to the lab's input).
-                assert source(t) == source(s).replace('"../12-token-budget/', '"12-token-budget/'), name
+                assert source(t) == source(s), f"{name}: only the learner's cells may differ"
         head = source(template[0])
         for word in (
             "**Goals.**",
@@ -350,6 +403,58 @@ def test_notebooks_are_saved_clean_and_paired():
             "**How a workshop runs it.**",
         ):
             assert word in head, (name, word)
+
+
+# --- one source: nbgrader's markers and metadata, and what `make labs` writes ------------------
+
+
+def test_committed_labs_are_what_the_source_generates():
+    stale = generate.stale(LABS)
+    assert not stale, "these files differ from what labs/source/ generates; run `make labs` and commit: " + ", ".join(
+        str(p.relative_to(ROOT)) for p in stale
+    )
+
+
+def test_a_student_version_edited_by_hand_is_caught(tmp_path):
+    import shutil
+
+    copy = tmp_path / "labs"
+    shutil.copytree(LABS, copy, ignore=shutil.ignore_patterns("*.sqlite3*", "__pycache__"))
+    server = copy / SERVER
+    server.write_text(server.read_text(encoding="utf-8").replace("# TODO 3", "# TODO three"), encoding="utf-8")
+    assert generate.stale(copy) == [server]
+    assert generate.main(["--check", "--labs", str(copy)]) == 1
+    assert generate.main(["--labs", str(copy)]) == 0 and generate.stale(copy) == []
+
+
+def test_source_metadata_is_nbgrader_v3_and_the_check_cell_is_graded():
+    import nbformat
+    from nbgrader.nbgraderformat import MetadataValidator
+
+    for lab in ALL_LABS:
+        nb = nbformat.read(LABS / "source" / lab / f"{lab}.ipynb", as_version=4)
+        MetadataValidator().validate_nb(nb)  # nbgrader's own validator (schema version 3)
+        graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+        assert len(graded) == 1 and "check" in graded[0].metadata.tags, f"{lab}: one graded cell, the check"
+        meta = graded[0].metadata.nbgrader
+        assert meta["locked"] and meta["points"] > 0 and not meta["solution"], (lab, meta)
+        for c in nb.cells:
+            keys = set(c.metadata.get("nbgrader", {}))
+            assert keys <= {"grade", "grade_id", "locked", "points", "schema_version", "solution", "task"}, (lab, keys)
+        work = [c for c in nb.cells if "your-work" in c.metadata.get("tags", [])]
+        assert all(c.metadata.nbgrader["solution"] and "### BEGIN SOLUTION" in c.source for c in work), lab
+
+
+def test_the_generator_handles_stubs_and_refuses_broken_markers():
+    text = (
+        "a = 1\n    ### BEGIN STUB\n    toy()\n    ### END STUB\n    ### BEGIN SOLUTION\n    real()\n"
+        "    ### END SOLUTION\n### BEGIN SOLUTION\nsecret()\n### END SOLUTION\nb = 2"
+    )
+    assert generate.student_text(text) == ("a = 1\n    toy()\n# YOUR CODE HERE\nraise NotImplementedError()\nb = 2")
+    assert generate.solution_text(text) == "a = 1\n    real()\nsecret()\nb = 2"
+    for broken in ("### BEGIN SOLUTION\nx", "### END SOLUTION", "### BEGIN STUB\nx\n### END STUB\ny = 1"):
+        with pytest.raises(generate.SourceError):
+            generate.student_text(broken, "lab.py")
 
 
 # --- no solution in a template ----------------------------------------------------------------
@@ -401,7 +506,7 @@ def test_no_solution_code_leaked_into_a_template():
             assert snippet in "\n".join(source(c) for c in solution_cells), snippet
             assert snippet not in template_text, (name, snippet)
     template, solution = (LABS / SERVER).read_text(), (SOLUTIONS / SERVER).read_text()
-    assert template.count("YOUR CODE HERE") == 3 and template.count("raise NotImplementedError") == 2
+    assert template.count("YOUR CODE HERE") == 3 and template.count("raise NotImplementedError") == 2, template
     assert "YOUR CODE HERE" not in solution and "NotImplementedError" not in solution
     notebook = "\n".join(source(c) for c in cells(LABS / NOTEBOOKS[1]))
     for line in _solution_only_lines(solution, template):
@@ -420,3 +525,30 @@ def test_solution_notebooks_are_executed_by_test_notebooks():
     for name in NOTEBOOKS:
         assert (SOLUTIONS / name).resolve() in found, name
         assert (LABS / name).resolve() not in found, name  # templates fail on purpose
+
+
+# --- a failing check reads as one sentence ------------------------------------------------------
+
+
+class _Shell:
+    """The two parts of IPython's shell that show_in_one_line uses."""
+
+    def __init__(self, custom=()):
+        self.custom_exceptions, self.shown = custom, None
+
+    def set_custom_exc(self, exc_tuple, handler):
+        self.custom_exceptions, self.handler = exc_tuple, handler
+
+    def _showtraceback(self, etype, value, stb):
+        self.shown = stb
+
+
+def test_a_check_failure_is_shown_as_its_sentence_and_other_handlers_are_left_alone():
+    from mcp_lab.course._check import show_in_one_line
+
+    shell = _Shell()
+    assert show_in_one_line(shell) and shell.custom_exceptions == (CheckFailed,)
+    shell.handler(shell, CheckFailed, CheckFailed("process C read 2 event(s)."), None)
+    assert shell.shown == ["CheckFailed: process C read 2 event(s)."], shell.shown
+    theirs = _Shell(custom=(ValueError,))
+    assert not show_in_one_line(theirs) and theirs.custom_exceptions == (ValueError,)

@@ -151,7 +151,7 @@ def test_magics_in_a_notebook():
     ]
     assert kinds == ["lint", "sent", "execute_result"], c[2].outputs
     html = c[2].outputs[0].data["text/html"]
-    assert "meta-missing" in html and "basic/index#_meta" in html
+    assert "meta-missing" in html and "basic/index#meta" in html
     assert json.loads(c[2].outputs[2].data["text/plain"].split("\n", 1)[1])["error"]["code"] == -32602
     assert "sent 2 lines" in _text(c[10])
     trace_mimes = {k for o in c[14].outputs for k in o.get("data", {})}
@@ -181,15 +181,19 @@ def _with_reference(nb):
     return nb
 
 
-def test_notebook_06_by_hand():
+def test_notebook_04_by_hand_challenges():
     path = ROOT / "notebooks" / "04-by-hand-challenges.ipynb"
     nb = nbformat.read(path, as_version=4)
     saved = nbformat.read(path, as_version=4)
     assert all(
         not c.get("outputs") and c.get("execution_count") is None for c in saved.cells if c.cell_type == "code"
-    ), "06 must be saved with outputs cleared"
+    ), "04 must be saved with outputs cleared"
     assert "Goals" in nb.cells[0].source and re.search(r"\*\*Time\.\*\* About \d+ minutes\.", nb.cells[0].source)
     run(_with_reference(nb), cwd=path.parent)
     by_id = {c.id: c for c in nb.cells}
-    assert "meta-missing" in _text(by_id["malformed-tools-list"])
-    assert "-32602" in _text(by_id["malformed-tools-list"])
+    # The learner's starting text is sent as it stands: the lint flags it, the server refuses it.
+    assert "meta-missing" in _text(by_id["challenge-1"])
+    assert "-32602" in _text(by_id["challenge-1"])
+    # Under the test harness each check sends the challenge's solution and passes.
+    for n in range(1, 9):
+        assert f"challenge {n}: done." in _text(by_id[f"check-{n}"]), _text(by_id[f"check-{n}"])

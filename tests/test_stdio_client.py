@@ -263,7 +263,7 @@ def test_answers_to_other_ids_are_kept_not_dropped(tmp_path):
     with mcp_lab.connect(argv) as c:
         assert c.request("tools/list").ok
         kinds = [e.summary for e in c.trace.of("recv")]
-        assert kinds == ["notifications/progress", "result (id stale) [no resultType]", "result (id 1) complete"]
+        assert kinds == ["notifications/progress", "legacy result (id stale)", "result (id 1) complete"]
 
 
 def test_a_client_dropped_without_close_is_still_reaped(tmp_path):

@@ -1,4 +1,4 @@
-"""Lab 02: a room-booking server whose one tool has to ask the person.
+"""Lab 08 (ask the person): a room-booking server whose one tool has to ask the person.
 
     python server.py          # stdio: one JSON-RPC message per line (the lab's check starts it)
 
@@ -22,9 +22,10 @@ What the lab's check expects (the contract of this tool):
   `data.requiredCapabilities` = {"elicitation": {"form": {}}};
 * retry with "accept" and a room that was offered: "Booked <room> at <startsAt>." (not an error);
 * retry with "decline" or "cancel": a result with "isError": true that says so (no booking);
+* retry without an answer under "room": the question again (a new input_required), not an error;
 * a requestState that this server did not issue, or that was changed: refused (-32602).
 
-Work through the TODO markers in `book_room`; everything else is complete.
+Work through the TODO markers in `book_room` and `ask_for_room`; everything else is complete.
 """
 
 from __future__ import annotations
@@ -110,6 +111,16 @@ def unseal(token: Any) -> dict:
 
 # --- the tool ------------------------------------------------------------------------------
 
+def ask_for_room(starts: str) -> dict:
+    """The interim result: the question under "room", and what the retry must know, sealed."""
+    # TODO 2: return the interim result: resultType "input_required", inputRequests with one
+    #   entry under the key "room" (a bare {"method": "elicitation/create", "params": {...}} whose
+    #   params hold mode "form", a message, and ROOM_FORM as requestedSchema), and a requestState
+    #   made with seal({...}) holding what the retry must know (the tool, startsAt, the rooms).
+    # YOUR CODE HERE
+    raise NotImplementedError("TODO 2 in ask_for_room: answer with resultType input_required")
+
+
 def book_room(args: dict, params: dict, caps: dict) -> dict:
     starts = args.get("startsAt")
     if not is_datetime(starts):
@@ -124,20 +135,16 @@ def book_room(args: dict, params: dict, caps: dict) -> dict:
         #   Refusal(code, message, data) with the code for a missing client capability and
         #   data {"requiredCapabilities": <a capabilities object naming what is missing>}.
         # YOUR CODE HERE
-
-        # TODO 2: return the interim result: resultType "input_required", inputRequests with
-        #   one entry under the key "room" (a bare {"method": "elicitation/create", "params":
-        #   {...}} whose params hold mode "form", a message, and ROOM_FORM as requestedSchema),
-        #   and a requestState made with seal({...}) holding what the retry must know.
-        # YOUR CODE HERE
-        raise NotImplementedError("TODO 2 in book_room: answer with resultType input_required")
+        return ask_for_room(starts)
 
     # TODO 3: the retry.  Believe nothing the client sent back:
     #   - unseal(state) verifies the requestState (it raises the right Refusal itself) and
     #     returns what you sealed; check it was issued for this call (same startsAt);
-    #   - the person's answer is responses["room"], an ElicitResult {"action", "content"?}:
-    #     "decline" and "cancel" end the call with tool_error(...) saying which;
-    #     "accept" books content["room"] if it is one of the rooms you offered, answering
+    #   - the person's answer is responses["room"], an ElicitResult {"action", "content"?};
+    #     when there is none (an empty inputResponses, say), ask again: return
+    #     ask_for_room(starts), a new input_required, rather than an error;
+    #   - "decline" and "cancel" end the call with tool_error(...) saying which;
+    #   - "accept" books content["room"] if it is one of the rooms you offered, answering
     #     complete({"content": [{"type": "text", "text": f"Booked {room} at {starts}."}], ...}).
     # YOUR CODE HERE
     raise NotImplementedError("TODO 3 in book_room: finish the call from inputResponses and requestState")
@@ -169,6 +176,8 @@ def handle(msg: Any) -> dict | None:
     if "id" not in msg:
         return None
     rid, method, params = msg["id"], msg["method"], msg.get("params") or {}
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)):
+        return error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
     try:
         if method not in HANDLERS:
             raise Refusal(-32601, f"Method not found: {method}")

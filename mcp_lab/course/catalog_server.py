@@ -2,7 +2,7 @@
 
     python -m mcp_lab.course.catalog_server catalog.json
 
-Lab 03 uses it to put a learner's trimmed catalog on a real wire: the check counts the catalog
+Lab 12 (token budget) uses it to put a learner's trimmed catalog on a real wire: the check counts the catalog
 that came back in a `tools/list` answer, not the Python object that was written, so what is
 measured is what a client would really receive.  The file holds a list of tool objects or
 `{"tools": [...]}`; it is read once, at start.  The envelope rules (`_meta` on every request,

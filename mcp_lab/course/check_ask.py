@@ -1,4 +1,4 @@
-"""Lab 02's check: a tool that asks the person, driven through the multi round-trip loop.
+"""Lab 08's check (ask the person): a tool that asks the person, driven through the multi round-trip loop.
 
     from mcp_lab.course import check_ask
     check_ask.check("08-ask-the-person/server.py")     # CheckFailed, or a report
@@ -10,9 +10,12 @@ decline, cancel.  The loop does what the spec asks of a client -- a new request 
 the original params plus `inputResponses`, `requestState` echoed byte-exact -- and the check reads
 the trace afterwards to show that it did.  Then the server's own obligations: it refuses (-32021,
 with `data.requiredCapabilities`) when the request cannot show a form; it does not believe a
-changed `requestState` or a room it never offered; and a retry can be finished by a second, fresh
-process, because the state travels in the message.  Each scenario gets its own process, and the
-first unmet expectation raises `CheckFailed`.
+changed `requestState` or a room it never offered; a retry that lacks the answer is asked again
+(a new `input_required`, as the spec says a server should, not an error); and a retry can be
+finished by a second, fresh process, because the state travels in the message.  The plumbing is
+probed (`mcp_lab.course.plumbing`: discovery, listing, -32022, an unreadable line), and every answer
+of every scenario is judged by the official 2026-07-28 schema.  Each scenario gets its own
+process, and the first unmet expectation raises `CheckFailed`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 from mcp_lab.session.isolate import flip_one_character
 from mcp_lab.wire import jsonrpc
@@ -74,6 +78,8 @@ class _Server:
 
     def __exit__(self, *exc) -> None:
         self.client.close()
+        if exc[0] is None:  # every answer this scenario received, judged by the schema
+            plumbing.judge_trace(self.scenario, self.client.trace)
 
     def run(self, fn: Callable[[], Any]) -> Any:
         try:
@@ -221,17 +227,28 @@ def _first_round(what: str, first: Any) -> jsonrpc.Result:
             got=_summary(first),
             rule=f"{_MRTR}: a server that needs the person's answer returns an "
             "InputRequiredResult instead of sending a request",
-            hint="that is TODO 2 in book_room",
+            hint="that is TODO 2, in ask_for_room",
         )
     return first
 
 
-# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
 def _check(argv: list[str], timeout: float) -> CheckReport:
+    """Every scenario in order, each with its own process(es); the first miss raises."""
     report = CheckReport(server=Path(argv[-1]).name)
     ok = report.passed.append
+    _contract(argv, timeout, ok)
+    report.passed += plumbing.probe(argv, env=_ENV, timeout=timeout)
+    rooms = _accept(argv, timeout, ok)
+    _decline_and_cancel(argv, timeout, ok)
+    _without_form_capability(argv, timeout, ok)
+    _tampering(argv, timeout, ok, rooms)
+    _missing_answer(argv, timeout, ok)
+    _another_process(argv, timeout, ok, rooms)
+    return report
 
-    # 0. The tool is there, with its contract.
+
+def _contract(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
+    """The tool is there, with its contract."""
     with _Server(argv, timeout, "tools/list") as s:
         listed = s.request("tools/list", {})
         tools = listed.result.get("tools", []) if isinstance(listed, jsonrpc.Result) else []
@@ -246,7 +263,9 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
             )
         ok(f"tools/list lists {TOOL}(startsAt)")
 
-    # 1. Accept: two rounds, a new id, the state echoed, the room booked.
+
+def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[str]:
+    """Accept: two rounds, a new id, the state echoed, the room booked."""
     what = "accept (the person picks a room)"
     asked: list[dict] = []
 
@@ -309,8 +328,11 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                 hint='that is TODO 3: unseal the state, read responses["room"], book content["room"]',
             )
         ok(f"accept: {want}")
+    return rooms
 
-    # 2, 3. Decline and cancel end the call with a tool error that says so.
+
+def _decline_and_cancel(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
+    """Decline and cancel end the call with a tool error that says so."""
     for action, word in (("decline", "declin"), ("cancel", "cancel")):
         what = f"{action} (the person says no)" if action == "decline" else f"{action} (the person dismisses the form)"
         with _Server(argv, timeout, what) as s:
@@ -333,7 +355,9 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                 )
             ok(f"{action}: isError true, {_text(final.result)!r}")
 
-    # 4. No form in this request's capabilities: -32021, naming what is required.
+
+def _without_form_capability(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
+    """No form in this request's capabilities: -32021, naming what is required."""
     for caps, label in (
         ({}, "declares no capabilities"),
         ({"elicitation": {"url": {}}}, "declares URL elicitation only"),
@@ -362,7 +386,9 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                 )
             ok(f"{label}: -32021, requiredCapabilities {shown(required)}")
 
-    # 5. A changed requestState, and a room never offered, are not believed.
+
+def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms: list[str]) -> None:
+    """A changed requestState, and a room never offered, are not believed."""
     what = "a retry with a changed requestState"
     with _Server(argv, timeout, what) as s:
         interim = s.request("tools/call", CALL)
@@ -419,7 +445,37 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                 hint="let Refusal carry the error",
             )
 
-    # 6. Another process finishes what one began.
+
+def _missing_answer(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
+    """A retry that lacks the answer is asked again, not refused."""
+    what = 'a retry without the answer under "room"'
+    with _Server(argv, timeout, what) as s:
+        interim = s.request("tools/call", CALL)
+        _first_round(what, interim)
+        for responses, how in (
+            ({}, "inputResponses {}"),
+            ({"other": {"action": "accept", "content": {}}}, "an answer under another key only"),
+        ):
+            r = s.request(
+                "tools/call", {**CALL, "inputResponses": responses, "requestState": interim.result["requestState"]}
+            )
+            if not (isinstance(r, jsonrpc.Result) and r.result_type == "input_required"):
+                raise failure(
+                    f"{what} ({how})",
+                    expected='a new result with resultType "input_required" asking for "room" again',
+                    got=_summary(r),
+                    rule=f"{_MRTR}#error-handling: when a retry "
+                    "lacks information the server needs, the server SHOULD answer with a new "
+                    "InputRequiredResult asking for it again, rather than an error",
+                    hint='when responses has no "room", return the question again (a fresh '
+                    "input_required), as on the first round",
+                )
+            _offered(f"{what} ({how})", r)
+        ok("a retry without the answer gets a new input_required asking for the room again")
+
+
+def _another_process(argv: list[str], timeout: float, ok: Callable[[str], None], rooms: list[str]) -> None:
+    """Another process finishes what one began."""
     what = "a retry that reaches a second, fresh process"
     with _Server(argv, timeout, "process A: " + what) as a:
         interim = a.request("tools/call", CALL)
@@ -444,4 +500,3 @@ def _check(argv: list[str], timeout: float) -> CheckReport:
                 hint="keep what the retry needs in requestState (sealed with the shared SECRET), not in the process",
             )
         ok(f"process B finished the call process A began: {want}")
-    return report

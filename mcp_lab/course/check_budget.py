@@ -1,4 +1,4 @@
-"""Lab 03's check: a trimmed tool catalog that fits a token budget and still says what matters.
+"""Lab 12's check (token budget): a trimmed tool catalog that fits a token budget and still says what matters.
 
     from mcp_lab.course import check_budget
     check_budget.check(trimmed, original=catalog)       # CheckFailed, or a report
@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
@@ -52,8 +53,8 @@ def load_catalog(value: Any) -> list[dict]:
     return value
 
 
-def _served(tools: list, timeout: float) -> list[dict]:
-    """Write the catalog, serve it from a real process, and return what tools/list answered."""
+def _served(tools: list, timeout: float) -> tuple[list[dict], Any]:
+    """Write the catalog, serve it from a real process; what tools/list answered, and the trace."""
     from mcp_lab.session.connect import connect
 
     with tempfile.TemporaryDirectory(prefix="mcp-lab-budget-") as tmp:
@@ -73,10 +74,9 @@ def _served(tools: list, timeout: float) -> list[dict]:
             client.close()
     if not isinstance(answer, jsonrpc.Result) or not isinstance(answer.result.get("tools"), list):
         raise CheckFailed(f"the catalog server answered {answer!r} to tools/list; expected a list of tools.")
-    return answer.result["tools"]
+    return answer.result["tools"], client.trace
 
 
-# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
 def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> CheckReport:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
@@ -104,7 +104,7 @@ def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> C
     report = CheckReport(server="your trimmed catalog")
     ok = report.passed.append
 
-    wire_tools = _served(tools, timeout)
+    wire_tools, trace = _served(tools, timeout)
     ok(f"served by a real process: tools/list returned {len(wire_tools)} tools")
 
     names = [t.get("name") for t in wire_tools]
@@ -223,6 +223,8 @@ def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> C
                 )
     ok("every description non-empty; every inputSchema valid JSON Schema 2020-12 of type object")
     ok("every required argument kept, with its type and a description")
+    plumbing.judge_trace("the served catalog", trace)  # each Tool as the official schema defines it
+    ok("the tools/list answer validates against the 2026-07-28 schema (ListToolsResult, Tool)")
     if dropped:
         ok("optional arguments dropped (the model can no longer use them): " + ", ".join(dropped))
 

@@ -1,4 +1,4 @@
-"""The check of lab 01: does a calendar server survive one process per message?
+"""The check of lab 10 (fix the calendar): does a calendar server survive one process per message?
 
     from mcp_lab.course.check_calendar import check
     check("10-fix-the-calendar/calendar_server.py")     # raises CheckFailed, or returns a report
@@ -8,7 +8,10 @@ Theory of operation.  Every message goes to a fresh process of the learner's ser
 way a write can reach a later process is through that file, and the only way a continuation
 can reach a later process is inside the message.  The expectations, in order:
 
-1. the server starts and answers tools/list, and prints nothing but MCP on stdout;
+1. the server starts and answers tools/list, and prints nothing but MCP on stdout; its plumbing
+   answers server/discover, tools/list, an unknown protocol version and a line that is not JSON
+   in the shapes the 2026-07-28 schema gives them (`mcp_lab.course.plumbing`), and every answer
+   the check receives afterwards is judged by that schema too;
 2. A/B/C as in the chapter: A `create_event` without a start time -> input_required with a
    requestState; B, a new process, retries with the answer -> complete; C, a new process,
    lists the events -> the event B created is there, exactly once;
@@ -16,7 +19,10 @@ can reach a later process is inside the message.  The expectations, in order:
    strings of at least 20 characters), which every later call passes as `calendar`;
 4. a requestState that was changed (forged content, or one character flipped) is refused
    with -32602 instead of creating an event;
-5. a made-up handle gives a tool execution error (isError), not a protocol error or a crash.
+5. a made-up handle gives a tool execution error (isError), not a protocol error or a crash;
+6. a handle is a name, not a permission: every process runs for a caller named by the host in
+   MCP_LAB_CALLER ("alice" here), and a process started for another caller ("mallory") that
+   presents alice's valid handle is refused with a tool execution error, for reading and writing.
 
 A server without `create_calendar` (the untouched template) is run through the chapter's
 handle-less A/B/C first, so the first failure a learner sees is the lesson itself: the write
@@ -36,13 +42,16 @@ import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
+from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport
 from mcp_lab.session.isolate import Isolation, Row, flip_one_character, isolated
 
-__all__ = ["CheckFailed", "CheckReport", "check", "ANSWER", "START"]
+__all__ = ["CheckFailed", "CheckReport", "check", "ANSWER", "START", "OWNER", "INTRUDER"]
 
 START = "2026-09-10T08:30:00Z"
 ANSWER = {"action": "accept", "content": {"startsAt": START}}
+CALLER_ENV = "MCP_LAB_CALLER"  # the identity the host gives a stdio process (see the lab's caller())
+OWNER, INTRUDER = "alice", "mallory"
 LOST_WRITE_FIX = (
     "events live in the process (a module-level list), so every fresh process starts from "
     "the seed again; keep calendars and events in the SQLite file named by $CALENDAR_DB, "
@@ -94,10 +103,20 @@ class _Runner:
                 f"{what} answered -32603 {row.text!r}: the server hit a bug on this request; "
                 "its stderr says: " + (" | ".join(row.stderr[-3:]) or "(nothing)")
             )
+        try:
+            plumbing.judge(what, row.request, row.answer_line)
+        except CheckFailed as e:
+            raise self.fail(str(e)) from None
         return row
 
     def tool(self, label: str, name: str, arguments: dict, **extra) -> Row:
         return self.run(label, "tools/call", {"name": name, "arguments": arguments, **extra})
+
+    def as_caller(self, caller: str) -> "_Runner":
+        """The same server, its processes started for another caller; rows are shared."""
+        other = _Runner(self.argv, {**self.env, CALLER_ENV: caller}, self.timeout, self.cwd)
+        other.rows = self.rows
+        return other
 
 
 def _events(row: Row) -> list[dict] | None:
@@ -174,7 +193,7 @@ def check(server: str | Path | Sequence[str], *, timeout: float = 10.0, env: dic
     name = Path(argv[-1]).name
     workdir = tempfile.mkdtemp(prefix="mcp-lab-check-")
     try:
-        run_env = {"CALENDAR_DB": str(Path(workdir) / "calendar.sqlite3"), **(env or {})}
+        run_env = {"CALENDAR_DB": str(Path(workdir) / "calendar.sqlite3"), CALLER_ENV: OWNER, **(env or {})}
         r = _Runner(argv, run_env, timeout, workdir)
         report = CheckReport(server=name)
         _check(r, report)
@@ -184,13 +203,17 @@ def check(server: str | Path | Sequence[str], *, timeout: float = 10.0, env: dic
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-# Long on purpose: one lab check: its scenarios in the order the lab's instructions give them, each failing with its own message.
 def _check(r: _Runner, report: CheckReport) -> None:
+    """Every expectation in order; each appends its line to the report or raises."""
     listed = r.run("process 0", "tools/list", {})
     if not listed.ok:
         raise r.fail(f"process 0 (tools/list) answered {listed.summary!r}; the server must list its tools.")
     tools = {t.get("name") for t in (listed.result or {}).get("tools", []) if isinstance(t, dict)}
     report.passed.append("the server starts, answers tools/list and prints only MCP on stdout")
+    try:
+        report.passed += plumbing.probe(r.argv, env=r.env, cwd=r.cwd, timeout=r.timeout)
+    except CheckFailed as e:
+        raise r.fail(str(e)) from None
 
     if "create_calendar" not in tools:
         _chapter_abc(r, tools)  # always raises: either the write is lost, or there is no handle
@@ -200,8 +223,22 @@ def _check(r: _Runner, report: CheckReport) -> None:
                 f"tools/list has no {needed!r} tool (it lists {sorted(tools)}); the check needs "
                 "create_calendar, create_event and list_events."
             )
+    handle = _handle(r)
+    report.passed.append("create_calendar returns an unguessable handle, in text and structuredContent")
+    _abc(r, handle, report)
+    _tampering(r, handle)
+    report.passed.append("a changed requestState is refused with -32602")
+    _made_up_handle(r)
+    report.passed.append("a made-up handle is a tool execution error (isError), with a clear message")
+    _another_caller(r, handle)
+    report.passed.append(
+        f"a handle is not a permission: {INTRUDER}'s process holding {OWNER}'s handle is refused "
+        "(isError), reading and writing"
+    )
 
-    # The handle.
+
+def _handle(r: _Runner) -> str:
+    """create_calendar returns a handle, in text and structuredContent, different every time."""
     made = r.tool("process H1", "create_calendar", {})
     handle = made.structured.get("calendar") if isinstance(made.structured, dict) else None
     if made.is_error or not isinstance(handle, str) or not handle:
@@ -223,9 +260,11 @@ def _check(r: _Runner, report: CheckReport) -> None:
             "unguessable, since anyone who knows it can use the calendar (at least 128 random bits, "
             'e.g. "cal_" + secrets.token_urlsafe(16)), and never a counter.'
         )
-    report.passed.append("create_calendar returns an unguessable handle, in text and structuredContent")
+    return handle
 
-    # A/B/C with the handle.
+
+def _abc(r: _Runner, handle: str, report: CheckReport) -> None:
+    """The chapter's A/B/C with the handle: A asks, B (a new process) finishes, C (another) reads."""
     a = r.tool("process A", "create_event", {"calendar": handle, "title": "Dentist"})
     state = _expect_input_required(r, a, "process A")
     b = r.tool(
@@ -258,7 +297,9 @@ def _check(r: _Runner, report: CheckReport) -> None:
         )
     report.passed.append("process C, a fresh process, sees the event process B created, exactly once")
 
-    # Tampering: a fresh continuation, changed, must be refused.
+
+def _tampering(r: _Runner, handle: str) -> None:
+    """A fresh continuation, changed, must be refused with -32602."""
     t0 = r.tool("process T0", "create_event", {"calendar": handle, "title": "Lunch"})
     fresh = _expect_input_required(r, t0, "process T0")
     for n, (forged, how) in enumerate(_forgeries(fresh, "Lunch"), 1):
@@ -271,18 +312,20 @@ def _check(r: _Runner, report: CheckReport) -> None:
         if t.ok and not t.is_error:
             raise r.fail(
                 f"process T{n} sent back the requestState of process T0 with {how}, and the server "
-                f"accepted it ({t.summary!r}): requestState is attacker-controlled input, so sign it with "
-                'HMAC-SHA256 under a key every process shares and answer -32602 "Invalid requestState" '
-                "when the signature does not match (TODO 4)."
+                f"accepted it ({t.summary!r}): requestState is attacker-controlled input; make it with seal() "
+                "and read it back with unseal() (the template's helpers: an HMAC-SHA256 under a key every "
+                'process shares, -32602 "Invalid requestState" when it does not match), never as '
+                "plain JSON."
             )
         if t.error_code != -32602:
             raise r.fail(
                 f"process T{n} sent a requestState with {how}; refusing it is right, but the answer should "
                 f"be the JSON-RPC error -32602 (invalid params), not {t.summary!r}."
             )
-    report.passed.append("a changed requestState is refused with -32602")
 
-    # A made-up handle.
+
+def _made_up_handle(r: _Runner) -> None:
+    """A handle this server never issued is a tool execution error, with a clear text."""
     fake = "cal_" + secrets.token_urlsafe(16)
     for label, tool, args in (
         ("process F1", "create_event", {"calendar": fake, "title": "Intruder", "startsAt": START}),
@@ -292,7 +335,7 @@ def _check(r: _Runner, report: CheckReport) -> None:
         if f.ok and not f.is_error:
             raise r.fail(
                 f"{label} called {tool} with a made-up handle {fake!r} and it succeeded ({f.summary!r}): "
-                "validate the handle on every call against the calendars this server issued (TODO 2)."
+                "check the handle on every call against the calendars this server issued (TODO 3)."
             )
         if not f.ok:
             raise r.fail(
@@ -305,7 +348,39 @@ def _check(r: _Runner, report: CheckReport) -> None:
                 f"{label}: the error text for a made-up handle contains a Python traceback; give a clear "
                 "one-line message instead."
             )
-    report.passed.append("a made-up handle is a tool execution error (isError), with a clear message")
+
+
+def _another_caller(r: _Runner, handle: str) -> None:
+    """A valid handle presented by a process that serves someone else must be refused."""
+    m = r.as_caller(INTRUDER)
+    for label, tool, args in (
+        ("process M1", "list_events", {"calendar": handle}),
+        ("process M2", "create_event", {"calendar": handle, "title": "Intruder", "startsAt": START}),
+    ):
+        row = m.tool(label, tool, args)
+        who = (
+            f"{label} was started for another caller ({CALLER_ENV}={INTRUDER}) and called {tool} with the "
+            f"handle that {OWNER}'s process created"
+        )
+        if row.ok and not row.is_error:
+            raise r.fail(
+                f"{who}, and it succeeded ({row.summary!r}): a handle is a name, not a permission. Record "
+                "caller() with each calendar in create_calendar, and refuse, on every call, a handle "
+                "whose owner is not caller() (TODO 2-3)."
+            )
+        if not row.ok:
+            raise r.fail(
+                f"{who}, and got the protocol error {row.summary!r}; refusing is right, but as a tool "
+                'execution error: a result with "isError": true and a clear text.'
+            )
+    after = r.tool("process M3", "list_events", {"calendar": handle})
+    events = _events(after) or []
+    if any(isinstance(e, dict) and e.get("title") == "Intruder" for e in events):
+        raise r.fail(
+            f'process M3 ({OWNER}) lists an event "Intruder" that {INTRUDER}\'s process added with '
+            f"{OWNER}'s handle: the write was refused in words but made anyway; check the owner before "
+            "writing."
+        )
 
 
 def _chapter_abc(r: _Runner, tools: set) -> None:
@@ -328,5 +403,5 @@ def _chapter_abc(r: _Runner, tools: set) -> None:
     raise r.fail(
         "the write made in process B survived, but the server has no create_calendar tool: state that "
         "spans requests must be named by an explicit handle the client passes on every call, not shared "
-        "by everyone who connects; add create_calendar and a `calendar` argument (TODO 1-2)."
+        "by everyone who connects; add create_calendar and a `calendar` argument (TODO 2-3)."
     )

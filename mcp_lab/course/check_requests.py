@@ -1,4 +1,4 @@
-"""Lab 00's check: four requests written by hand, sent byte-for-byte to the bundled calendar.
+"""Lab 05's check (requests by hand): four requests written by hand, sent byte-for-byte to the bundled calendar.
 
     from mcp_lab.course import check_requests
     check_requests.check([discover, list_tools, read_week, create])   # CheckFailed, or a report
@@ -6,7 +6,7 @@
 Theory of operation.  Each request is judged twice.  First on its own, before anything is sent:
 is it still the template's placeholder, is it one JSON object, is it a JSON-RPC request (not a
 notification) for the right method, does its `_meta` carry the two keys 2026-07-28 requires, is
-its id new.  Then on the wire: the compact JSON of the learner's own object is written to a
+its id new, and does it validate against the official schema of its method (`mcp-types`).  Then on the wire: the compact JSON of the learner's own object is written to a
 fresh `python -m mcp_lab.servers.calendar` with `Client.send_raw`, unchanged (no `_meta` added,
 no id rewritten), and the answer must be the one the calendar gives a correct request.  The
 requests go in order to one process, so the week read by request 3 is the seed week (two
@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, is_placeholder, shown
 from mcp_lab.wire import jsonrpc, revisions
 
@@ -36,7 +37,7 @@ EXPECTED = (
 SEED_TITLES = ["Standup", "Design review"]
 _ENVELOPE = 'basic/index: a request is {"jsonrpc": "2.0", "id": string or integer (never null), "method", "params"}'
 _META_RULE = (
-    "basic/index#_meta: every 2026-07-28 request carries params._meta with "
+    "basic/index#meta: every 2026-07-28 request carries params._meta with "
     f'"{revisions.PROTOCOL_VERSION_KEY}" and "{revisions.CLIENT_CAPABILITIES_KEY}"; '
     "a server answers -32602 to a request missing either"
 )
@@ -106,7 +107,6 @@ def _as_object(i: int, value: Any) -> dict:
     return value
 
 
-# Long on purpose: one expectation after another for one request, each with its own hint.
 def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
     what = _label(i)
     method = EXPECTED[i][0]
@@ -153,7 +153,7 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
             expected="params._meta with both required keys",
             got=got + f" (missing: {', '.join(missing)})",
             rule=_META_RULE,
-            hint="copy the two keys from notebook 01: the version string and a "
+            hint="copy the two keys from notebook 02: the version string and a "
             "capabilities object ({} declares no optional capability)",
         )
     meta = msg.params["_meta"]
@@ -231,16 +231,17 @@ def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
         for i, value in enumerate(requests):
             obj = _as_object(i, value)
             msg = _check_alone(i, obj, seen_ids)
+            plumbing.judge_request(_label(i), obj)
             report.passed.append(f"{_label(i)}: a valid request with id {json.dumps(msg.id)} and both _meta keys")
             wire = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))  # one line, exactly this object
             result = _expect_result(i, msg, cal.send_raw(wire, timeout=timeout))
             report.passed.append(_judge(i, obj, result))
+        plumbing.judge_trace("the calendar's answers", cal.trace)
     finally:
         cal.close()
     return report
 
 
-# Long on purpose: one expectation after another for the learner's requests, each with its own hint.
 def _judge(i: int, obj: dict, result: dict) -> str:
     """The answer a correct request gets; returns the line the report shows."""
     what = _label(i)

@@ -347,6 +347,9 @@ class McpMagics(Magics):
         if verb == "close":
             if len(args) != 1:
                 raise UsageError("usage: %mcp close NAME")
+            if args[0] not in connections:  # closing twice (a re-run) is harmless: say so
+                print(f"{args[0]!r} is not open (already closed?); %mcp connect {args[0]} opens it")
+                return None
             client = get(args[0])
             connections.pop(args[0], None)
             _pending.pop(args[0], None)

@@ -1,6 +1,6 @@
 """Self-check questions as ipywidgets, with an explanation for every option.
 
-    from mcp_lab.notebook.quiz import Question, Quiz
+    from mcp_lab.quiz import Question, Quiz
     q = Question("Which stream may a stdio server log to?",
                  ["stdout", "stderr"], answer=1,
                  explanations=["stdout carries MCP messages only.", "Yes: stderr is free-form."])
@@ -22,21 +22,62 @@ the right answer does not sit in the same place question after question, while e
 the API (`answer`, `choose()`, `check_all()`) keeps meaning the option's place in the list the
 author wrote.
 
-Widgets are built on first display or first `choose()`, and `import mcp_lab.notebook.quiz` does not import
+Prompts, situations and explanations are written in a small Markdown subset (`code`, **bold**,
+*emphasis*) and shown rendered; option labels are plain text in a RadioButtons widget, so their
+code spans are shown without the backticks.  A question may carry a `situation`: a short trace or
+scene (shown as preformatted text above the prompt) that the learner reads to find what went
+wrong or what comes next.
+
+Running a notebook never answers a learner's quiz: a notebook's "answer from code" cell calls
+`answer_from_code()` first, which is true only where the test harness set
+`MCP_LAB_ANSWER_FROM_CODE=1` in the kernel's environment.
+
+Widgets are built on first display or first `choose()`, and `import mcp_lab.quiz` does not import
 ipywidgets, so the questions of a notebook can be declared (and checked for consistency) cheaply.
 """
 
 from __future__ import annotations
 
 import html
+import os
 import random
+import re
 import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["Question", "Quiz"]
+__all__ = ["Question", "Quiz", "answer_from_code", "markdown_html", "plain_text"]
 
 _RIGHT, _WRONG = "#e6f4ea", "#fce8e6"
+HARNESS_VARIABLE = "MCP_LAB_ANSWER_FROM_CODE"
+_CODE = re.compile(r"`([^`]+)`")
+_BOLD = re.compile(r"\*\*([^*]+)\*\*")
+_EMPH = re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])")
+
+
+def answer_from_code() -> bool:
+    """True only under the test harness (MCP_LAB_ANSWER_FROM_CODE=1): a learner's Run All never
+    answers a quiz or fills a form for them."""
+    return os.environ.get(HARNESS_VARIABLE) == "1"
+
+
+def markdown_html(text: str) -> str:
+    """The quiz's Markdown subset as HTML: `code`, **bold**, *emphasis*; everything else escaped."""
+    parts = _CODE.split(text)  # even indexes: prose; odd: code spans
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(f"<code>{html.escape(part)}</code>")
+        else:
+            prose = html.escape(part)
+            prose = _BOLD.sub(r"<b>\1</b>", prose)
+            out.append(_EMPH.sub(r"<i>\1</i>", prose))
+    return "".join(out)
+
+
+def plain_text(text: str) -> str:
+    """The same subset as plain text (for option labels, which a RadioButtons shows verbatim)."""
+    return _EMPH.sub(r"\1", _BOLD.sub(r"\1", _CODE.sub(r"\1", text)))
 
 
 def _ipywidgets():
@@ -55,7 +96,14 @@ class Question:
     `explanations[i]` says why option i is right or wrong; every option needs one.
     """
 
-    def __init__(self, prompt: str, options: Sequence[str], answer: int | Iterable[int], explanations: Sequence[str]):
+    def __init__(
+        self,
+        prompt: str,
+        options: Sequence[str],
+        answer: int | Iterable[int],
+        explanations: Sequence[str],
+        situation: str | None = None,
+    ):
         options = list(options)
         explanations = list(explanations)
         if len(options) < 2:
@@ -75,6 +123,7 @@ class Question:
         ):
             raise ValueError(f"answer must be an option index (0..{len(options) - 1}) or a set of them, got {answer!r}")
         self.prompt = prompt
+        self.situation = situation
         self.options = options
         self.explanations = explanations
         self.answer: frozenset[int] = right
@@ -110,7 +159,7 @@ class Question:
             if chosen == self.answer
             else (
                 "Not quite."
-                + (" The right answer is: " + "; ".join(self.options[i] for i in sorted(self.answer)) + ".")
+                + (" The right answer is: " + "; ".join(plain_text(self.options[i]) for i in sorted(self.answer)) + ".")
             )
         )
         lines = []
@@ -118,7 +167,7 @@ class Question:
             opt, why = self.options[i], self.explanations[i]
             mark = "right" if i in self.answer else "wrong"
             picked = " (your answer)" if i in chosen else ""
-            lines.append((i, f"[{mark}] {opt}{picked}: {why}"))
+            lines.append((i, f"[{mark}] {plain_text(opt)}{picked}: {plain_text(why)}"))
         self._feedback = "\n".join([verdict] + [t for _, t in lines])
         self._show(verdict, lines)
 
@@ -132,13 +181,18 @@ class Question:
 
     def _build(self) -> None:
         w = _ipywidgets()
+        scene = (
+            f"<pre style='margin:2px 0;white-space:pre-wrap'>{html.escape(self.situation)}</pre>"
+            if self.situation
+            else ""
+        )
         title = w.HTML(
-            f"<b>{html.escape(self.prompt)}</b>" + (" <i>(tick every right option)</i>" if self.multi else "")
+            scene + f"<b>{markdown_html(self.prompt)}</b>" + (" <i>(tick every right option)</i>" if self.multi else "")
         )
         if self.multi:
             # boxes[i] is option i (author's order); the VBox shows them in display order.
             boxes = [
-                w.Checkbox(value=False, description=o, indent=False, layout=w.Layout(width="auto"))
+                w.Checkbox(value=False, description=plain_text(o), indent=False, layout=w.Layout(width="auto"))
                 for o in self.options
             ]
             picker = w.VBox([boxes[i] for i in self.order])
@@ -146,7 +200,9 @@ class Question:
         else:
             boxes = []
             picker = w.RadioButtons(
-                options=[(self.options[i], i) for i in self.order], value=None, layout=w.Layout(width="auto")
+                options=[(plain_text(self.options[i]), i) for i in self.order],
+                value=None,
+                layout=w.Layout(width="auto"),
             )
             read = lambda: frozenset() if picker.value is None else frozenset([picker.value])  # noqa: E731
         button = w.Button(description="Check", button_style="primary")
@@ -165,12 +221,19 @@ class Question:
             return
         colour = _RIGHT if self.correct else _WRONG
         items = "".join(
-            f"<li style='background:{_RIGHT if i in self.answer else '#fff'}'>{html.escape(t)}</li>" for i, t in lines
+            f"<li style='margin:0;padding:1px 2px;line-height:1.35;"
+            f"background:{_RIGHT if i in self.answer else '#fff'}'>{self._explained(i)}</li>"
+            for i, _ in lines
         )
         self._ui["out"].value = (
             f"<div style='background:{colour};padding:4px'><b>{html.escape(verdict)}</b>"
-            f"<ul style='margin:2px 0'>{items}</ul></div>"
+            f"<ul style='margin:2px 0;padding-left:1.2em'>{items}</ul></div>"
         )
+
+    def _explained(self, i: int) -> str:
+        mark = "right" if i in self.answer else "wrong"
+        picked = " <i>(your answer)</i>" if self.chosen and i in self.chosen else ""
+        return f"[{mark}] {markdown_html(self.options[i])}{picked}: {markdown_html(self.explanations[i])}"
 
     def choose(self, choice: int | Iterable[int]) -> bool | None:
         """Select option(s) on the real widget and press its real Check button; returns `correct`."""
@@ -212,7 +275,7 @@ class Question:
 class Quiz:
     """A few Questions rendered together; `check_all` answers them from code."""
 
-    def __init__(self, questions: Sequence[Question], title: str = "Check yourself"):
+    def __init__(self, questions: Sequence[Question], title: str = ""):
         self.questions = list(questions)
         if not self.questions or not all(isinstance(q, Question) for q in self.questions):
             raise TypeError("Quiz takes a non-empty list of mcp_lab.quiz.Question")
@@ -229,7 +292,9 @@ class Quiz:
     def widget(self):
         if self._box is None:
             w = _ipywidgets()
-            parts: list[Any] = [w.HTML(f"<h3>{html.escape(self.title)}</h3>")]
+            # The notebook's own heading says "Check yourself"; a title here is only for a quiz
+            # shown without one.
+            parts: list[Any] = [w.HTML(f"<h3>{html.escape(self.title)}</h3>")] if self.title else []
             for n, q in enumerate(self.questions, 1):
                 parts += [w.HTML(f"<b>Q{n}.</b>"), q.widget]
             self._box = w.VBox(parts)

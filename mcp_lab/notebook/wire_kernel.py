@@ -144,7 +144,9 @@ class WireKernel(Kernel):
             self._display(tr.mermaid()._repr_mimebundle_(), "mermaid")
             return self._ok()
         if word == "%close":
-            self._need_client()
+            if self.client is None:  # closing twice (a re-run) is harmless: say so, do not fail
+                self._stream("no server is connected (already closed): %connect NAME opens one\n")
+                return self._ok()
             code_ = self.client.close()
             name = self.client.name
             self.client = None

@@ -20,7 +20,7 @@ from typing import Any
 from mcp_lab.session.http_headers import HttpSessionState
 from mcp_lab.transport.base import Transport
 from mcp_lab.wire import jsonrpc, revisions
-from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
+from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request, TransportClosed
 from mcp_lab.wire.trace import Trace
 
 __all__ = ["Client", "DEFAULT_CAPABILITIES"]
@@ -61,6 +61,8 @@ class Client:
         self.pending = jsonrpc.PendingIds()
         self.abandoned: set = set()  # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
+        self._used_ids: set = set()  # every id written on this connection, typed by hand or not
+        self._closed = False
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         # Session knowledge for Streamable HTTP (_meta -> headers, learnt x-mcp-header arguments,
         # the legacy version); only the HTTP transport calls these hooks.
@@ -81,7 +83,9 @@ class Client:
         timeout: float | None = None,
     ) -> jsonrpc.Result | jsonrpc.Error:
         """Send one request and return its answer (a Result or an Error message)."""
+        self._check_open()
         rid = self.new_id() if id is None else id
+        self._used_ids.add(rid)
         if meta and self.era != "legacy":
             params = dict(params or {})
             given = params.get("_meta") or {}
@@ -108,6 +112,7 @@ class Client:
 
     def notify(self, method: str, params: dict | None = None) -> None:
         """Send a notification: no id, and the server must never answer it."""
+        self._check_open()
         msg = jsonrpc.Notification(method=method, params=params)
         self.send_message(jsonrpc.encode(msg), msg)
 
@@ -120,6 +125,7 @@ class Client:
         answer can be expected (a notification, or text the server cannot parse) the client
         listens for `quiet` seconds and returns whatever arrived, possibly nothing.
         """
+        self._check_open()
         wire = text if text.endswith("\n") else text + "\n"
         expected: set = set()
         unknown = 0
@@ -134,6 +140,7 @@ class Client:
                 continue
             if isinstance(m, Request):
                 expected.add(m.id)
+                self._used_ids.add(m.id)
         try:
             parsed = jsonrpc.parse(wire[:-1]) if wire.count("\n") == 1 else None
         except ProtocolError:
@@ -171,14 +178,28 @@ class Client:
         return revisions.meta(self.protocol_version, self.capabilities, self.client_info)
 
     def new_id(self) -> int:
-        return next(self._ids)
+        """The next integer id not yet written on this connection: a hand-typed id 1 (send_raw)
+        is never reused by a later request(), so each id names one exchange in the trace."""
+        rid = next(self._ids)
+        while rid in self._used_ids:
+            rid = next(self._ids)
+        return rid
 
     @property
     def stderr(self) -> list[str]:
         return self.transport.stderr_lines
 
     def close(self) -> int | None:
+        """Stop the server (reaped, never left behind); its exit code. Closing twice is harmless."""
+        self._closed = True
         return self.transport.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise TransportClosed(
+                f"the connection to {self.name!r} is closed (close() was called): "
+                "run the cell that connects again, then this one"
+            )
 
     def __enter__(self) -> "Client":
         return self

@@ -36,6 +36,7 @@ from typing import Any, Iterable, Sequence
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Diagram, Trace
+from mcp_lab.wire.trace_views import CELL, CODE_STYLE, table_open
 
 __all__ = ["isolated", "Isolation", "Row"]
 
@@ -176,7 +177,7 @@ class Isolation:
         def code(s: str | None) -> str:
             if not s:
                 return ""
-            body = f"<code style='white-space:pre-wrap;word-break:break-all'>{html.escape(s)}</code>"
+            body = f"<code style='{CODE_STYLE}'>{html.escape(s)}</code>"
             if len(s) <= _FOLD:
                 return body
             return f"<details><summary><code>{html.escape(s[:_FOLD])}…</code></summary>{body}</details>"
@@ -189,19 +190,21 @@ class Isolation:
                 answer += "".join(f"<br><i>stdout noise:</i> {code(n)}" for n in r.noise)
             stderr = "<br>".join(code(s) for s in r.stderr)
             rows.append(
-                f"<tr style='vertical-align:top'><td><b>{html.escape(r.label)}</b><br>pid {r.pid}</td>"
-                f"<td style='text-align:left'><b>{html.escape(r.method)}</b><br>{code(r.request)}</td>"
-                f"<td style='text-align:left;background:{colour}'>{answer}</td>"
-                f"<td style='text-align:left;font-size:11px;color:#555'>{stderr}</td>"
-                f"<td style='text-align:right'>{r.elapsed_ms:.0f}</td></tr>"
+                f"<tr style='vertical-align:top'><td style='{CELL}'><b>{html.escape(r.label)}</b><br>pid {r.pid}</td>"
+                f"<td style='{CELL}'><b>{html.escape(r.method)}</b><br>{code(r.request)}</td>"
+                f"<td style='{CELL};background:{colour}'>{answer}</td>"
+                f"<td style='{CELL};font-size:11px;color:#555'>{stderr}</td>"
+                f"<td style='vertical-align:top;text-align:right'>{r.elapsed_ms:.0f}</td></tr>"
             )
         head = (
-            "<tr><th>process</th><th style='text-align:left'>request (exact line)</th>"
-            "<th style='text-align:left'>answer (exact line)</th><th style='text-align:left'>stderr</th>"
-            "<th>spawn to answer, ms</th></tr>"
+            f"<tr><th style='{CELL}'>process</th><th style='{CELL}'>request (exact line)</th>"
+            f"<th style='{CELL}'>answer (exact line)</th><th style='{CELL}'>stderr</th>"
+            f"<th style='{CELL}'>spawn to answer, ms</th></tr>"
         )
         title = f"<b>isolated({html.escape(self.server)})</b>: {len(self.rows)} message(s), one fresh process each"
-        return f"{title}<table style='font-size:12px'>{head}{''.join(rows)}</table>"
+        # Fixed column widths: the stderr column keeps room for whole words and nothing overflows.
+        widths = ["6.5em", "28%", "28%", "", "5.5em"]
+        return f"{title}{table_open(widths)}{head}{''.join(rows)}</table>"
 
 
 def _labels(n: int, given: Sequence[str] | None) -> list[str]:

@@ -70,13 +70,14 @@ class Finding:
 
     severity: str  # "error" | "warning" | "info"
     rule: str  # a stable name, e.g. "id-null", "meta-missing", "schema"
-    section: str  # spec page and anchor relative to SPEC_BASE, e.g. "basic/index#_meta"
+    section: str  # spec page and anchor relative to SPEC_BASE, e.g. "basic/index#meta"
     message: str  # one line for the learner
     path: str = ""  # JSON path inside the message, e.g. "params._meta", when it applies
 
     @property
     def url(self) -> str:
-        return SPEC_BASE + self.section
+        # A section is relative to the current revision's pages, or a full URL into an older one.
+        return self.section if self.section.startswith("https://") else SPEC_BASE + self.section
 
     def __str__(self) -> str:
         where = f" at {self.path}" if self.path else ""

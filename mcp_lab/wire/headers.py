@@ -1,7 +1,7 @@
 """The Streamable HTTP header rules of 2026-07-28, sans-IO: which headers mirror a message body,
 and how a header value is encoded so both ends agree byte for byte.
 
-See https://modelcontextprotocol.io/specification/2026-07-28/basic/transports#streamable-http
+See https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#request-metadata
 """
 
 from __future__ import annotations

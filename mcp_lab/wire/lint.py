@@ -338,7 +338,7 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
             add(
                 "warning",
                 "unknown-method",
-                "schema#clientrequest",
+                "schema",
                 f"{method} is not a {LATEST} client request; expect -32601 Method not found "
                 "unless the server defines it (an extension)",
             )
@@ -349,7 +349,7 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
             add(
                 "warning",
                 "unknown-notification",
-                "schema#clientnotification",
+                "schema",
                 f"{method} is not a {LATEST} client notification (only notifications/cancelled is); "
                 "the server ignores it silently",
             )

@@ -10,6 +10,7 @@ from typing import Any, Iterable
 from mcp_lab.wire.findings import LEGACY_REQUEST_METHODS, MAX_SCHEMA_FINDINGS, Finding, Findings
 from mcp_lab.wire.revisions import (
     CLIENT_CAPABILITIES_KEY,
+    LATEST,
     MODERN_REQUEST_METHODS,
     PROTOCOL_VERSION_KEY,
 )
@@ -26,7 +27,9 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
     model = surface.get((method, version))
     if model is None:
         return
-    section = "schema#" + model.__name__.lower()
+    # The schema reference of the message's own revision: a legacy type has no anchor in 2026-07-28.
+    base = "schema#" if version == LATEST else f"https://modelcontextprotocol.io/specification/{version}/schema#"
+    section = base + model.__name__.lower()
     validate = methods.validate_client_notification if notification else methods.validate_client_request
     try:
         validate(method, version, params)

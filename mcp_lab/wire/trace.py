@@ -105,7 +105,8 @@ class Event:
         if isinstance(m, jsonrpc.Result):
             r = m.result
             rt = r.get("resultType")
-            return f"result (id {m.id})" + (f" {rt}" if rt else " [no resultType]")
+            # No resultType: a legacy-era answer (valid there), labelled as legacy, not as a fault.
+            return f"result (id {m.id}) {rt}" if rt else f"legacy result (id {m.id})"
         if isinstance(m, jsonrpc.Error):
             return f"error {m.code} (id {m.id})"
         if self.kind == "noise":
@@ -218,6 +219,21 @@ class Trace:
     def mermaid(self, *, client: str = "client") -> "Diagram":
         """A sequence diagram: one lifeline for the client, one per server peer."""
         return trace_views.as_mermaid(self, client=client)
+
+    # -- on disk (a cassette: mcp_lab.session.cassette) ----------------------------------------
+    def save(self, path, **header) -> Any:
+        """Write this trace as a cassette (JSON Lines); returns the path. Keyword arguments go to
+        the header: `server={"era": ..., "command": [...]}`, `how=...`."""
+        from mcp_lab.session import cassette  # the file format and its I/O live in session/
+
+        return cassette.save(self, path, **header)
+
+    @classmethod
+    def load(cls, path) -> "Trace":
+        """Read a cassette file back into a Trace that renders exactly as the saved one did."""
+        from mcp_lab.session import cassette
+
+        return cassette.load(path)
 
     # -- export ---------------------------------------------------------------------------
     def to_json(self) -> list[dict]:

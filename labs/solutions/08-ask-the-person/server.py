@@ -1,4 +1,4 @@
-"""Lab 02: a room-booking server whose one tool has to ask the person.
+"""Lab 08 (ask the person): a room-booking server whose one tool has to ask the person.
 
     python server.py          # stdio: one JSON-RPC message per line (the lab's check starts it)
 
@@ -22,9 +22,10 @@ What the lab's check expects (the contract of this tool):
   `data.requiredCapabilities` = {"elicitation": {"form": {}}};
 * retry with "accept" and a room that was offered: "Booked <room> at <startsAt>." (not an error);
 * retry with "decline" or "cancel": a result with "isError": true that says so (no booking);
+* retry without an answer under "room": the question again (a new input_required), not an error;
 * a requestState that this server did not issue, or that was changed: refused (-32602).
 
-Work through the TODO markers in `book_room`; everything else is complete.
+Work through the TODO markers in `book_room` and `ask_for_room`; everything else is complete.
 """
 
 from __future__ import annotations
@@ -110,6 +111,21 @@ def unseal(token: Any) -> dict:
 
 # --- the tool ------------------------------------------------------------------------------
 
+def ask_for_room(starts: str) -> dict:
+    """The interim result: the question under "room", and what the retry must know, sealed."""
+    # TODO 2: return the interim result: resultType "input_required", inputRequests with one
+    #   entry under the key "room" (a bare {"method": "elicitation/create", "params": {...}} whose
+    #   params hold mode "form", a message, and ROOM_FORM as requestedSchema), and a requestState
+    #   made with seal({...}) holding what the retry must know (the tool, startsAt, the rooms).
+    question = {"method": "elicitation/create",
+                "params": {"mode": "form", "message": f"Which room should the meeting at {starts} use?",
+                           "requestedSchema": ROOM_FORM}}
+    return {"resultType": "input_required", "inputRequests": {"room": question},
+            "requestState": seal({"tool": "book_room", "startsAt": starts, "rooms": FREE_ROOMS}),
+            "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO},   # who answered, as in complete()
+            }
+
+
 def book_room(args: dict, params: dict, caps: dict) -> dict:
     starts = args.get("startsAt")
     if not is_datetime(starts):
@@ -120,24 +136,30 @@ def book_room(args: dict, params: dict, caps: dict) -> dict:
     if responses is None and state is None:
         # First round: nothing has been asked yet.
         # TODO 1: a server must never ask for an input type the request did not declare.
+        #   If `declares_form_elicitation(caps)` is false, refuse the request: raise
+        #   Refusal(code, message, data) with the code for a missing client capability and
+        #   data {"requiredCapabilities": <a capabilities object naming what is missing>}.
         if not declares_form_elicitation(caps):
             raise Refusal(-32021, "book_room must ask the person which room, and this request did not "
                           "declare the form elicitation capability",
                           {"requiredCapabilities": {"elicitation": {"form": {}}}})
-        # TODO 2: answer with the question, and the state a retry needs, signed.
-        question = {"method": "elicitation/create",
-                    "params": {"mode": "form", "message": f"Which room should the meeting at {starts} use?",
-                               "requestedSchema": ROOM_FORM}}
-        return {"resultType": "input_required", "inputRequests": {"room": question},
-                "requestState": seal({"tool": "book_room", "startsAt": starts, "rooms": FREE_ROOMS})}
+        return ask_for_room(starts)
 
-    # TODO 3: the retry.  Believe nothing: verify the state, then read the person's answer.
+    # TODO 3: the retry.  Believe nothing the client sent back:
+    #   - unseal(state) verifies the requestState (it raises the right Refusal itself) and
+    #     returns what you sealed; check it was issued for this call (same startsAt);
+    #   - the person's answer is responses["room"], an ElicitResult {"action", "content"?};
+    #     when there is none (an empty inputResponses, say), ask again: return
+    #     ask_for_room(starts), a new input_required, rather than an error;
+    #   - "decline" and "cancel" end the call with tool_error(...) saying which;
+    #   - "accept" books content["room"] if it is one of the rooms you offered, answering
+    #     complete({"content": [{"type": "text", "text": f"Booked {room} at {starts}."}], ...}).
     issued = unseal(state)
     if issued.get("tool") != "book_room" or issued.get("startsAt") != starts:
         raise Refusal(-32602, "Invalid requestState: it was issued for another call")
     answer = responses.get("room") if isinstance(responses, dict) else None
     if not isinstance(answer, dict):
-        raise Refusal(-32602, "inputResponses.room is missing: retry with the person's answer under the key asked")
+        return ask_for_room(starts)   # the answer we need is missing: ask again, not an error
     action = answer.get("action")
     if action == "decline":
         return tool_error("Not booked: the person declined to choose a room.")
@@ -179,6 +201,8 @@ def handle(msg: Any) -> dict | None:
     if "id" not in msg:
         return None
     rid, method, params = msg["id"], msg["method"], msg.get("params") or {}
+    if isinstance(rid, bool) or not isinstance(rid, (str, int)):
+        return error(None, -32600, "Invalid Request: id must be a string or an integer, never null")
     try:
         if method not in HANDLERS:
             raise Refusal(-32601, f"Method not found: {method}")

@@ -1,0 +1,276 @@
+"""The "by hand" challenge sheet (notebook 04): broken or blank messages a learner completes.
+
+Each `Challenge` names the connection it is sent to, the text the learner starts from (broken or
+blank on purpose), a hint, and `judge(answer)`: a function of the `%%rpc` cell's answer that
+returns None when the message did its job, or one sentence saying what is still wrong.
+
+`check(n)` in the notebook judges the last answer a `%%rpc` cell produced (the magics keep it),
+prints one line when it is right and returns nothing, so running it again changes nothing.  A check that fails raises `NotYet`, which IPython shows as its sentence and the hint
+only (no traceback of the checker: `_render_traceback_`).  Under the course's test harness
+(`MCP_LAB_ANSWER_FROM_CODE=1`) `check(n)` first sends the challenge's `solution` through the same
+`%%rpc` magic, so the tests prove every check passes on a right answer; tests/test_challenges.py
+proves that every check fails on the starting text.
+
+Answers are the plain dicts `%%rpc` returns (`answer["result"]`, `answer["error"]`, `.sent`,
+`.all`), so the judges never import the magics.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+__all__ = ["Challenge", "CHALLENGES", "NotYet", "check", "judge"]
+
+META_2026 = (
+    '"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
+    '"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}'
+)
+STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="  # the bundled calendar's requestState for title "Dentist"
+
+
+class NotYet(AssertionError):
+    """A challenge's check failed: shown as one sentence and a hint, not as a traceback."""
+
+    def __init__(self, what: int | str, reason: str, hint: str):
+        super().__init__(f"{f'challenge {what}' if isinstance(what, int) else what}: not yet. {reason}")
+        self.hint = hint
+
+    def _render_traceback_(self) -> list[str]:  # IPython prints these lines instead of a traceback
+        return [str(self), f"hint: {self.hint}"]
+
+
+@dataclass(frozen=True)
+class Challenge:
+    number: int
+    connection: str  # the %mcp connection name the message goes to
+    flags: str  # extra %%rpc flags ("" or "--raw")
+    start: str  # what the learner's cell holds at first: broken or blank
+    solution: str  # one right answer (the tests send it)
+    hint: str
+    judge: Callable[[Any], str | None]
+
+
+def _error(answer) -> dict | None:
+    return answer.get("error") if isinstance(answer, dict) else None
+
+
+def _result(answer) -> dict | None:
+    return answer.get("result") if isinstance(answer, dict) else None
+
+
+def _sent(answer) -> dict | None:
+    try:
+        return json.loads(getattr(answer, "sent", ""))
+    except ValueError:
+        return None
+
+
+def _said(answer) -> str:
+    err = _error(answer)
+    if err:
+        return f"the server answered error {err.get('code')} ({err.get('message')})"
+    res = _result(answer)
+    return (
+        f"the server answered a result: {json.dumps(res)[:160]}"
+        if res is not None
+        else f"the server answered {answer!r:.160}"
+    )
+
+
+def _judge_tools_list(answer) -> str | None:
+    res = _result(answer)
+    if res is None:
+        return _said(answer) + "; expected the tool list"
+    names = [t.get("name") for t in res.get("tools", [])]
+    return None if "create_event" in names else f"expected create_event among the tools, got {names}"
+
+
+def _judge_discover(answer) -> str | None:
+    res = _result(answer)
+    if res is None or "supportedVersions" not in res:
+        return _said(answer) + "; expected a DiscoverResult with supportedVersions"
+    return None
+
+
+def _judge_version(answer) -> str | None:
+    sent = _sent(answer) or {}
+    asked = ((sent.get("params") or {}).get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")
+    if _result(answer) is None:
+        return _said(answer) + f"; you asked for version {asked!r}"
+    return None if asked == "2026-07-28" else f"expected the version the server listed, got {asked!r}"
+
+
+def _judge_id(answer) -> str | None:
+    sent = _sent(answer) or {}
+    rid = sent.get("id")
+    if _result(answer) is None:
+        return _said(answer) + f"; your id was {json.dumps(rid)}"
+    if answer.get("id") != rid:
+        return f"expected the answer to carry your id {rid!r}, got {answer.get('id')!r}"
+    return None
+
+
+def _judge_capability(answer) -> str | None:
+    res = _result(answer)
+    if res is None:
+        return _said(answer) + "; expected the calendar to answer input_required (it may ask you now)"
+    return (
+        None
+        if res.get("resultType") == "input_required"
+        else f"expected resultType 'input_required', got {res.get('resultType')!r}"
+    )
+
+
+def _judge_retry(answer) -> str | None:
+    res = _result(answer)
+    sent = _sent(answer) or {}
+    params = sent.get("params") or {}
+    if params.get("requestState") != STATE:
+        return f"expected requestState echoed exactly ({STATE}), got {params.get('requestState')!r}"
+    if res is None:
+        return _said(answer)
+    text = (res.get("content") or [{}])[0].get("text", "")
+    return (
+        None
+        if text.startswith("Created ")
+        else f"expected the calendar to create the event, got resultType {res.get('resultType')!r}: {text!r}"
+    )
+
+
+def _judge_one_line(answer) -> str | None:
+    messages = getattr(answer, "all", [])
+    if len(messages) != 1:
+        return f"expected exactly one answer (one message, one line), got {len(messages)}: {messages!r:.200}"
+    return _judge_tools_list(answer)
+
+
+def _judge_ping(answer) -> str | None:
+    res = _result(answer)
+    if res is None:
+        return _said(answer) + "; expected an empty result {} (ping's answer)"
+    return None if res == {} else f"expected the empty result {{}}, got {res!r}"
+
+
+CHALLENGES: dict[int, Challenge] = {
+    c.number: c
+    for c in [
+        Challenge(
+            1,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
+            '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {' + META_2026 + "}}",
+            "the error message names two keys; both go in params._meta (notebook 02, 'A bare request').",
+            _judge_tools_list,
+        ),
+        Challenge(
+            2,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": 2, "method": "", "params": {' + META_2026 + "}}",
+            '{"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {' + META_2026 + "}}",
+            "the one method every modern server must implement, and which says what it speaks.",
+            _judge_discover,
+        ),
+        Challenge(
+            3,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {'
+            '"io.modelcontextprotocol/protocolVersion": "2025-11-25", '
+            '"io.modelcontextprotocol/clientCapabilities": {}}}}',
+            '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {'
+            '"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
+            '"io.modelcontextprotocol/clientCapabilities": {}}}}',
+            "read error.data.supported in the answer: pick a version from that list.",
+            _judge_version,
+        ),
+        Challenge(
+            4,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": null, "method": "tools/list", "params": {' + META_2026 + "}}",
+            '{"jsonrpc": "2.0", "id": "four", "method": "tools/list", "params": {' + META_2026 + "}}",
+            "an id is a string or a number, never null; the answer carries it back.",
+            _judge_id,
+        ),
+        Challenge(
+            5,
+            "calendar",
+            "",
+            '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {'
+            '"name": "create_event", "arguments": {"title": "Dentist"}, "_meta": {'
+            '"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
+            '"io.modelcontextprotocol/clientCapabilities": {}}}}',
+            '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {'
+            '"name": "create_event", "arguments": {"title": "Dentist"}, ' + META_2026 + "}}",
+            "-32021 lists what to declare in error.data.requiredCapabilities; declare it in clientCapabilities.",
+            _judge_capability,
+        ),
+        Challenge(
+            6,
+            "calendar",
+            "--meta",
+            '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {'
+            '"name": "create_event", "arguments": {"title": "Dentist"}, '
+            '"inputResponses": {}, "requestState": ""}}',
+            '{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {'
+            '"name": "create_event", "arguments": {"title": "Dentist"}, '
+            '"inputResponses": {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}, '
+            '"requestState": "' + STATE + '"}}',
+            "answer under the server's key (when) with action and content (startsAt); paste requestState "
+            "exactly as the interim answer gave it.",
+            _judge_retry,
+        ),
+        Challenge(
+            7,
+            "calendar",
+            "--raw",
+            '{"jsonrpc": "2.0", "id": 7,\n "method": "tools/list", "params": {' + META_2026 + "}}",
+            '{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {' + META_2026 + "}}",
+            "--raw sends your text byte for byte; on stdio a message ends at the first newline.",
+            _judge_one_line,
+        ),
+        Challenge(
+            8,
+            "everything",
+            "",
+            '{"jsonrpc": "2.0", "id": 8, "method": ""}',
+            '{"jsonrpc": "2.0", "id": 8, "method": "ping"}',
+            "the legacy era's liveness check; its answer is an empty result.",
+            _judge_ping,
+        ),
+    ]
+}
+
+
+def judge(number: int, answer) -> str | None:
+    """None when `answer` completes challenge `number`, else the sentence saying what is wrong."""
+    if answer is None:
+        return "no answer yet: run the %%rpc cell of this challenge first"
+    return CHALLENGES[number].judge(answer)
+
+
+def _last_answer():
+    from mcp_lab.notebook import magics
+
+    return magics.last
+
+
+def check(number: int, answer=None) -> None:
+    """Judge challenge `number` on the last %%rpc answer (or `answer`); print, or raise NotYet."""
+    from mcp_lab.notebook.quiz import answer_from_code
+
+    c = CHALLENGES[number]
+    if answer_from_code():
+        from IPython import get_ipython
+
+        answer = get_ipython().run_cell_magic("rpc", f"{c.connection} {c.flags}".strip(), c.solution)
+    elif answer is None:
+        answer = _last_answer()
+    reason = judge(number, answer)
+    if reason is not None:
+        raise NotYet(number, reason, c.hint)
+    print(f"challenge {number}: done.")

@@ -1,0 +1,268 @@
+"""Two conversations side by side: which exchanges are the same, changed, missing or extra.
+
+An *exchange* is one client message and the server's answer to it (a request and its result or
+error; a notification and nothing), or one message the server sent unasked.  `exchanges(trace)`
+reads them off a Trace.  `compare(left, right)` aligns two lists of exchanges by what was asked
+(method, and the tool, prompt or resource named), then compares each aligned pair after
+normalising what legitimately varies (see `mcp_lab.wire.jsondiff`): the result is a `TraceDiff`,
+whose `.same` is True only when every exchange is the same and nothing stopped the comparison.
+
+    d = mcp_lab.session.diff.diff("a.jsonl", "b.jsonl")     # two cassettes
+    d.same, d.counts, print(d.text())                       # HTML in a notebook
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from mcp_lab.wire import jsondiff, jsonrpc
+from mcp_lab.wire.jsondiff import Change
+from mcp_lab.wire.trace import Trace
+
+__all__ = ["Exchange", "ExchangeDiff", "TraceDiff", "exchanges", "compare", "diff", "rules_for"]
+
+_NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+STATUSES = ("same", "changed", "missing", "extra")
+
+
+@dataclass
+class Exchange:
+    """One client message and its answer, or one message the server sent unasked."""
+
+    kind: str  # request | notification | raw | server
+    peer: str
+    request: dict | None = None  # the client's message as sent (a dict), None for `server`
+    answer: dict | None = None  # the answer (result or error), or the server's own message
+    request_line: str | None = None
+    answer_line: str | None = None
+
+    @property
+    def method(self) -> str:
+        src = self.answer if self.kind == "server" else self.request
+        if isinstance(src, dict) and isinstance(src.get("method"), str):
+            return src["method"]
+        return "(raw text)" if self.kind == "raw" else "(unknown)"
+
+    @property
+    def params(self) -> dict:
+        src = self.answer if self.kind == "server" else self.request
+        p = src.get("params") if isinstance(src, dict) else None
+        return p if isinstance(p, dict) else {}
+
+    @property
+    def key(self) -> tuple:
+        """What was asked, for alignment: kind, method, and the named tool/prompt/resource."""
+        name = self.params.get(_NAMED.get(self.method, ""), None)
+        return (self.kind, self.method, name if isinstance(name, str) else None)
+
+    @property
+    def label(self) -> str:
+        name = self.key[2]
+        return self.method + (f" {name}" if name else "") + (" (sent by the server)" if self.kind == "server" else "")
+
+    @property
+    def outcome(self) -> str:
+        """One short phrase: what came back."""
+        a = self.answer
+        if self.kind == "notification":
+            return "(no answer: a notification)"
+        if not isinstance(a, dict):
+            return "(no answer)"
+        if "error" in a and isinstance(a["error"], dict):
+            return f"error {a['error'].get('code')}"
+        r = a.get("result")
+        if isinstance(r, dict):
+            return r.get("resultType") or "result [no resultType]"
+        return "message" if self.kind == "server" else "?"
+
+
+@dataclass
+class ExchangeDiff:
+    status: str  # same | changed | missing | extra
+    left: Exchange | None
+    right: Exchange | None
+    changes: list[Change] = field(default_factory=list)
+    why: str | None = None  # a reason: why an exchange is missing, what the era change did
+
+    @property
+    def label(self) -> str:
+        return (self.left or self.right).label
+
+
+@dataclass
+class TraceDiff:
+    """The outcome of a replay or of a comparison of two recordings."""
+
+    items: list[ExchangeDiff]
+    left_name: str = "recorded"
+    right_name: str = "replayed"
+    rules: tuple = jsondiff.DEFAULT_RULES
+    error: str | None = None  # why the run stopped early (the diff is then partial)
+    notes: list[str] = field(default_factory=list)  # what an era conversion changed, and other remarks
+    trace: Trace | None = field(default=None, repr=False)  # the new conversation (replay only)
+
+    @property
+    def same(self) -> bool:
+        return self.error is None and all(i.status == "same" for i in self.items)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {s: sum(1 for i in self.items if i.status == s) for s in STATUSES}
+
+    def of(self, status: str) -> list[ExchangeDiff]:
+        return [i for i in self.items if i.status == status]
+
+    def headline(self) -> str:
+        c = self.counts
+        verdict = "SAME" if self.same else ("PARTIAL, " if self.error else "") + "DIFFERENT"
+        return (
+            f"{self.left_name} vs {self.right_name}: " + ", ".join(f"{c[s]} {s}" for s in STATUSES) + f" -> {verdict}"
+        )
+
+    def text(self, width: int = 100) -> str:
+        out = [self.headline()]
+        out += [f"  note: {n}" for n in self.notes]
+        if self.error:
+            out.append(f"  stopped early: {self.error}")
+        if self.rules:
+            out.append(f"  ignored (normalised before comparing): {', '.join(self.rules)}")
+        for n, item in enumerate(self.items, 1):
+            left = item.left.outcome if item.left else "-"
+            right = item.right.outcome if item.right else "-"
+            out.append(f"{n:3d} {item.status:<8} {item.label}   [{left} | {right}]")
+            if item.why:
+                out.append(f"             {item.why}")
+            out += [f"             {c.text(width)}" for c in item.changes]
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"<TraceDiff {self.headline()}>"
+
+    def _repr_html_(self) -> str:
+        from mcp_lab.session.diff_views import diff_html  # imported when a notebook shows a diff
+
+        return diff_html(self)
+
+
+# -- reading exchanges off a trace --------------------------------------------------------------
+def exchanges(trace: Trace) -> list[Exchange]:
+    """The exchanges of a Trace, in the order the client sent (or the server volunteered) them."""
+    out: list[Exchange] = []
+    pending: dict[tuple, Exchange] = {}
+    last_raw: dict[str, Exchange] = {}
+    for e in trace:
+        m = e.message
+        if e.kind == "send":
+            if isinstance(m, jsonrpc.Request):
+                x = Exchange("request", e.peer, m.to_dict(), request_line=e.line)
+                pending[(e.peer, m.id)] = x
+            elif isinstance(m, jsonrpc.Notification):
+                x = Exchange("notification", e.peer, m.to_dict(), request_line=e.line)
+            else:
+                x = Exchange("raw", e.peer, None, request_line=e.line)
+                last_raw[e.peer] = x
+            out.append(x)
+        elif e.kind == "recv":
+            if isinstance(m, (jsonrpc.Result, jsonrpc.Error)):
+                x = pending.pop((e.peer, m.id), None)
+                if x is None and m.id is None or x is None and last_raw.get(e.peer) is not None:
+                    x = last_raw.pop(e.peer, None)  # an answer to text the server could not read
+                if x is not None and x.answer is None:
+                    x.answer, x.answer_line = m.to_dict(), e.line
+                    continue
+            out.append(Exchange("server", e.peer, None, m.to_dict() if m is not None else None, answer_line=e.line))
+    return out
+
+
+# -- comparing ----------------------------------------------------------------------------------
+def rules_for(*, server_version: bool = False, ignore: Iterable[str] = ()) -> tuple:
+    """The normalisation rules: ids and requestState always, serverInfo.version on request."""
+    rules = jsondiff.DEFAULT_RULES + (jsondiff.SERVER_VERSION_RULES if server_version else ())
+    return rules + tuple(ignore)
+
+
+def _view(x: Exchange, rules: tuple) -> dict:
+    view: dict[str, Any] = {}
+    if x.kind != "server":
+        view["request"] = jsondiff.normalise(x.request, rules) if x.request is not None else x.request_line
+    view["answer"] = jsondiff.normalise(x.answer, rules) if x.answer is not None else None
+    return view
+
+
+def pair(left: Exchange | None, right: Exchange | None, rules: tuple, why: str | None = None) -> ExchangeDiff:
+    """One aligned pair, compared (either side may be absent: missing or extra)."""
+    if right is None:
+        return ExchangeDiff("missing", left, None, [], why)
+    if left is None:
+        return ExchangeDiff("extra", None, right, [], why)
+    changes = jsondiff.diff(_view(left, rules), _view(right, rules))
+    return ExchangeDiff("changed" if changes else "same", left, right, changes, why)
+
+
+def compare(left: list[Exchange], right: list[Exchange], rules: tuple = jsondiff.DEFAULT_RULES) -> list[ExchangeDiff]:
+    """Align two exchange lists by what was asked, then compare each aligned pair."""
+    matcher = difflib.SequenceMatcher(None, [x.key for x in left], [x.key for x in right], autojunk=False)
+    out: list[ExchangeDiff] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out += [pair(a, b, rules) for a, b in zip(left[i1:i2], right[j1:j2])]
+            continue
+        out += [pair(a, None, rules, "not in the other conversation") for a in left[i1:i2]]
+        out += [pair(None, b, rules, "not in the first conversation") for b in right[j1:j2]]
+    return out
+
+
+def _as_trace(x: Any) -> tuple[Trace, str]:
+    from mcp_lab.session import cassette
+
+    if isinstance(x, Trace):
+        return x, x.title or "trace"
+    if isinstance(x, cassette.Cassette):
+        return x.trace, x.path.name if x.path else "cassette"
+    if isinstance(x, (str, os.PathLike)):
+        c = cassette.read(x)
+        return c.trace, os.path.basename(os.fspath(x))
+    raise TypeError(f"expected a Trace, a Cassette or a cassette path, not {type(x).__name__}")
+
+
+def diff(a: Any, b: Any, *, server_version: bool = False, ignore: Iterable[str] = ()) -> TraceDiff:
+    """Compare two recordings (paths, Cassettes or Traces) exchange by exchange."""
+    ta, na = _as_trace(a)
+    tb, nb = _as_trace(b)
+    if na == nb:
+        na, nb = na + " (first)", nb + " (second)"
+    rules = rules_for(server_version=server_version, ignore=ignore)
+    return TraceDiff(compare(exchanges(ta), exchanges(tb), rules), na, nb, rules)
+
+
+def to_json(d: TraceDiff) -> dict:
+    """The diff as plain JSON (the CLI's --json)."""
+    return {
+        "same": d.same,
+        "counts": d.counts,
+        "left": d.left_name,
+        "right": d.right_name,
+        "error": d.error,
+        "notes": d.notes,
+        "ignored": list(d.rules),
+        "exchanges": [
+            {
+                "status": i.status,
+                "what": i.label,
+                "why": i.why,
+                "changes": [{"path": c.where, "kind": c.kind, "left": c.left, "right": c.right} for c in i.changes],
+            }
+            for i in d.items
+        ],
+    }
+
+
+def dumps(d: TraceDiff) -> str:
+    return json.dumps(to_json(d), indent=2, ensure_ascii=False)

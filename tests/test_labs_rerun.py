@@ -1,0 +1,123 @@
+"""A learner re-runs a lab's cells: every lab solution survives it, and no lab asserts bare.
+
+The same two properties the course notebooks are held to (tests/test_rerun.py on the course side),
+for the labs' solutions (what a learner has once the lab is done) and the untouched templates
+(what a learner has at the start), each in ONE kernel:
+
+1. every code cell run twice in a row (the learner's second Shift-Enter);
+2. then the whole notebook top to bottom once more in the same kernel (a second Run All).
+
+In a solution no cell may fail, the check included, on any run.  In a template only the check
+cell (tagged `raises-exception`) fails, and it fails with the same sentence every time: the
+lesson does not change because the learner ran it again.
+
+`test_no_bare_asserts_in_labs` counts `assert` statements without a message in the code cells
+of every lab notebook (source, template and solution) and every lab server file.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LABS = ("05-requests-by-hand", "08-ask-the-person", "10-fix-the-calendar", "12-token-budget")
+CELL_TIMEOUT = 120
+NOTEBOOK_TIMEOUT = 600
+
+
+async def _rerun(path: Path) -> list[tuple[str, int, str, str]]:
+    """(pass, cell index, ename, evalue) of every error, over both passes."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+    from traitlets.config import Config
+
+    nb = nbformat.read(path, as_version=4)
+    config = Config()
+    config.KernelManager.transport_encryption = "auto"
+    client = NotebookClient(
+        nb,
+        config=config,
+        kernel_name="python3",
+        timeout=CELL_TIMEOUT,
+        startup_timeout=60,
+        extra_arguments=["--InteractiveShell.colors=nocolor"],
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    errors: list[tuple[str, int, str, str]] = []
+    async with client.async_setup_kernel():
+        for label, times in (("each cell twice", 2), ("second run of the whole notebook", 1)):
+            for index, cell in enumerate(nb.cells):
+                if cell.cell_type != "code":
+                    continue
+                for attempt in range(times):
+                    cell.outputs = []
+                    try:
+                        await client.async_execute_cell(cell, index)
+                    except CellExecutionError as e:  # an untagged cell failed: stop here
+                        return errors + [(f"{label} #{attempt + 1}", index, e.ename, e.evalue)]
+                    errors += [
+                        (f"{label} #{attempt + 1}", index, o.ename, o.evalue)
+                        for o in cell.outputs
+                        if o.output_type == "error"
+                    ]
+    return errors
+
+
+def _run(path: Path) -> list[tuple[str, int, str, str]]:
+    return asyncio.run(asyncio.wait_for(_rerun(path), NOTEBOOK_TIMEOUT))
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_solution_survives_each_cell_twice_and_a_second_run(lab):
+    errors = _run(ROOT / "labs" / "solutions" / f"{lab}.ipynb")
+    assert not errors, f"labs/solutions/{lab}.ipynb failed on a re-run: " + "; ".join(
+        f"{run}, cell {i}: {ename}: {evalue[:300]}" for run, i, ename, evalue in errors
+    )
+
+
+@pytest.mark.parametrize("lab", LABS)
+def test_template_fails_only_its_check_and_the_same_way_each_time(lab):
+    import nbformat
+
+    path = ROOT / "labs" / f"{lab}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    check = next(i for i, c in enumerate(nb.cells) if "check" in c.metadata.get("tags", []))
+    errors = _run(path)
+    assert {i for _, i, _, _ in errors} == {check}, f"labs/{lab}.ipynb: only the check cell may fail: {errors}"
+    assert len(errors) == 3, f"the check should fail on each of its three runs: {errors}"
+    assert len({(ename, evalue) for _, _, ename, evalue in errors}) == 1, (
+        f"the check said different things on a re-run: {errors}"
+    )
+
+
+def _bare_asserts(source: str, where: str) -> list[str]:
+    python = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+    tree = ast.parse(python, where)
+    return [
+        f"{where}:{node.lineno}: {ast.get_source_segment(python, node)}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assert) and node.msg is None
+    ]
+
+
+def test_no_bare_asserts_in_labs():
+    import nbformat
+
+    found: list[str] = []
+    for path in sorted((ROOT / "labs").rglob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type == "code":
+                found += _bare_asserts(cell.source, f"{path.relative_to(ROOT)} cell {i}")
+    for path in sorted((ROOT / "labs").rglob("*.py")):
+        found += _bare_asserts(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+    assert not found, "asserts without a message (say what was expected and what came back):\n" + "\n".join(found)
+
+
+def test_the_bare_assert_counter_finds_one():
+    assert _bare_asserts("x = 1\nassert x == 2\nassert x, 'x must be set'", "cell") == ["cell:2: assert x == 2"]

@@ -1,0 +1,143 @@
+"""A learner re-runs cells: every course notebook survives it, and no notebook asserts bare.
+
+Two properties, proven together for each notebook under `notebooks/` in ONE kernel (one kernel
+start per notebook keeps the suite's cost down):
+
+1. every code cell can be run again right after itself (the learner's second Shift-Enter):
+   the notebook is executed with each code cell run twice in a row;
+2. the whole notebook can then be run top to bottom a second time in the same kernel (the
+   learner's second "Run All"), with the same lesson.
+
+A cell tagged `raises-exception` may fail (its failure is the lesson); any other error fails the
+test, naming the notebook, the pass, the cell and its source.  The kernel is started with
+`MCP_LAB_ANSWER_FROM_CODE=1` (tests/conftest.py), the harness switch that lets the quiz and form
+cells answer from code; a learner's kernel never has it.
+
+`test_no_bare_asserts` counts `assert` statements without a message in notebook code cells:
+a learner who changes one value must read a sentence, not a bare AssertionError.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from _support import ROOT
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+CELL_TIMEOUT = 120
+NOTEBOOK_TIMEOUT = 900
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _code_cells(nb) -> list[tuple[int, object]]:
+    return [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+
+
+async def _rerun(path: Path, keep_going: bool = False) -> list[str]:
+    """Run each code cell twice in a row, then the whole notebook once more; the failures.
+
+    Stops at the first failure unless `keep_going` (used to count failing cells for a report).
+    """
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+    from traitlets.config import Config
+
+    nb = nbformat.read(path, as_version=4)
+    config = Config()
+    config.KernelManager.transport_encryption = "auto"
+    client = NotebookClient(
+        nb,
+        config=config,
+        kernel_name=nb.metadata.get("kernelspec", {}).get("name") or "python3",
+        timeout=CELL_TIMEOUT,
+        startup_timeout=60,
+        extra_arguments=["--InteractiveShell.colors=nocolor"],
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    failures: list[str] = []
+    async with client.async_setup_kernel():
+        for label, times in (("each cell run twice in a row", 2), ("second run of the whole notebook", 1)):
+            for index, cell in _code_cells(nb):
+                for attempt in range(times):
+                    cell.outputs = []
+                    try:
+                        await client.async_execute_cell(cell, index)
+                    except (CellExecutionError, CellTimeoutError) as e:
+                        failures.append(_describe(path, label, index, attempt, cell, e))
+                        if not keep_going:
+                            return failures
+                    except DeadKernelError as e:
+                        return failures + [_describe(path, label, index, attempt, cell, e)]
+    return failures
+
+
+def _describe(path: Path, label: str, index: int, attempt: int, cell, e: Exception) -> str:
+    run = " (its first run)" if label.startswith("each") and attempt == 0 else ""
+    lines = [
+        f"{path.relative_to(ROOT)}: {label}: cell {index}{run}: "
+        f"{type(e).__name__}: {getattr(e, 'evalue', '') or str(e)[:300]}",
+        "--- cell source ---",
+        cell.source[:2000],
+    ]
+    tbs = ["\n".join(o.get("traceback", [])) for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+    if tbs:
+        lines += ["--- traceback ---", ANSI.sub("", tbs[-1])[-3000:]]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_every_cell_runs_twice_and_the_notebook_runs_twice(path: Path) -> None:
+    started = time.monotonic()
+    failures = asyncio.run(asyncio.wait_for(_rerun(path), NOTEBOOK_TIMEOUT))
+    if failures:
+        pytest.fail(f"{failures[0]}\n(after {time.monotonic() - started:.0f} s)", pytrace=False)
+
+
+def bare_asserts(path: Path) -> list[str]:
+    """`assert` statements without a message in the notebook's Python code cells."""
+    nb = json.loads(path.read_text())
+    if nb.get("metadata", {}).get("kernelspec", {}).get("language", "python") != "python":
+        return []
+    found = []
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        # IPython syntax (magics, shell escapes) is not Python: blank those lines, keep numbering.
+        python = "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.splitlines())
+        try:
+            tree = ast.parse(python)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assert) and node.msg is None:
+                found.append(f"{path.name} cell {i}: {ast.get_source_segment(python, node)}")
+    return found
+
+
+def test_no_bare_asserts_in_notebooks() -> None:
+    found = [line for p in NOTEBOOKS for line in bare_asserts(p)]
+    assert not found, (
+        f"{len(found)} asserts without a message (say what was expected and what came back):\n" + "\n".join(found[:40])
+    )
+
+
+if __name__ == "__main__":  # a report: every failing cell of every notebook named on the command line
+    import os
+    import sys
+
+    os.environ["MCP_LAB_ANSWER_FROM_CODE"] = "1"
+    total = 0
+    for arg in sys.argv[1:] or [str(p) for p in NOTEBOOKS]:
+        found = asyncio.run(_rerun(Path(arg).resolve(), keep_going=True))
+        total += len(found)
+        for f in found:
+            print(f.splitlines()[0])
+    print(f"{total} failing cell runs")
