@@ -70,6 +70,7 @@ def test_nan_and_infinity_are_a_parse_error_on_stdio(calendar, constant):
     assert answer["error"]["code"] == -32700 and "id" not in answer, answer
 
 
+@pytest.mark.wire_deliberate(client="an out-of-range logLevel, sent to see the server refuse it")
 def test_log_level_is_optional_but_checked(calendar):
     """logLevel is deprecated (SEP-2577) yet valid; an invalid level is -32602
     (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#per-request-log-level)."""

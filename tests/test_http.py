@@ -201,6 +201,7 @@ def sse(*events: str) -> list[bytes]:
     return [e.encode() for e in events]
 
 
+@pytest.mark.wire_deliberate(server="a fake HTTP server whose results only exercise SSE framing")
 def test_sse_split_events_multiline_data_and_notifications(fake):
     def reply(body):
         answer = json.dumps(
@@ -307,6 +308,9 @@ def test_sdk_calendar_over_http():
             assert t.last_exchange.status == 202
 
 
+@pytest.mark.wire_deliberate(
+    server="the pinned legacy reference server answers an unreadable request with id null (JSON-RPC 2.0 allows it, the MCP schema does not)"
+)
 def test_reference_server_over_http_is_legacy():
     require_reference()
     with mcp_lab.serve_http("everything") as srv:
