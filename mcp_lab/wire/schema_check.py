@@ -268,8 +268,9 @@ class WireChecker:
             return self._session_version or LEGACY, obj["method"]
         answered_by = "client" if sender == "server" else "server"
         method, version = self._pending.get((answered_by, obj.get("id")), (None, None))
-        if method == "initialize" and isinstance(obj.get("result"), Mapping):
-            agreed = obj["result"].get("protocolVersion")
+        result = obj.get("result")
+        if method == "initialize" and isinstance(result, Mapping):
+            agreed = result.get("protocolVersion")
             version = agreed if isinstance(agreed, str) else version
         return version, method
 

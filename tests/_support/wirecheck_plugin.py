@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import threading
 from collections import Counter
@@ -93,8 +94,8 @@ class WireCheckState:
                 self.deliberate_by_reason[deliberate] += 1
             elif f.verdict == "unchecked":
                 self.unchecked += 1
-            elif exempt and f.sender in exempt:
-                self.deliberate_by_reason[f"test mark: {exempt[f.sender]}"] += 1
+            elif exempt and (why := _exemption(f, exempt)):
+                self.deliberate_by_reason[f"test mark: {why}"] += 1
             else:
                 bad.append(f)
         self.invalid += bad
@@ -108,6 +109,22 @@ class WireCheckState:
             f"wire check: {valid} messages valid against the official schema ({eras or 'none'}); "
             f"{sum(self.deliberate_by_reason.values())} deliberate exempt; {self.unchecked} unchecked; {verdict}"
         )
+
+
+def _exemption(f: Finding, exempt: dict[str, str]) -> str | None:
+    """The reason a test's mark gives for this invalid message, if the mark covers it:
+    `client=` / `server=` cover every invalid message of that side; `server_id_null=` only a
+    server's error with "id": null (JSON-RPC 2.0 allows it; the MCP schema does not);
+    `server_legacy_answer=` only a result without resultType (a legacy server answering a
+    modern request in its own era)."""
+    if f.sender in exempt:
+        return exempt[f.sender]
+    error = f.error or ""
+    if f.sender == "server" and "server_id_null" in exempt and error.endswith("not None"):
+        return exempt["server_id_null"]
+    if f.sender == "server" and "server_legacy_answer" in exempt and "resultType: Field required" in error:
+        return exempt["server_legacy_answer"]
+    return None
 
 
 class InvalidWireMessage(AssertionError):
@@ -137,8 +154,9 @@ def pytest_configure(config) -> None:
     global _STATE
     config.addinivalue_line(
         "markers",
-        "wire_deliberate(client=why, server=why): this test puts invalid messages from that side on "
-        "the wire on purpose; the wire check counts them as deliberate, with the reason",
+        "wire_deliberate(client=why, server=why, server_id_null=why, server_legacy_answer=why): this test puts invalid messages "
+        "from that side (or a server's id-null errors) on the wire on purpose; the wire check counts them "
+        "as deliberate, with the reason",
     )
     folder = Path(tempfile.mkdtemp(prefix="mcp-lab-wire-"))
     _STATE = WireCheckState(folder / "wire.jsonl")
@@ -149,6 +167,8 @@ def pytest_configure(config) -> None:
 def pytest_unconfigure(config) -> None:
     if _STATE is not None:
         trace_model.remove_tap(_STATE.tap)
+        os.environ.pop(trace_model.WIRE_LOG_ENV, None)
+        shutil.rmtree(_STATE.log_path.parent, ignore_errors=True)
 
 
 def _exempt(item) -> dict[str, str]:
