@@ -122,9 +122,17 @@ def _exemption(f: Finding, exempt: dict[str, str]) -> str | None:
     error = f.error or ""
     if f.sender == "server" and "server_id_null" in exempt and error.endswith("not None"):
         return exempt["server_id_null"]
-    if f.sender == "server" and "server_legacy_answer" in exempt and "resultType: Field required" in error:
+    if f.sender == "server" and "server_legacy_answer" in exempt and f.kind == "result" and _no_result_type(f.line):
         return exempt["server_legacy_answer"]
     return None
+
+
+def _no_result_type(line: str | None) -> bool:
+    try:
+        result = json.loads(line or "").get("result")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(result, dict) and "resultType" not in result
 
 
 class InvalidWireMessage(AssertionError):
