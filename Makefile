@@ -6,6 +6,9 @@
 #   .venv/.stamp-pip                      `pip install -e '.[dev]'`, redone when pyproject.toml changes
 #   .venv/.stamp-kernel                   `ipykernel install --sys-prefix`, redone after a reinstall
 #   <reference>/node_modules/.stamp-npm   `npm ci`, redone when package(-lock).json changes
+#   <suite>/node_modules/.stamp-npm       `npm ci` of the pinned conformance suite and its Node 22
+#                                         (the `node` npm package), redone when its lock changes;
+#                                         a fresh install takes 10-18 s and 240 MB
 #   .venv/.stamp-teach                    `pip install -e '.[dev,teach]'` (JupyterHub, nbgrader)
 #   classroom/hub/node_modules/.stamp-npm `npm ci` of the hub's configurable-http-proxy
 # `make teach` adds the last two (make test, hub, bench-hub and wheelhouse need them).
@@ -26,12 +29,17 @@ PIP_STAMP := $(VENV)/.stamp-pip$(if $(wildcard mcp_lab/__init__.py),,-nopkg)
 KERNEL_STAMP := $(VENV)/.stamp-kernel
 NPM_STAMP := $(REF)/node_modules/.stamp-npm
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
+SUITE := mcp_lab/conformance/suite
+SUITE_STAMP := $(SUITE)/node_modules/.stamp-npm
 # Jupyter refuses to run as root unless told to (CI and these machines run as root).
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--ServerApp.allow_root=True)
 HUB := classroom/hub
 TEACH_STAMP := $(VENV)/.stamp-teach
 HUB_NPM_STAMP := $(HUB)/node_modules/.stamp-npm
 PYTEST_ARGS ?=
+# Two workers, a whole test file each (files share servers and lab folders within themselves).
+# `make test PYTEST_WORKERS=0` runs everything in one process.
+PYTEST_WORKERS ?= 2
 LAB_ARGS ?=
 # Where `make wheelhouse` writes the classroom bundle; OFFLINE= is a bundle to install from.
 BUNDLE ?= build/classroom-bundle
@@ -43,7 +51,7 @@ NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(
 
 .PHONY: setup prereqs teach lab labs test lint fmt bench hub bench-hub wheelhouse clean
 
-setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
+setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
 teach: setup $(TEACH_STAMP) $(HUB_NPM_STAMP)
 
@@ -92,6 +100,16 @@ $(LAB_SETTINGS): tools/lab-overrides.json | $(VPY)
 	@mkdir -p $(dir $@)
 	cp tools/lab-overrides.json $@
 
+# The suite needs Node >= 22; the `node` package's preinstall fetches the matching platform binary
+# from the npm registry at install time (package.json's allowScripts approves that one script), so
+# nothing is downloaded when the suite runs. The system Node (>= 20) only runs npm. Run it as
+# PATH=$(SUITE)/node_modules/node/bin:$$PATH $(SUITE)/node_modules/.bin/conformance ...
+$(SUITE_STAMP): $(SUITE)/package.json $(SUITE)/package-lock.json | prereqs
+	cd $(SUITE) && $(NPM_ENV) npm ci --no-audit --no-fund
+	@$(SUITE)/node_modules/node/bin/node -e 'process.exit(+process.versions.node.split(".")[0] >= 22 ? 0 : 1)' \
+		|| { echo "the pinned Node 22 in $(SUITE) did not install"; exit 1; }
+	@touch $@
+
 # The server's root is the repository, so labs/ is reachable from the file browser; the page
 # opens on notebooks/00-start-here.ipynb, with the file browser in notebooks/.
 lab: setup
@@ -117,7 +135,7 @@ lint: setup
 test: lint teach
 	@sh tools/ensure_chromium.sh || { [ "$$CI" != true ] || exit 1; \
 		echo "make test: no Chromium here: the browser tests will be skipped (each says why)" >&2; }
-	$(VPY) -m pytest $(PYTEST_ARGS)
+	$(VPY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
 
 fmt: setup
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
@@ -140,6 +158,6 @@ wheelhouse: teach
 	$(VPY) classroom/bundle.py $(BUNDLE)
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
+	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules $(SUITE)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +

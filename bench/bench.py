@@ -358,13 +358,15 @@ MEASUREMENTS: list[Callable[[], "Row | list[Row]"]] = [
 # Token rows (issue 6) live beside the rows above, in the same Row format.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_cassette import MEASUREMENTS as CASSETTE_MEASUREMENTS  # noqa: E402
+from bench_conformance import MEASUREMENTS as CONFORMANCE_MEASUREMENTS  # noqa: E402
 from bench_http import MEASUREMENTS as HTTP_MEASUREMENTS  # noqa: E402
 from bench_notebooks import MEASUREMENTS as NOTEBOOK_MEASUREMENTS  # noqa: E402
 from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
 
+# a function may return several rows
 MEASUREMENTS += (
-    HTTP_MEASUREMENTS + TOKEN_MEASUREMENTS + CASSETTE_MEASUREMENTS + NOTEBOOK_MEASUREMENTS
-)  # a function may return several rows
+    HTTP_MEASUREMENTS + TOKEN_MEASUREMENTS + CASSETTE_MEASUREMENTS + NOTEBOOK_MEASUREMENTS + CONFORMANCE_MEASUREMENTS
+)
 
 
 # -- report ---------------------------------------------------------------------------------

@@ -60,6 +60,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--json", action="store_true", help="print the counts as JSON")
     cassette_cli.register(sub)  # record, replay, diff
+    from .conformance.cli import add_parser as _add_conformance
+
+    _add_conformance(sub)
     return parser
 
 
@@ -139,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
         return _cost(args, server_argv, parser)
     if args.command in cassette_cli.COMMANDS:
         return cassette_cli.run(args, server_argv, parser)
+    if args.command == "conformance":
+        from .conformance.cli import main as _conformance
+
+        return _conformance(args, server_argv, parser)
     parser.error(f"unknown command {args.command!r}")
     return 2
 

@@ -363,6 +363,15 @@ def test_cli_record_over_http(tmp_path):
     assert rec.trace.of("http") and _cli("replay", str(out), "calendar").returncode == 0
 
 
+def test_cli_record_keeps_what_it_got_when_the_server_dies(tmp_path):
+    out = tmp_path / "partial.jsonl"
+    dies = [sys.executable, "-c", FIRST_THEN, "die"]
+    p = _cli("record", str(out), "--timeout", "3", "--", *dies, stdin="tools/list\ntools/list\n")
+    assert p.returncode == 1 and "saved the" in p.stderr and p.stderr.strip().count("\n") == 0, p.stderr
+    rec = cassette.read(out)
+    assert "stopped early" in rec.header["how"] and rec.header["server"]["era"] is not None
+
+
 def test_cli_bad_input_is_one_line(tmp_path):
     junk = tmp_path / "junk.jsonl"
     junk.write_text("[1, 2, 3]\n")

@@ -122,10 +122,9 @@ def test_start_here_gives_the_same_minutes_as_the_readme():
     assert in_00 == _readme_minutes()
 
 
-# Each step's closing "Next:" names the step after it on the map (the last step names none).
-# The labs' own pointers are kept by the labs' sources; add "labs" and "labs/solutions" here once
-# those are on the same branch.
-NEXT_CHECKED = ("notebooks",)
+# Each step's closing "Next:" names the step after it on the map (the last step names none); a
+# lab's solution says the same as its template.
+NEXT_CHECKED = ("notebooks", "labs")
 NEXT = re.compile(r"Next: \*\*[^*]+\*\* \(`([^`]+\.ipynb)`\)")
 
 
@@ -136,8 +135,9 @@ def test_every_next_pointer_names_the_next_step_on_the_map():
         for folder in NEXT_CHECKED:
             if not path.startswith(folder + "/"):
                 continue
-            cells = json.loads((ROOT / path).read_text())["cells"]
-            pointers = [m.group(1) for c in cells for m in NEXT.finditer("".join(c["source"]))]
+            copies = [ROOT / path] + ([ROOT / path.replace("labs/", "labs/solutions/", 1)] if folder == "labs" else [])
+            cells = [c for copy in copies if copy.is_file() for c in json.loads(copy.read_text())["cells"]]
+            pointers = sorted({m.group(1) for c in cells for m in NEXT.finditer("".join(c["source"]))})
             expected = order[i + 1] if i + 1 < len(order) else None
             if expected is None:
                 if pointers:

@@ -55,9 +55,14 @@ def test_32022_with_no_mutual_version_is_modern_without_a_version():
     assert "no initialize is sent" in d.reasons[-1]
 
 
-def test_over_http_32022_retries_only_at_another_version():
-    d = decide(error(-32022, {"supported": [LATEST]}), asked=LATEST, http=BAD)
-    assert d.next is Next.MODERN_NO_VERSION
+@pytest.mark.parametrize("http", [None, BAD], ids=["stdio", "http"])
+def test_32022_listing_the_refused_version_retries_it_once_on_both_transports(http):
+    # The conformance suite's request-metadata scenario refuses a version it lists, once.
+    d = decide(error(-32022, {"supported": [LATEST]}), asked=LATEST, http=http)
+    assert (d.next, d.version, d.era) == (Next.RETRY, LATEST, Era.MODERN), d.reasons
+    again = decide(error(-32022, {"supported": [LATEST]}), asked=LATEST, http=http, may_retry=False)
+    assert (again.next, again.version) == (Next.MODERN_NO_VERSION, None), again.reasons
+    assert f"the retry at {LATEST} was refused" in again.reasons[-1], again.reasons
 
 
 @pytest.mark.parametrize("code", [-32020, -32021, -32022])
@@ -96,6 +101,6 @@ def test_the_helpers_read_versions_and_shapes():
     assert supported_versions({"supported": [LATEST]}) == [LATEST]
     assert supported_versions({"supported": []}) is None and supported_versions("x") is None
     assert mutual_versions([LATEST, "2025-11-25"]) == [LATEST] and mutual_versions(None) == []
-    assert mutual_versions([LATEST], besides=LATEST) == []
+    assert mutual_versions(["2099-01-01"]) == []
     assert discover_shape(DISCOVER) == ([LATEST], {"tools": {}}) and discover_shape({"capabilities": {}}) is None
     assert Era.MODERN == "modern"

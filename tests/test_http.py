@@ -295,6 +295,42 @@ def test_probe_over_http_calendar_is_modern(cal):
         assert v.client.request("tools/list").ok
 
 
+def _refuse_first_discovers(refusals: int):
+    """A modern server that refuses the first `refusals` server/discover with -32022 although it
+    lists the very version asked for (the conformance suite's request-metadata mock does this)."""
+    answered: list[int] = []  # the status of each reply, decided when the reply is made
+
+    def reply(body):
+        if len(answered) < refusals:
+            answered.append(400)
+            err = {
+                "code": -32022,
+                "message": "Unsupported protocol version",
+                "data": {"supported": ["2026-07-28"], "requested": "2026-07-28"},
+            }
+            return [json.dumps({"jsonrpc": "2.0", "id": body["id"], "error": err}).encode()]
+        answered.append(200)
+        result = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {}}
+        return [json.dumps({"jsonrpc": "2.0", "id": body["id"], "result": result}).encode()]
+
+    return (lambda body: answered[-1]), reply
+
+
+def test_probe_over_http_retries_a_refused_version_the_server_lists_once(fake):
+    status, reply = _refuse_first_discovers(1)
+    f = fake(status=status, headers={"Content-Type": "application/json"}, reply=reply)
+    with mcp_lab.probe_http(f.url) as v:
+        assert (v.era, v.version) == ("modern", "2026-07-28"), v.steps
+        assert [b["method"] for b in f.bodies] == ["server/discover", "server/discover"]
+        assert any("retry server/discover at 2026-07-28" in s for s in v.steps), v.steps
+    status, reply = _refuse_first_discovers(5)  # refused again: give up after one retry
+    f = fake(status=status, headers={"Content-Type": "application/json"}, reply=reply)
+    with mcp_lab.probe_http(f.url) as v:
+        assert (v.era, v.version) == ("modern", None), v.steps
+        assert len(f.bodies) == 2 and "initialize" not in [b["method"] for b in f.bodies]
+        assert any("the retry at 2026-07-28 was refused" in s for s in v.steps), v.steps
+
+
 def test_sdk_calendar_over_http():
     with mcp_lab.serve_http("sdk_calendar") as srv:
         PORTS.append(srv.port)

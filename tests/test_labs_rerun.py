@@ -8,8 +8,10 @@ for the labs' solutions (what a learner has once the lab is done) and the untouc
 2. then the whole notebook top to bottom once more in the same kernel (a second Run All).
 
 In a solution no cell may fail, the check included, on any run.  In a template only the check
-cell (tagged `raises-exception`) fails, and it fails with the same sentence every time: the
-lesson does not change because the learner ran it again.
+cell (tagged `raises-exception`) fails, with the lab's lesson as a CheckFailed shown as its one
+sentence (not the checker's traceback), and with the same sentence every time: the lesson does
+not change because the learner ran it again.  These are the only executions of the lab
+notebooks in the suite (tests/test_notebooks.py runs notebooks/ only).
 
 `test_no_bare_asserts_in_labs` counts `assert` statements without a message in the code cells
 of every lab notebook (source, template and solution) and every lab server file.
@@ -25,12 +27,19 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ("05-requests-by-hand", "08-ask-the-person", "10-fix-the-calendar", "12-token-budget")
+# Where each untouched template's check stops: the lab's first lesson.
+TEMPLATE_FAILURE = {
+    "05-requests-by-hand": "request 1 (server/discover) is still a placeholder",
+    "08-ask-the-person": 'accept (the person picks a room): expected a result with resultType "input_required"',
+    "10-fix-the-calendar": "process C read 2 event(s): the write made in process B is gone",
+    "12-token-budget": "catalog costs 2,726 tokens; the budget is 1,100",
+}
 CELL_TIMEOUT = 120
 NOTEBOOK_TIMEOUT = 600
 
 
-async def _rerun(path: Path) -> list[tuple[str, int, str, str]]:
-    """(pass, cell index, ename, evalue) of every error, over both passes."""
+async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
+    """(pass, cell index, ename, evalue, traceback) of every error, over both passes."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -48,7 +57,7 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str]]:
         extra_arguments=["--InteractiveShell.colors=nocolor"],
         resources={"metadata": {"path": str(path.parent)}},
     )
-    errors: list[tuple[str, int, str, str]] = []
+    errors: list[tuple[str, int, str, str, list]] = []
     async with client.async_setup_kernel():
         for label, times in (("each cell twice", 2), ("second run of the whole notebook", 1)):
             for index, cell in enumerate(nb.cells):
@@ -59,16 +68,16 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str]]:
                     try:
                         await client.async_execute_cell(cell, index)
                     except CellExecutionError as e:  # an untagged cell failed: stop here
-                        return errors + [(f"{label} #{attempt + 1}", index, e.ename, e.evalue)]
+                        return errors + [(f"{label} #{attempt + 1}", index, e.ename, e.evalue, [])]
                     errors += [
-                        (f"{label} #{attempt + 1}", index, o.ename, o.evalue)
+                        (f"{label} #{attempt + 1}", index, o.ename, o.evalue, list(o.traceback))
                         for o in cell.outputs
                         if o.output_type == "error"
                     ]
     return errors
 
 
-def _run(path: Path) -> list[tuple[str, int, str, str]]:
+def _run(path: Path) -> list[tuple[str, int, str, str, list]]:
     return asyncio.run(asyncio.wait_for(_rerun(path), NOTEBOOK_TIMEOUT))
 
 
@@ -76,7 +85,7 @@ def _run(path: Path) -> list[tuple[str, int, str, str]]:
 def test_solution_survives_each_cell_twice_and_a_second_run(lab):
     errors = _run(ROOT / "labs" / "solutions" / f"{lab}.ipynb")
     assert not errors, f"labs/solutions/{lab}.ipynb failed on a re-run: " + "; ".join(
-        f"{run}, cell {i}: {ename}: {evalue[:300]}" for run, i, ename, evalue in errors
+        f"{run}, cell {i}: {ename}: {evalue[:300]}" for run, i, ename, evalue, _ in errors
     )
 
 
@@ -86,13 +95,18 @@ def test_template_fails_only_its_check_and_the_same_way_each_time(lab):
 
     path = ROOT / "labs" / f"{lab}.ipynb"
     nb = nbformat.read(path, as_version=4)
-    check = next(i for i, c in enumerate(nb.cells) if "check" in c.metadata.get("tags", []))
+    checks = [i for i, c in enumerate(nb.cells) if "check" in c.metadata.get("tags", [])]
+    assert len(checks) == 1 and "raises-exception" in nb.cells[checks[0]].metadata.tags, f"{lab}: one tagged check"
     errors = _run(path)
-    assert {i for _, i, _, _ in errors} == {check}, f"labs/{lab}.ipynb: only the check cell may fail: {errors}"
+    assert {i for _, i, _, _, _ in errors} == set(checks), f"labs/{lab}.ipynb: only the check may fail: {errors}"
     assert len(errors) == 3, f"the check should fail on each of its three runs: {errors}"
-    assert len({(ename, evalue) for _, _, ename, evalue in errors}) == 1, (
+    assert len({(ename, evalue) for _, _, ename, evalue, _ in errors}) == 1, (
         f"the check said different things on a re-run: {errors}"
     )
+    _, _, ename, evalue, traceback = errors[0]
+    assert ename == "CheckFailed" and evalue.startswith(TEMPLATE_FAILURE[lab]), (ename, evalue)
+    # The learner sees the sentence, not the checker's frames (IPython's custom traceback for CheckFailed).
+    assert traceback == [f"CheckFailed: {evalue}"], traceback
 
 
 def _bare_asserts(source: str, where: str) -> list[str]:

@@ -93,7 +93,7 @@ def test_the_machine_path_pattern_catches_what_it_is_for():
     work, tmp = "/" + "work", "/" + "tmp"
     assert MACHINE_PATH.search(f"see {work}/shared/spec/DIGEST.md")
     assert MACHINE_PATH.search(f'open("{tmp}/pytest-of-root/x")')
-    assert not MACHINE_PATH.search("https://example.org/work/x and tests/tmp_path")
+    assert not MACHINE_PATH.search(f"https://example.org{work}/x and tests/tmp_path")
 
 
 def _contract_run(root: Path) -> subprocess.CompletedProcess:
@@ -130,6 +130,8 @@ def test_the_layer_contract_holds_on_a_clean_copy(package_copy):
         ("wire/revisions.py", "from mcp_lab.session import client as _upward  # planted", "Layers"),
         ("servers/notes.py", "import mcp_lab.transport.stdio as _upward  # planted", "Layers"),
         ("session/client.py", "import ipywidgets as _heavy  # planted", "No Jupyter or tokenizer"),
+        ("conformance/results.py", "from mcp_lab.course import _check as _sideways  # planted", "Layers"),
+        ("conformance_client.py", "from mcp_lab.notebook import quiz as _up  # planted", "The conformance driver"),
     ],
 )
 def test_a_forbidden_import_is_caught(package_copy, module, planted, contract):

@@ -1,11 +1,12 @@
-"""Execute every course notebook and every lab solution, one pytest test per notebook.
+"""The one notebook runner of the suite and the bench, and the list of notebooks it runs.
 
-What runs: each `.ipynb` under `labs/solutions/`. The course notebooks under `notebooks/` are
-executed by tests/test_rerun.py instead, whose first pass runs every cell in order (each one
-twice in a row, as a learner's second Shift-Enter does) and then the whole notebook again in the
-same kernel: a single extra run here would prove nothing more and cost a kernel per notebook. The lab templates directly
-under `labs/` are *meant* to fail until a learner solves them; their own lab tests run them and
-expect that failure, so they are not collected here.
+What runs here: nothing of its own any more. Every notebook is executed by a re-run test, whose
+first pass is the plain run this module used to make: the course notebooks by tests/test_rerun.py
+(each cell twice in a row, then the whole notebook again, in one kernel), the labs by
+tests/test_labs_rerun.py (each solution and each template the same way). A single extra run here
+would prove nothing more and cost a kernel per notebook. This module keeps the one notebook
+runner (`run_notebook`) and the list of notebooks (`find_notebooks`, notebooks/ and
+labs/solutions/) that `make bench` times.
 
 How: plain nbclient (see JUPYTER-NOTES.md for why not nbmake/testbook/nbval). Each notebook gets
 its own kernel, named by its metadata (default python3 -- the `.venv` kernel `make setup`
@@ -15,8 +16,8 @@ down by nbclient's own clean-up. A cell tagged `raises-exception` may fail (the 
 error); any other error fails the test with the notebook, the cell's index and source, and the
 error's name and value -- without ANSI colours, and without a doubled traceback.
 
-With no notebooks at all this module collects zero items (no skip); .ci/run fails a run in
-which pytest collected nothing.
+It collects zero items (no skip): NOTEBOOKS below is empty on purpose, and the parametrized
+test stays for a notebook folder a future change adds without a re-run test of its own.
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ def find_notebooks(root: Path = ROOT) -> list[Path]:
     return found
 
 
-# The course notebooks run in tests/test_rerun.py (see above); find_notebooks() still lists them
-# for the benchmark, which times the course as a learner runs it.
-NOTEBOOKS = [p for p in find_notebooks() if p.relative_to(ROOT).parts[0] != "notebooks"]
+# The course notebooks run in tests/test_rerun.py and the labs in tests/test_labs_rerun.py (see
+# above); find_notebooks() still lists them for the benchmark, which times the course as a
+# learner runs it.
+RERUN_ELSEWHERE = ("notebooks", "labs")
+NOTEBOOKS = [p for p in find_notebooks() if p.relative_to(ROOT).parts[0] not in RERUN_ELSEWHERE]
 
 
 def _shorten(text: str, limit: int = 2000) -> str:

@@ -115,6 +115,20 @@ def test_each_known_defect_is_reported_invalid_with_its_model(name):
     assert "INVALID" in str(f) and json.dumps(obj) in str(f)
 
 
+@pytest.mark.parametrize("code", [-32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022])
+def test_a_well_formed_error_of_each_code_is_valid(code):
+    data = {"supported": [M], "requested": "1999-01-01", "requiredCapabilities": {"elicitation": {}}}
+    obj = {"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "m", "data": data}}
+    f = check_message(obj, sender="server", version=M, method="tools/list")
+    assert f.verdict == "valid", f"a well-formed {code} was judged invalid: {f}"
+
+
+def test_a_32022_is_judged_by_its_2026_shape_even_for_an_unknown_version():
+    obj = {"jsonrpc": "2.0", "id": 1, "error": {"code": -32022, "message": "m", "data": {"supported": [M]}}}
+    f = check_message(obj, sender="server", version="1999-01-01", method="tools/list")
+    assert f.verdict == "invalid" and f.model == "UnsupportedProtocolVersionError", f
+
+
 def test_valid_messages_of_both_eras_pass():
     c = WireChecker()
     c.feed({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": META}}, sender="client")

@@ -1,6 +1,7 @@
 """Lab 08 (ask the person): a room-booking server whose one tool has to ask the person.
 
-    python server.py          # stdio: one JSON-RPC message per line (the lab's check starts it)
+    python server.py              # stdio: one JSON-RPC message per line (the lab's check starts it)
+    python server.py --http PORT  # Streamable HTTP on 127.0.0.1:PORT/mcp (the conformance suite's way in)
 
 The tool `book_room(startsAt)` books a meeting room, but the room is the person's choice, not
 the model's.  In revision 2026-07-28 a server never sends a request to the client, so the tool
@@ -190,7 +191,16 @@ def handle(msg: Any) -> dict | None:
         return error(rid, -32603, f"Internal error: {type(e).__name__}: {e}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv:   # `python server.py --http PORT`: the same handle(), over the course's HTTP binding
+        import argparse
+        parser = argparse.ArgumentParser(prog="python server.py")
+        parser.add_argument("--http", type=int, required=True, metavar="PORT",
+                            help="serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio")
+        from mcp_lab.servers._http_binding import serve
+        serve(handle, parser.parse_args(argv).http, name=SERVER_INFO["name"])
+        return
     print(f"{SERVER_INFO['name']}: serving 2026-07-28 on stdio", file=sys.stderr)
     for line in sys.stdin.buffer:
         try:

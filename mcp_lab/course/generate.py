@@ -17,7 +17,7 @@ self-paced learner the same two versions without a gradebook:
   the template still runs to its check) and `ClearOutput` on the notebook; for the files beside
   it, the same markers handled by `student_text()` below, since nbgrader only clears notebooks;
 * the solution: the markers' lines removed, the check cell's `raises-exception` tag dropped (a
-  solution's check must pass: tests/test_notebooks.py executes it).
+  solution's check must pass: tests/test_labs_rerun.py executes it).
 
 A server file's template must still *run*, because the lab's first lesson is the failure its
 check shows (lab 10's lost write), so a solution region in a file may be preceded by its

@@ -17,9 +17,9 @@ may carry extra fields: in 2026-07-28 `serverInfo` rides in `_meta`
 `tools/list`, a request asking for a revision nobody speaks (-32022 with `data.requested` and
 `data.supported`), a line that is not JSON (-32700) and a request whose id is null (-32600),
 both answered with the id left out: it could not be read, and the schema never allows
-`"id": null`.  `judge()` is the same verdict for one exchange
-a lab check made anyway.  A failure is a `CheckFailed` whose one paragraph names the schema type,
-the field, the rule's page in the specification, and what to change.
+`"id": null`.  `judge()` is the same verdict for one exchange a lab check made anyway.  A
+failure is a `CheckFailed` whose one paragraph names the schema type, the field, the rule's page
+in the specification, and what to change.
 """
 
 from __future__ import annotations

@@ -510,10 +510,23 @@ def main(argv: list[str] | None = None) -> None:
         metavar="SECONDS",
         help="how long a calendar is kept after creation (default 30 days)",
     )
+    parser.add_argument(
+        "--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio"
+    )
     args = parser.parse_args(argv)
     server = DurableCalendar(
         args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl, calendar_ttl=args.calendar_ttl
     )
+    if args.http is not None:
+        from mcp_lab.servers.streamable_http import serve  # the calendar's binding, this server's handle()
+
+        serve(
+            server.handle,
+            args.http,
+            name=SERVER_INFO["name"],
+            banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: db {args.db}",
+        )
+        return
     core.serve_stdio(
         handle_msg=server.handle,
         banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio, db {args.db}",

@@ -49,6 +49,7 @@ def _durable_db() -> Path:
 KNOWN = {
     "calendar": lambda: _python("mcp_lab.servers.calendar"),
     "sdk_calendar": lambda: _python("mcp_lab.servers.sdk_calendar"),
+    "showcase": lambda: _python("mcp_lab.servers.showcase"),
     "durable": lambda: _python("mcp_lab.servers.durable") + ["--db", str(_durable_db())],
     "noisy": lambda: _python("mcp_lab.servers.noisy"),
     "notes": lambda: _python("mcp_lab.servers.notes"),

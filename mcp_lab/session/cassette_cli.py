@@ -186,23 +186,27 @@ def _record(args, server, server_argv) -> int:
             )
         text, name = sys.stdin.read(), "stdin"
     script = parse_script(text, name)
+    stopped: McpError | None = None
     with ExitStack() as stack:
         verdict, where = _connect(server, args, stack)
         stack.callback(verdict.close)
-        _run_script(verdict.client, script, args.timeout)
+        try:
+            _run_script(verdict.client, script, args.timeout)
+        except McpError as e:  # a server that died or went silent: keep what was recorded
+            stopped = e
         how = f"python -m mcp_lab record (script: {name}" + (", over HTTP)" if args.http else ")")
-        path = verdict.trace.save(
-            args.out,
-            how=how,
-            server={
-                **where,
-                "label": verdict.client.name,
-                "era": verdict.era,
-                "version": verdict.version,
-                "info": verdict.server_info,
-            },
-        )
+        if stopped is not None:
+            how += f", stopped early: {' '.join(stopped.message.split())}"
+        info = {"label": verdict.client.name, "era": verdict.era, "version": verdict.version}
+        path = verdict.trace.save(args.out, how=how, server={**where, **info, "info": verdict.server_info})
     print(verdict.trace.text(width=160))
+    if stopped is not None:
+        print(
+            f"mcp_lab record: {' '.join(stopped.message.split())}; saved the {len(verdict.trace)} events "
+            f"recorded until then to {path}",
+            file=sys.stderr,
+        )
+        return 1
     print(f"saved {len(verdict.trace)} events to {path}", file=sys.stderr)
     return 0
 

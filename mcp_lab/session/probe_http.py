@@ -83,6 +83,7 @@ class _HttpRun(_Reasoning):
         self.step(
             f"POST server/discover with protocolVersion {version} in _meta and MCP-Protocol-Version, Mcp-Method headers"
         )
+        retried = False  # one retry after -32022, as over stdio; header retries are bounded by attempts
         for attempt in range(3):
             self.c.protocol_version = version
             status, answer, ex = self.send("server/discover", None, meta=True)
@@ -90,10 +91,12 @@ class _HttpRun(_Reasoning):
                 status, (ex.content_type or "") if ex is not None else "", ex is None or not ex.body.strip()
             )
             d = era.decide(answer, asked=version, may_retry=attempt < 2, http=reply)
+            if d.next is era.Next.RETRY and retried:  # refused again after the one retry: stop there
+                d = era.decide(answer, asked=version, may_retry=False, http=reply)
             for reason in d.reasons:
                 self.step(reason)
             if d.next is era.Next.RETRY:
-                version = d.version
+                version, retried = d.version, True
                 continue
             if d.next is era.Next.RETRY_HEADERS:
                 # Our own headers were wrong (an override left in transport.headers): drop the

@@ -123,6 +123,8 @@ def _to_modern(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
                     "era change: dropped, a modern client sends no notifications/initialized",
                 )
             )
+        elif x.kind == "request" and revisions.PROTOCOL_VERSION_KEY in (x.params.get("_meta") or {}):
+            steps.append(_plain(x))  # already modern (a probe's server/discover): sent as recorded
         elif x.kind == "request":
             p = copy.deepcopy(x.params)
             p["_meta"] = {**meta, **(p.get("_meta") or {})}

@@ -70,8 +70,8 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
     """The argv and extra environment that serve a known server over HTTP on `port`."""
     if name == "calendar":
         return [sys.executable, "-m", "mcp_lab.servers.calendar", "--http", str(port)] + (["--sse"] if sse else []), {}
-    if name == "sdk_calendar":
-        return [sys.executable, "-m", "mcp_lab.servers.sdk_calendar", "--http", str(port)], {}
+    if name in ("sdk_calendar", "showcase"):
+        return [sys.executable, "-m", f"mcp_lab.servers.{name}", "--http", str(port)], {}
     if name == "everything":
         script = _reference_bin().resolve()  # .bin/ holds a symlink to dist/index.js
         return (
@@ -79,7 +79,7 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
             {"PORT": str(port)},
         )
     raise ValueError(
-        f"no HTTP form known for {name!r}: use calendar, sdk_calendar or everything, "
+        f"no HTTP form known for {name!r}: use calendar, sdk_calendar, showcase or everything, "
         "or pass an argv list with a '{port}' placeholder"
     )
 
@@ -168,7 +168,7 @@ def serve_http(
 ) -> Iterator[HttpServer]:
     """Run a server over Streamable HTTP on 127.0.0.1 for the length of a `with` block.
 
-    `server` is "calendar" (`--http PORT`, `sse=True` adds `--sse`), "sdk_calendar"
+    `server` is "calendar" (`--http PORT`, `sse=True` adds `--sse`), "sdk_calendar" or "showcase"
     (`--http PORT`), "everything" (the pinned reference server, `streamableHttp`, PORT in the
     environment), or an argv list in which "{port}" is replaced (PORT is set too).
     """

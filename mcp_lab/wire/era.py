@@ -14,8 +14,10 @@ The rules, in order (never keyed to one error code):
 2. a DiscoverResult with no mutual version: modern, but nothing to speak; report it, with no
    initialize (MODERN_NO_VERSION); a result that is not a DiscoverResult is no proof of
    modernity: fall back to initialize (FALLBACK);
-3. -32022 naming supported versions: modern, wrong version; ask again at a mutual one (RETRY), or
-   stop if there is none (MODERN_NO_VERSION) -- a modern answer rules out the fallback;
+3. -32022 naming supported versions: modern, wrong version; ask again at a mutual one, even the
+   one just refused (RETRY; the caller allows one such retry through `may_retry`), or stop if
+   there is none or no retry is allowed (MODERN_NO_VERSION) -- a modern answer rules out the
+   fallback;
 4. over HTTP, -32020 (our headers disagree with the body): re-derive them and ask again
    (RETRY_HEADERS);
 5. any other modern error (-32020/-32021/-32022), or over HTTP a 404 carrying -32601: modern,
@@ -83,11 +85,11 @@ def supported_versions(data: Any) -> list[str] | None:
     return None
 
 
-def mutual_versions(supported: Any, *, besides: str | None = None) -> list[str]:
-    """The modern versions mcp_lab speaks that `supported` lists, newest first (minus `besides`)."""
+def mutual_versions(supported: Any) -> list[str]:
+    """The modern versions mcp_lab speaks that `supported` lists, newest first."""
     if not isinstance(supported, (list, tuple)):
         return []
-    return [v for v in revisions.MODERN_VERSIONS if v in supported and v != besides]
+    return [v for v in revisions.MODERN_VERSIONS if v in supported]
 
 
 def discover_shape(result: Any) -> tuple[list[str], dict] | None:
@@ -113,9 +115,10 @@ def decide(
     if code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION and refused:
         listed = supported_versions(answer.data)
         if listed is not None or http is not None:
-            # Over stdio a refusal may be retried once at the very version asked (a server that
-            # refused something else in the request); over HTTP only at another version.
-            return _wrong_version(listed or [], asked, may_retry, said, same_ok=http is None)
+            # A listed version is retried even when it is the one just refused, on both
+            # transports: the server may have refused something else in the request, or one node
+            # of a fleet mid-upgrade refused it. The caller bounds the retries with `may_retry`.
+            return _wrong_version(listed or [], asked, may_retry, said)
     if code == jsonrpc.HEADER_MISMATCH and http is not None and status == 400 and may_retry:
         return Decision(
             Next.RETRY_HEADERS,
@@ -175,12 +178,12 @@ def _from_result(result: Any, said: str) -> Decision:
     )
 
 
-def _wrong_version(listed: list[str], asked: str, may_retry: bool, said: str, *, same_ok: bool) -> Decision:
+def _wrong_version(listed: list[str], asked: str, may_retry: bool, said: str) -> Decision:
     first = (
         f"{said}-32022 with data.supported {listed}: the server is modern but refused {asked}; "
         "a modern answer rules out the initialize fallback"
     )
-    mutual = mutual_versions(listed, besides=None if same_ok else asked)
+    mutual = mutual_versions(listed)
     if not mutual or not may_retry:
         why = "none of them is a modern version mcp_lab speaks" if not mutual else f"the retry at {asked} was refused"
         return Decision(

@@ -148,12 +148,6 @@ def _error_model(code: int):
     }.get(code)
 
 
-def _error_target(model, obj: Mapping) -> dict:
-    """Some generated error models describe the whole response (HeaderMismatchError and the
-    other MCP-specific ones carry `error`), the JSON-RPC ones only the error object."""
-    return dict(obj) if "error" in model.model_fields else dict(obj["error"])
-
-
 def check_message(
     obj: Any,
     *,
@@ -178,10 +172,15 @@ def check_message(
     if problem:
         return Finding("invalid", **{**base, "kind": "invalid"}, model="JSON-RPC 2.0 envelope", error=problem)
     if kind == "error":
-        model = _error_model(obj["error"]["code"]) if era_of(version) == MODERN else None
+        code = obj["error"]["code"]
+        # -32020..-32022 exist only in 2026-07-28: their shape applies whatever version was asked
+        # (a -32022 answers precisely a request in a version the server does not know).
+        model = _error_model(code) if era_of(version) == MODERN or -32022 <= code <= -32020 else None
         if model is None:
             return Finding("valid", **base, model="JSON-RPC error")
-        return _judge(base, model.__name__, lambda: model.model_validate(_error_target(model, obj), by_name=False))
+        # The three MCP error types describe the whole response; the JSON-RPC ones the error object.
+        subject = dict(obj) if "error" in model.model_fields else dict(obj["error"])
+        return _judge(base, model.__name__, lambda: model.model_validate(subject, by_name=False))
     if method is None or version not in KNOWN_PROTOCOL_VERSIONS:
         return Finding("unchecked", **base, error="no method or no known protocol version to judge by")
     params = obj.get("params")

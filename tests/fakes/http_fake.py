@@ -15,7 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class FakeServer:
     """`reply(body: dict) -> list[bytes] | None`: the raw chunks to write after the headers;
-    None means never answer (hold the connection until close)."""
+    None means never answer (hold the connection until close).  `status` is an int, or a
+    callable `status(body) -> int` for a server whose status depends on the request."""
 
     def __init__(self, status: int = 200, headers: dict | None = None, reply=None):
         fake = self
@@ -41,7 +42,7 @@ class FakeServer:
                 if chunks is None:
                     fake.release.wait(30)  # hold the request: a server that never answers
                     return
-                self.send_response(status)
+                self.send_response(status(body) if callable(status) else status)
                 for k, v in (headers or {}).items():
                     self.send_header(k, v)
                 self.send_header("Connection", "close")

@@ -1,0 +1,289 @@
+"""A conformance run read back: every checks.json, judged, as a table (HTML and text).
+
+The suite writes one folder per scenario (`server-<scenario>-<timestamp>/checks.json`, or
+`<scenario>-<timestamp>/` in client mode), each an array of checks: id, name, description,
+status (SUCCESS, FAILURE, WARNING, SKIPPED, INFO), spec references, details and, on failure,
+an error message.  `read_checks` collects them; `Result` holds them with the requirement set's
+scoring (scored, or not scored and why), the baseline's verdict, and renders them.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .baseline import FAILING, Baseline, Judgement
+from .spec_links import spec_link
+
+__all__ = ["Check", "Result", "read_checks"]
+
+_TIMESTAMP = re.compile(r"-\d{4}-\d\d-\d\dT[\d-]+Z$")
+_SYMBOL = {"SUCCESS": "✓", "FAILURE": "✗", "WARNING": "!", "SKIPPED": "-", "INFO": "i"}
+_COLOUR = {"SUCCESS": "#1a7f37", "FAILURE": "#cf222e", "WARNING": "#9a6700", "SKIPPED": "#57606a", "INFO": "#57606a"}
+
+
+@dataclass
+class Check:
+    scenario: str
+    id: str
+    name: str
+    status: str
+    description: str = ""
+    error: str | None = None
+    details: dict | None = None
+    references: list[dict] = field(default_factory=list)
+    scored: bool = True
+    baselined: str | None = None  # the baseline's reason, when this check is expected to fail
+    revision: str | None = None  # the requirement set the run was made at
+
+    @property
+    def failed(self) -> bool:
+        return self.status in FAILING
+
+    @property
+    def link(self) -> str | None:
+        return spec_link(self.scenario, self.references, self.revision, self.id)
+
+    def detail_text(self, limit: int = 400) -> str:
+        parts = [self.error] if self.error else []
+        if self.failed and self.details:
+            parts.append(json.dumps(self.details, ensure_ascii=False, separators=(",", ":")))
+        # Lines joined, spaces kept: a check about whitespace ("  create_event  ") must show it.
+        text = re.sub(r"\s*\n\s*", " ", " ".join(parts)).strip()
+        return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _scenario_of(folder: str, mode: str) -> str:
+    name = _TIMESTAMP.sub("", folder)
+    return name[len("server-") :] if mode == "server" and name.startswith("server-") else name
+
+
+def read_checks(out_dir: Path, mode: str = "server") -> dict[str, list[dict]]:
+    """{scenario: [check dicts]} from every checks.json under `out_dir` (latest run of each)."""
+    found: dict[str, list[dict]] = {}
+    for path in sorted(Path(out_dir).glob("*/checks.json")):
+        try:
+            checks = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            checks = [
+                {
+                    "id": "checks-json-unreadable",
+                    "name": "ChecksJsonUnreadable",
+                    "status": "FAILURE",
+                    "errorMessage": f"{path.parent.name}/checks.json could not be read: {e}",
+                }
+            ]
+        if isinstance(checks, list):
+            found[_scenario_of(path.parent.name, mode)] = [c for c in checks if isinstance(c, dict)]
+    return found
+
+
+@dataclass
+class Result:
+    """One conformance run of one target: the checks, the scoring, the baseline's verdict."""
+
+    target: str
+    requirements: str | None
+    mode: str
+    checks: list[Check]
+    judgement: Judgement
+    baseline: Baseline | None = None
+    not_scored: dict[str, str] = field(default_factory=dict)  # scenario -> reason
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)  # hung suite, missing scenario, ...
+    url: str | None = None
+    suite_exit: list = field(default_factory=list)  # the suite's exit status, per process
+
+    # -- the verdict ------------------------------------------------------------------------
+    @property
+    def ok(self) -> bool:
+        """True when every scored, non-baselined check passed, no baseline entry is stale, and
+        nothing went wrong around the suite (a hang, a scenario that wrote no checks)."""
+        return self.judgement.ok and not self.problems
+
+    @property
+    def scenarios(self) -> list[str]:
+        return list(dict.fromkeys(c.scenario for c in self.checks))
+
+    def failures(self, *, scored_only: bool = True, include_baselined: bool = True) -> list[Check]:
+        return [
+            c
+            for c in self.checks
+            if c.failed and (c.scored or not scored_only) and (include_baselined or not c.baselined)
+        ]
+
+    def totals(self, *, scored_only: bool = True) -> dict[str, int]:
+        out = {"scenarios": 0, "checks": 0, "SUCCESS": 0, "FAILURE": 0, "WARNING": 0, "SKIPPED": 0, "INFO": 0}
+        seen = set()
+        for c in self.checks:
+            if scored_only and not c.scored:
+                continue
+            seen.add(c.scenario)
+            out["checks"] += 1
+            out[c.status] = out.get(c.status, 0) + 1
+        out["scenarios"] = len(seen)
+        return out
+
+    def summary(self) -> str:
+        t = self.totals()
+        head = (
+            f"{self.target}: {t['scenarios']} scored scenarios, {t['checks']} checks -- "
+            f"{t['SUCCESS']} passed, {t['FAILURE']} failed, {t['WARNING']} warnings, {t['SKIPPED']} skipped"
+        )
+        if self.requirements:
+            head += f" (requirements {self.requirements})"
+        j = self.judgement
+        if self.baseline is not None:
+            head += f"; baseline {self.baseline.name}: {len(j.expected)} expected"
+        verdict = "PASS" if self.ok else "FAIL"
+        extra = []
+        if j.unexpected:
+            extra.append(f"{len(j.unexpected)} unexpected failure(s)")
+        if j.stale:
+            extra.append(
+                f"{len(j.stale)} stale baseline entr{'y' if len(j.stale) == 1 else 'ies'} (now passing: remove)"
+            )
+        extra += self.problems
+        return f"{verdict}  {head}" + ("".join(f"\n      {e}" for e in extra))
+
+    # -- renderers ----------------------------------------------------------------------------
+    def text(self, *, all_checks: bool = False, width: int = 100) -> str:
+        """The summary, then one line per check: every scored check when `all_checks`, else the
+        failing ones; a failure's details, baseline reason and spec link below it.  Checks of
+        scenarios that are not scored are summed up in one line."""
+        lines = [self.summary(), ""]
+        for c in self.checks:
+            if not c.scored or not (all_checks or c.failed):
+                continue
+            mark = "~" if c.baselined else _SYMBOL.get(c.status, "?")
+            lines.append(f"{mark} {c.status:<8} {c.scenario} :: {c.id}")
+            if c.failed:
+                detail = c.detail_text(width * 2)
+                if detail:
+                    lines.append(f"      {detail}")
+                if c.baselined:
+                    lines.append(f"      expected (baseline): {c.baselined}")
+                if c.link:
+                    lines.append(f"      spec: {c.link}")
+        for s in self.judgement.stale:
+            lines.append(f"✓ STALE    {s}  (baselined, but passing now: remove the entry)")
+        extra = [s for s in self.scenarios if s in self.not_scored]
+        if extra:
+            failing = sorted({c.scenario for c in self.checks if c.scenario in extra and c.status == "FAILURE"})
+            lines.append(
+                f"not scored for {self.requirements}: {len(extra)} scenario(s) run, {len(failing)} failing"
+                + (f" ({', '.join(failing)})" if failing else "")
+                + "; they do not count"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"<conformance.Result {self.summary().splitlines()[0]}>"
+
+    def _repr_html_(self) -> str:
+        return self.html()
+
+    def html(self, *, all_checks: bool = True) -> str:
+        """The summary, a table of the failing checks (baselined ones with their reason), then
+        the passing ones in a collapsed table of the same columns (`all_checks=False` omits it)."""
+        e = html.escape
+        colour = "#1a7f37" if self.ok else "#cf222e"
+        head = "".join(f"<div>{e(line.strip())}</div>" for line in self.summary().splitlines())
+        failing = [c for c in self.checks if c.failed]
+        passing = [c for c in self.checks if not c.failed]
+        out = [f'<div style="border-left:4px solid {colour};padding-left:8px">{head}</div>']
+        if failing:
+            out.append(self._table(failing))
+        else:
+            out.append("<p>No check failed.</p>")
+        if all_checks and passing:
+            out.append(
+                f"<details><summary>{len(passing)} checks that passed, were skipped or are informational"
+                f"</summary>{self._table(passing)}</details>"
+            )
+        return "".join(out)
+
+    def _table(self, checks: list[Check]) -> str:
+        e = html.escape
+        rows = []
+        for c in checks:
+            status = "EXPECTED" if c.baselined else c.status
+            cell = f'<span style="color:{_COLOUR.get(c.status, "#000")};font-weight:600">{e(status)}</span>'
+            link = (
+                f'<a href="{e(c.link)}" target="_blank" rel="noopener">{e(c.link.split("/specification/", 1)[-1])}</a>'
+                if c.link
+                else ""
+            )
+            what = e(c.description or c.name) + (f"<br>{link}" if link else "")
+            detail = e(c.detail_text()) if c.failed else ""
+            if c.baselined:
+                detail += f"<br><i>expected: {e(c.baselined)}</i>"
+            scored = "" if c.scored else f" <small>(not scored: {e(self.not_scored.get(c.scenario, ''))})</small>"
+            rows.append(
+                f"<tr><td>{e(c.scenario)}{scored}</td><td><code>{e(c.id)}</code></td><td>{cell}</td>"
+                f"<td>{what}</td><td>{detail}</td></tr>"
+            )
+        return (
+            '<table style="border-collapse:collapse;font-size:12px"><thead><tr><th>scenario</th><th>check</th>'
+            "<th>status</th><th>what the spec requires</th><th>details</th></tr></thead><tbody>"
+            + "".join(rows)
+            + "</tbody></table>"
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "target": self.target,
+            "requirements": self.requirements,
+            "mode": self.mode,
+            "ok": self.ok,
+            "totals": self.totals(),
+            "seconds": round(self.seconds, 2),
+            "problems": self.problems,
+            "unexpected": self.judgement.unexpected,
+            "stale": self.judgement.stale,
+            "expected": self.judgement.expected,
+            "checks": [
+                {
+                    "scenario": c.scenario,
+                    "id": c.id,
+                    "status": c.status,
+                    "scored": c.scored,
+                    "error": c.error,
+                    "spec": c.link,
+                    "baselined": c.baselined,
+                }
+                for c in self.checks
+            ],
+        }
+
+
+def build_checks(
+    raw: dict[str, list[dict]], scored: set[str] | None, baseline: Baseline | None, revision: str | None = None
+) -> list[Check]:
+    out = []
+    for scenario, checks in raw.items():
+        for c in checks:
+            status = str(c.get("status", "FAILURE"))
+            reason = baseline.reason(scenario, c.get("id")) if baseline and status in FAILING else None
+            out.append(
+                Check(
+                    scenario=scenario,
+                    id=str(c.get("id", "?")),
+                    name=str(c.get("name", "")),
+                    status=status,
+                    description=str(c.get("description", "")),
+                    error=c.get("errorMessage"),
+                    details=c.get("details") if isinstance(c.get("details"), dict) else None,
+                    references=[r for r in c.get("specReferences") or [] if isinstance(r, dict)],
+                    scored=scored is None or scenario in scored,
+                    baselined=reason,
+                    revision=revision,
+                )
+            )
+    return out

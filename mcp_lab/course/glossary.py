@@ -1,0 +1,121 @@
+"""The glossary's first-use rule: each term links to its entry where the course first uses it.
+
+`notebooks/glossary.ipynb` holds one entry per term: a `### anchor` heading, the definition, a link
+into the specification, and an HTML comment naming the words that count as a use of the term.
+The first use is the first Markdown cell, in the order of notebook 00's course map (notebooks
+only), with one of those words outside a heading, a code block, an existing link and a longer
+inline code span; that cell must link `glossary.ipynb#anchor`.
+
+    python -m mcp_lab.course.glossary          # list the first uses still missing their link
+    python -m mcp_lab.course.glossary --link   # add them (after a merge that moved a first use)
+
+tests/test_glossary.py holds the course to the rule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+WORDS = re.compile(r"<!-- first use linked for: (.+?) -->")
+
+
+def entries(root: Path = ROOT) -> dict[str, list[str]]:
+    """anchor -> the words that count as a use of the term."""
+    out = {}
+    for cell in json.loads((root / "notebooks" / "glossary.ipynb").read_text())["cells"][1:]:
+        src = "".join(cell["source"])
+        anchor, words = re.match(r"### (\S+)", src), WORDS.search(src)
+        if not (anchor and words):
+            raise ValueError(f"a glossary entry without its heading or its words: {src[:80]!r}")
+        out[anchor.group(1)] = [w.strip() for w in words.group(1).split("|")]
+    return out
+
+
+def map_order(root: Path = ROOT) -> list[str]:
+    nb = json.loads((root / "notebooks" / "00-start-here.ipynb").read_text())
+    src = next("".join(c["source"]) for c in nb["cells"] if "COURSE = [" in "".join(c["source"]))
+    return re.findall(r'^\s*\("notebooks/([^"]+\.ipynb)"', src, flags=re.M)
+
+
+def pattern(word: str) -> re.Pattern:
+    flags = 0 if (word.isupper() or not word.isalpha()) else re.I
+    return re.compile(r"(?<![\w/.-])`?" + re.escape(word) + r"`?(?![\w/-])", flags)
+
+
+def eligible(src: str, word: str) -> list[re.Match]:
+    """Uses of `word` in a Markdown cell that can carry a link."""
+    blocks = [m.span() for m in re.finditer(r"```.*?```", src, flags=re.S)]
+    links = [m.span() for m in re.finditer(r"\[[^\]]*\]\([^)]*\)", src)]
+    codes = [m.span() for m in re.finditer(r"`[^`\n]+`", src)]
+    found = []
+    for m in pattern(word).finditer(src):
+        a, b = m.span()
+        line_start = src.rfind("\n", 0, a) + 1
+        if src[line_start:].lstrip().startswith("#") or src.startswith("Next:"):
+            continue
+        if any(x <= a < y for x, y in blocks + links):
+            continue
+        if any(x < b and a < y and (x, y) != (a, b) for x, y in codes):
+            continue  # inside a longer code span: a link there would break it
+        found.append(m)
+    return found
+
+
+def first_use(anchor: str, words: list[str], root: Path = ROOT) -> tuple[str, int] | None:
+    for name in map_order(root):
+        cells = json.loads((root / "notebooks" / name).read_text())["cells"]
+        for i, cell in enumerate(cells):
+            src = "".join(cell["source"])
+            if cell["cell_type"] == "markdown" and (
+                f"glossary.ipynb#{anchor})" in src or any(eligible(src, w) for w in words)
+            ):
+                return name, i
+    return None
+
+
+def missing(root: Path = ROOT) -> list[tuple[str, str, int]]:
+    """(anchor, notebook, cell) for every first use without its link."""
+    out = []
+    for anchor, words in entries(root).items():
+        found = first_use(anchor, words, root)
+        if found is None:
+            continue
+        name, i = found
+        src = "".join(json.loads((root / "notebooks" / name).read_text())["cells"][i]["source"])
+        if f"glossary.ipynb#{anchor})" not in src:
+            out.append((anchor, name, i))
+    return out
+
+
+def link(root: Path = ROOT) -> int:
+    """Link every first use that lacks its link; the number added."""
+    added = 0
+    for anchor, name, i in missing(root):
+        path = root / "notebooks" / name
+        nb = json.loads(path.read_text())
+        src = "".join(nb["cells"][i]["source"])
+        m = min((m for w in entries(root)[anchor] for m in eligible(src, w)), key=lambda m: m.start())
+        src = src[: m.start()] + f"[{m.group(0)}](glossary.ipynb#{anchor})" + src[m.end() :]
+        lines = src.split("\n")
+        nb["cells"][i]["source"] = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        added += 1
+    return added
+
+
+def main(argv: list[str]) -> int:
+    if "--link" in argv:
+        print(f"{link()} first use(s) linked to the glossary")
+        return 0
+    todo = missing()
+    for anchor, name, i in todo:
+        print(f"{anchor}: first used in {name}, cell {i}, without a link to glossary.ipynb#{anchor}")
+    return 1 if todo else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
