@@ -316,6 +316,7 @@ def _refuse_first_discovers(refusals: int):
     return (lambda body: answered[-1]), reply
 
 
+@pytest.mark.wire_deliberate(server="a fake HTTP server with an abridged DiscoverResult (no ttlMs / cacheScope)")
 def test_probe_over_http_retries_a_refused_version_the_server_lists_once(fake):
     status, reply = _refuse_first_discovers(1)
     f = fake(status=status, headers={"Content-Type": "application/json"}, reply=reply)
