@@ -8,6 +8,8 @@ on the same machine, so the verdicts mean "how much do we add" rather than "how 
   calendar cold start            spawn -> first answer     `-c pass` spawn -> exit       ratio < 2x
   warm round trip (tools/list)   Client.request, 1 conn    raw pipe echo, 1 process      ratio < 1.2x
   Client overhead (tools/list)   Client.request, 1 conn    raw pipe to the calendar      ratio < 1.2x
+  HTTP keep-alive round trip     1 connection reused       a new connection each         ratio < 2x
+  HTTP burst of 50 connects      slowest of 50 at once     one alone                     slowest < 500 ms
 
 Rows are produced by the functions in MEASUREMENTS, each returning a Row; add a function to add
 a row. A measurement that cannot run (e.g. a module not there yet) becomes an ERROR row and the
@@ -357,11 +359,14 @@ MEASUREMENTS: list[Callable[[], "Row | list[Row]"]] = [
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_cassette import MEASUREMENTS as CASSETTE_MEASUREMENTS  # noqa: E402
 from bench_conformance import MEASUREMENTS as CONFORMANCE_MEASUREMENTS  # noqa: E402
+from bench_http import MEASUREMENTS as HTTP_MEASUREMENTS  # noqa: E402
 from bench_notebooks import MEASUREMENTS as NOTEBOOK_MEASUREMENTS  # noqa: E402
 from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
 
 # a function may return several rows
-MEASUREMENTS += TOKEN_MEASUREMENTS + CASSETTE_MEASUREMENTS + NOTEBOOK_MEASUREMENTS + CONFORMANCE_MEASUREMENTS
+MEASUREMENTS += (
+    HTTP_MEASUREMENTS + TOKEN_MEASUREMENTS + CASSETTE_MEASUREMENTS + NOTEBOOK_MEASUREMENTS + CONFORMANCE_MEASUREMENTS
+)
 
 
 # -- report ---------------------------------------------------------------------------------

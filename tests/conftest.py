@@ -13,6 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # makes `_support` imp
 
 import mcp_lab  # noqa: E402
 
+# Every message any Trace records is judged against the official schema of its era.
+pytest_plugins = ["_support.wirecheck_plugin"]
+
 
 @pytest.fixture
 def calendar():

@@ -13,6 +13,8 @@ import subprocess
 import sys
 import threading
 
+import pytest
+
 SEED = 20260728
 N = 10_000
 
@@ -85,10 +87,15 @@ def mutate(rng: random.Random) -> str:
 
 
 def expects_answer(line: str) -> bool:
-    """Request-like = anything but a well-formed notification or a response."""
+    """Request-like = anything but a well-formed notification or a response.
+
+    NaN, Infinity and lone surrogates are not JSON: such a line gets a -32700, like any other.
+    """
+    from mcp_lab.servers.calendar import load_message
+
     try:
-        msg = json.loads(line)
-    except (ValueError, RecursionError):
+        msg = load_message(line)
+    except (ValueError, RecursionError, UnicodeError):
         return True
     if (
         isinstance(msg, dict)
@@ -134,7 +141,7 @@ def test_ten_thousand_bad_lines_one_process(tmp_path):
     answers = []
     for raw in out:
         text = raw.decode("utf-8")  # valid UTF-8, every line
-        msg = json.loads(text)  # valid JSON, every line
+        msg = json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} written: not JSON: {text}"))
         assert isinstance(msg, dict) and msg.get("jsonrpc") == "2.0" and ("result" in msg) != ("error" in msg), text
         answers.append(msg)
     assert len(answers) == expected, f"seed {SEED}: {len(answers)} answers for {expected} request-like lines"

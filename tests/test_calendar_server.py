@@ -53,6 +53,24 @@ def test_unsupported_version_is_32022_with_supported_and_requested(calendar):
     assert r.data == {"supported": ["2026-07-28"], "requested": "1900-01-01"}
 
 
+@pytest.mark.parametrize("version", [7, None, ["2026-07-28"]])
+def test_a_version_that_is_not_a_string_is_malformed_not_unsupported(calendar, version):
+    """-32022 echoes the requested version as a string; a version that is not one is -32602."""
+    m = meta()
+    m[PROTOCOL_VERSION_KEY] = version
+    r = calendar.request("tools/list", {"_meta": m}, meta=False)
+    assert r.code == jsonrpc.INVALID_PARAMS, f"expected -32602 for version {version!r}, got {r}"
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_a_parse_error_on_stdio(calendar, constant):
+    calendar.send_raw('{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % constant)
+    assert wait_for(lambda: calendar.trace.received, timeout=5), "no answer to a line holding " + constant
+    answer = json.loads(calendar.trace.received[-1])
+    assert answer["error"]["code"] == -32700 and "id" not in answer, answer
+
+
+@pytest.mark.wire_deliberate(client="an out-of-range logLevel, sent to see the server refuse it")
 def test_log_level_is_optional_but_checked(calendar):
     """logLevel is deprecated (SEP-2577) yet valid; an invalid level is -32602
     (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#per-request-log-level)."""

@@ -194,6 +194,9 @@ def test_era_conversion_modern_to_legacy_shows_what_the_era_change_does(recorded
     assert d.items[-1].status == "missing" and "requestState" in d.items[-1].why
 
 
+@pytest.mark.wire_deliberate(
+    server_legacy_answer="the pinned legacy reference server answers a modern request in its own era"
+)
 def test_era_conversion_legacy_to_modern_on_the_reference_server_12_vs_13_tools(tmp_path):
     path = tmp_path / "everything.jsonl"
     with mcp_lab.probe("everything", timeout=10, refresh=True) as v:

@@ -33,10 +33,13 @@ def test_a_result_that_is_not_a_discover_result_falls_back(body):
     assert d.next is Next.FALLBACK and d.era is None and "not a DiscoverResult" in d.reasons[0]
 
 
-def test_a_discover_result_with_no_mutual_version_falls_back_today():
-    # Issue 14 may turn this into a modern verdict; today it falls back, as the SDKs do.
+def test_a_discover_result_with_no_mutual_version_is_modern_and_never_falls_back():
+    # https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning : a DiscoverResult
+    # means modern; with no version in common the client reports an error (the SDKs' fallback is
+    # a deviation).
     d = decide(result({**DISCOVER, "supportedVersions": ["2099-01-01"]}), asked=LATEST)
-    assert d.next is Next.FALLBACK and d.supported == ("2099-01-01",)
+    assert d.next is Next.MODERN_NO_VERSION and d.supported == ("2099-01-01",), d
+    assert any("no initialize" in r for r in d.reasons), d.reasons
 
 
 def test_32022_with_a_mutual_version_retries_there_and_never_falls_back():

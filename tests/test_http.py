@@ -201,6 +201,7 @@ def sse(*events: str) -> list[bytes]:
     return [e.encode() for e in events]
 
 
+@pytest.mark.wire_deliberate(server="a fake HTTP server whose results only exercise SSE framing")
 def test_sse_split_events_multiline_data_and_notifications(fake):
     def reply(body):
         answer = json.dumps(
@@ -315,6 +316,7 @@ def _refuse_first_discovers(refusals: int):
     return (lambda body: answered[-1]), reply
 
 
+@pytest.mark.wire_deliberate(server="a fake HTTP server with an abridged DiscoverResult (no ttlMs / cacheScope)")
 def test_probe_over_http_retries_a_refused_version_the_server_lists_once(fake):
     status, reply = _refuse_first_discovers(1)
     f = fake(status=status, headers={"Content-Type": "application/json"}, reply=reply)
@@ -343,6 +345,9 @@ def test_sdk_calendar_over_http():
             assert t.last_exchange.status == 202
 
 
+@pytest.mark.wire_deliberate(
+    server="the pinned legacy reference server answers an unreadable request with id null (JSON-RPC 2.0 allows it, the MCP schema does not)"
+)
 def test_reference_server_over_http_is_legacy():
     require_reference()
     with mcp_lab.serve_http("everything") as srv:

@@ -99,6 +99,7 @@ def test_callable_sees_previous_rows_and_labels():
         isolated("calendar", [42])
 
 
+@pytest.mark.wire_deliberate(server="a learner-written server that is broken on purpose")
 def test_a_learners_file_that_crashes_or_prints_becomes_a_row(tmp_path):
     broken = tmp_path / "broken.py"
     broken.write_text("raise RuntimeError('boom at import')\n")
@@ -126,6 +127,9 @@ def test_flip_one_character_changes_exactly_one():
     assert len(t) == len(s) and sum(x != y for x, y in zip(s, t)) == 1
 
 
+@pytest.mark.wire_deliberate(
+    server="the legacy reference server answers a modern request as a legacy one (the test's point)"
+)
 def test_reference_server_answers_without_initialize():
     from _support import reference_argv
 

@@ -191,3 +191,9 @@ def test_known_request_methods_match_the_official_schema():
     union = defs["ClientRequest"]["anyOf"]
     methods = {defs[ref["$ref"].rsplit("/", 1)[-1]]["properties"]["method"]["const"] for ref in union}
     assert methods == set(revisions.MODERN_REQUEST_METHODS)
+
+
+def test_an_error_without_message_is_refused():
+    # https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-responses
+    with pytest.raises(ProtocolError, match="error.message"):
+        jsonrpc.parse('{"jsonrpc":"2.0","id":1,"error":{"code":-32601}}')

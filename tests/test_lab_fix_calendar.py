@@ -148,6 +148,7 @@ PLUMBING_MISSES = {
 }
 
 
+@pytest.mark.wire_deliberate(server="lab solutions broken on purpose to prove the check catches them")
 @pytest.mark.parametrize("miss", sorted(PLUMBING_MISSES))
 def test_check_catches_plumbing_that_breaks_the_schema(tmp_path, miss):
     old, new, message = PLUMBING_MISSES[miss]

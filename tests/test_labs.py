@@ -212,6 +212,7 @@ LAB02_NEAR_MISSES = {
 }
 
 
+@pytest.mark.wire_deliberate(server="lab 02 solutions broken on purpose to prove the check catches them")
 @pytest.mark.parametrize("miss", sorted(LAB02_NEAR_MISSES))
 def test_lab02_catches_each_near_miss(tmp_path, miss):
     old, new, message = LAB02_NEAR_MISSES[miss]
@@ -257,6 +258,7 @@ def test_lab03_solution_passes_with_margin():
     assert report.passed[-1].startswith(f"catalog costs {report.cost.tools_total:,} tokens")
 
 
+@pytest.mark.wire_deliberate(server="a lab 03 catalog broken on purpose (annotations as a string)")
 def test_lab03_meaning_is_checked_before_size():
     ns = lab03(SOLUTIONS / NOTEBOOKS[2])
     good, original = ns["trimmed"], ns["catalog"]

@@ -338,3 +338,17 @@ def test_interactive_shows_a_retry_that_fails_instead_of_swallowing_it():
         assert "The retry failed" in run.widget.children[0].value
     finally:
         client.close()
+
+
+@pytest.mark.wire_deliberate(server="a server answering with an unknown resultType, to see the client refuse it")
+def test_an_invalid_answer_is_a_local_error_never_mistaken_for_the_servers():
+    from mcp_lab.wire.errors import InvalidAnswer, ProtocolError
+
+    def odd(line):
+        msg = json.loads(line)
+        return json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": {"resultType": "partial", "content": []}})
+
+    with connect_in_memory(odd, name="odd") as c:
+        with pytest.raises(InvalidAnswer, match="unknown resultType 'partial'") as info:
+            mrtr.call(c, "tools/call", {"name": "x", "arguments": {}}, never_called)
+    assert not isinstance(info.value, ProtocolError) and not hasattr(info.value, "code"), info.value

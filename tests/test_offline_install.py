@@ -69,6 +69,9 @@ def _no_network_env() -> dict:
     return env
 
 
+@pytest.mark.wire_deliberate(
+    server_legacy_answer="the pinned legacy reference server answers a modern request in its own era"
+)
 def test_a_fresh_checkout_installs_from_the_bundle_offline(tmp_path: Path) -> None:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.fail("this test copies the checkout with git: run it in a git checkout", pytrace=False)

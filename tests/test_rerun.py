@@ -92,7 +92,27 @@ def _describe(path: Path, label: str, index: int, attempt: int, cell, e: Excepti
     return "\n".join(lines)
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+# Lessons that show the pinned legacy reference server (the official TypeScript SDK) meeting
+# modern requests: it answers them in its own era (no resultType) and refuses some with "id": null.
+REFERENCE_SERVER = pytest.mark.wire_deliberate(
+    server_id_null="the pinned reference server refuses a request before initialize with id null",
+    server_legacy_answer="the pinned legacy reference server answers a modern request in its own era",
+)
+LEGACY_LESSONS = {"06-probe-then-fallback.ipynb", "09-statelessness.ipynb", "13-streamable-http.ipynb"}
+# Notebook 15 builds a Trace from an exchange pasted out of a bug report: abridged answers (no
+# ttlMs / cacheScope), someone else's server, not traffic of the course.
+PASTED = pytest.mark.wire_deliberate(server="notebook 15's exchange pasted from a bug report (abridged answers)")
+
+
+def _marks(name: str) -> list:
+    return [REFERENCE_SERVER] if name in LEGACY_LESSONS else [PASTED] if name.startswith("15-") else []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=_marks(p.name)) for p in NOTEBOOKS],
+    ids=[p.name for p in NOTEBOOKS],
+)
 def test_every_cell_runs_twice_and_the_notebook_runs_twice(path: Path) -> None:
     started = time.monotonic()
     failures = asyncio.run(asyncio.wait_for(_rerun(path), NOTEBOOK_TIMEOUT))

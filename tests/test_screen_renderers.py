@@ -22,6 +22,10 @@ from mcp_lab.session.isolate import Isolation, Row
 from mcp_lab.wire.trace import Trace
 from mcp_lab.wire.wrapping import LONG_TOKEN, soft_html, tokens, wrap
 
+pytestmark = pytest.mark.wire_deliberate(
+    client="hand-built renderer traces (minimal messages)", server="hand-built renderer traces (minimal messages)"
+)
+
 FAKES = Path(__file__).parent / "fakes"
 LONG = (
     '{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","structuredContent":{"startsAt":'

@@ -57,6 +57,7 @@ def test_unknown_short_name_and_missing_executable_are_one_line_errors():
         mcp_lab.connect(["no-such-server-binary-xyz"])
 
 
+@pytest.mark.wire_deliberate(server="an echo fake: its results show what was sent, not a schema-complete answer")
 def test_request_adds_meta_of_the_current_revision(tmp_path):
     with mcp_lab.connect(script(tmp_path, ECHO_ID), client_info={"name": "t", "version": "1"}) as c:
         echoed = c.request("tools/list").unwrap()["echo"]
@@ -89,6 +90,7 @@ def test_ids_are_fresh_and_the_trace_has_exact_lines(tmp_path):
         assert diagram._repr_mimebundle_()["text/vnd.mermaid"] == str(diagram)
 
 
+@pytest.mark.wire_deliberate(server="a fake that writes noise; its result is minimal")
 def test_a_non_json_stdout_line_is_noise_in_the_trace_not_a_crash(tmp_path):
     argv = script(
         tmp_path,
@@ -106,6 +108,7 @@ def test_a_non_json_stdout_line_is_noise_in_the_trace_not_a_crash(tmp_path):
         assert noise.line == "Loading model... 42%" and "framing violation" in noise.note
 
 
+@pytest.mark.wire_deliberate(server="a fake with a minimal result")
 def test_stderr_is_kept_apart_and_in_the_trace(tmp_path):
     argv = script(
         tmp_path,
@@ -218,6 +221,7 @@ def test_context_manager_leaves_no_zombie():
     assert not alive(pid)
 
 
+@pytest.mark.wire_deliberate(server="an echo fake: its results show the raw text received")
 def test_send_raw_sends_the_exact_text(tmp_path):
     argv = script(
         tmp_path,
@@ -237,6 +241,7 @@ def test_send_raw_sends_the_exact_text(tmp_path):
         assert [g.result["raw"] for g in got] == ['{"jsonrpc":"2.0",\n', '"id":1,"method":"x"}\n']
 
 
+@pytest.mark.wire_deliberate(server="an echo fake: its results show what was sent")
 def test_notify_sends_no_id_and_expects_nothing(tmp_path):
     with mcp_lab.connect(script(tmp_path, ECHO_ID)) as c:
         c.notify("notifications/cancelled", {"requestId": 1})
@@ -248,6 +253,7 @@ def test_notify_sends_no_id_and_expects_nothing(tmp_path):
         assert c.request("tools/list").ok
 
 
+@pytest.mark.wire_deliberate(server="a fake that interleaves stray messages on purpose")
 def test_answers_to_other_ids_are_kept_not_dropped(tmp_path):
     argv = script(
         tmp_path,
@@ -288,6 +294,7 @@ def test_close_also_ends_the_servers_own_children(tmp_path):
     assert wait_for(lambda: not alive(grandchild))
 
 
+@pytest.mark.wire_deliberate(client="a tools/call padded with a huge blob to fill the pipe")
 def test_a_write_to_a_server_that_never_reads_has_a_deadline(tmp_path):
     argv = script(
         tmp_path,

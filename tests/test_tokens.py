@@ -481,6 +481,7 @@ for line in sys.stdin:
 """
 
 
+@pytest.mark.wire_deliberate(server="a paging fake whose results carry only what the cost counts")
 def test_cost_follows_next_cursor_and_is_bounded(tmp_path):
     script = tmp_path / "paged.py"
     script.write_text(_PAGED)
@@ -493,6 +494,7 @@ def test_cost_follows_next_cursor_and_is_bounded(tmp_path):
         fetch_catalog([sys.executable, str(script), "10", "no"], max_pages=3)
 
 
+@pytest.mark.wire_deliberate(server="a fake whose results carry only what the cost counts")
 def test_a_second_count_sees_new_instructions(tmp_path):
     # probe() caches verdicts per argv; cost() must not count yesterday's instructions
     script, text = tmp_path / "paged.py", tmp_path / "instructions.txt"

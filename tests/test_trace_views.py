@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.trace import Trace
 from mcp_lab.wire.trace_views import as_html, as_mermaid, as_text
 from mcp_lab.wire.wrapping import wrap
 
 _BREAKS = (" ", ",", ":", "{", "[")
+
+# Traces built by hand to test the renderers: abridged messages, never sent to anyone.
+pytestmark = pytest.mark.wire_deliberate(
+    client="abridged messages in a hand-built Trace (a renderer test)",
+    server="abridged messages in a hand-built Trace (a renderer test)",
+)
 
 LINE = json.dumps(
     {

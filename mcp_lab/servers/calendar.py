@@ -90,6 +90,8 @@ def check_meta(params: Any) -> dict:
     if missing:
         raise Refusal(-32602, "params._meta is missing the required key(s): " + ", ".join(missing))
     version = meta[META_VERSION]
+    if not isinstance(version, str):
+        raise Refusal(-32602, f"{META_VERSION} must be a version string such as {SUPPORTED[-1]!r}, not {version!r}")
     if version not in SUPPORTED:
         raise Refusal(
             -32022, f"Unsupported protocol version: {version!r}", {"supported": SUPPORTED, "requested": version}
@@ -342,17 +344,29 @@ def handle(msg: Any, dispatch_to=None, *, name: str = "calendar") -> dict | None
 
 def dump_line(obj: dict) -> bytes:
     """One compact JSON line, newline included, always valid UTF-8."""
-    try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
-    except UnicodeEncodeError:  # a lone surrogate echoed from the input: escape it instead
-        return json.dumps(obj, separators=(",", ":")).encode("ascii") + b"\n"
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+def _not_json(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def load_message(line: bytes | str) -> Any:
+    """Decode one message; NaN, Infinity and lone surrogates are refused like any other non-JSON.
+
+    A lone surrogate ("\\udc80") decodes, but no answer echoing it can be written as UTF-8, so
+    it is refused here, before any handler has acted on it.
+    """
+    msg = json.loads(line, parse_constant=_not_json)
+    json.dumps(msg, ensure_ascii=False).encode("utf-8")  # raises UnicodeEncodeError on a surrogate
+    return msg
 
 
 def handle_line(line: bytes | str, handle_msg=None) -> bytes | None:
     """Answer one framed line: the bytes to write (one line), or None."""
     try:
-        msg = json.loads(line)
-    except (ValueError, RecursionError):
+        msg = load_message(line)
+    except (ValueError, RecursionError, UnicodeError):
         return dump_line(error(None, -32700, "Parse error: the line is not valid JSON"))
     answer = (handle if handle_msg is None else handle_msg)(msg)
     return None if answer is None else dump_line(answer)
@@ -384,7 +398,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.http is None:
         serve_stdio()
         return
-    from mcp_lab.servers._http_binding import serve  # same handle(), another binding
+    from mcp_lab.servers.streamable_http import serve  # same handle(), another binding
 
     serve(
         handle,

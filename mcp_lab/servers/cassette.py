@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         f"({server.get('era') or 'era unknown'}) from {args.file}"
     )
     if args.http is not None:
-        from mcp_lab.servers._http_binding import serve
+        from mcp_lab.servers.streamable_http import serve
 
         serve(player.handle, args.http, name="mcp_lab-cassette", banner=banner)
         return 0

@@ -549,7 +549,7 @@ def main(argv: list[str] | None = None) -> None:
         args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl, calendar_ttl=args.calendar_ttl
     )
     if args.http is not None:
-        from mcp_lab.servers._http_binding import serve  # the calendar's binding, this server's handle()
+        from mcp_lab.servers.streamable_http import serve  # the calendar's binding, this server's handle()
 
         tokens = load_tokens()
         if tokens:

@@ -43,8 +43,13 @@ class Client:
         protocol_version: str = revisions.LATEST,
         timeout: float = 5.0,
         trace: Trace | None = None,
+        deliberate: str | None = None,
     ):
         self.transport = transport
+        # Why this connection breaks the protocol on purpose (a misbehaving server a lesson or a
+        # test exists to show): every message it records carries the reason, so a schema check
+        # counts them apart.  None for an ordinary connection.
+        self.deliberate = deliberate
         self.name = name
         self.capabilities = dict(DEFAULT_CAPABILITIES if capabilities is None else capabilities)
         self.client_info = dict(revisions.DEFAULT_CLIENT_INFO if client_info is None else client_info)
@@ -86,9 +91,12 @@ class Client:
             params["_meta"] = {**self.meta(), **given}
         msg = Request(id=rid, method=method, params=params)
         deadline = self.timeout if timeout is None else timeout
+        why = None
+        if not meta and self.era != "legacy":
+            why = "request(meta=False): a modern request without _meta, on purpose"
         self.pending.add(rid)
         try:
-            self.send_message(jsonrpc.encode(msg), msg, deadline)
+            self.send_message(jsonrpc.encode(msg), msg, deadline, deliberate=why)
             answer = self._await(rid, deadline, method)
         except DeadlineExceeded:
             # The request is still out there: its id stays pending (reusing it is refused),
@@ -141,6 +149,7 @@ class Client:
             parsed,
             peer=self.name,
             note=None if wire.count("\n") == 1 else f"raw text holding {wire.count(chr(10))} lines",
+            deliberate=self.deliberate or "send_raw: the exact text given, sent as typed",
         )
         self.transport.write(wire, self.timeout if timeout is None else timeout)
         got: list = []
@@ -198,10 +207,13 @@ class Client:
         return f"<mcp_lab.Client {self.name!r} pid={self.transport.pid} era={self.era}>"
 
     # -- the two halves of an exchange, for drivers that wait their own way (the probes) --
-    def send_message(self, line: str, msg: Any = None, timeout: float | None = None) -> None:
-        """Record and write one encoded message line (`msg` is its parsed form, for the Trace)."""
+    def send_message(
+        self, line: str, msg: Any = None, timeout: float | None = None, *, deliberate: str | None = None
+    ) -> None:
+        """Record and write one encoded message line (`msg` is its parsed form, for the Trace);
+        `deliberate` says why the line breaks the protocol on purpose, when it does."""
         self._check_open()
-        self.trace.add("send", line, msg, peer=self.name)
+        self.trace.add("send", line, msg, peer=self.name, deliberate=deliberate or self.deliberate)
         self.transport.send_line(line, self.timeout if timeout is None else timeout)
 
     def read_event(self, timeout: float):
@@ -251,7 +263,16 @@ class Client:
                 )
             elif rt not in ("complete", "input_required"):
                 note = f"unknown resultType {rt!r}: a client must treat it as invalid"
-        return self.trace.add("recv", line, msg, peer=self.name, at=at, note=note, era="legacy" if legacy else None)
+        return self.trace.add(
+            "recv",
+            line,
+            msg,
+            peer=self.name,
+            at=at,
+            note=note,
+            era="legacy" if legacy else None,
+            deliberate=self.deliberate,
+        )
 
     # -- internals ------------------------------------------------------------------------
     def _await(self, rid, timeout: float, method: str):

@@ -25,6 +25,7 @@ def connect(
     cwd: str | None = None,
     name: str | None = None,
     trace: Trace | None = None,
+    deliberate: str | None = None,
 ) -> Client:
     """Start a server and return a Client connected to it over stdio.
 
@@ -32,6 +33,8 @@ def connect(
     "sdk_calendar", "everything", ...) or an argv list such as [sys.executable, "server.py"].
     `timeout` is the default deadline, in seconds, of every request on this connection.
     `trace` is a Trace of the caller's to record into (default: a new one, `client.trace`).
+    `deliberate` says why this server breaks the protocol on purpose (a lesson's or a test's
+    misbehaving server): its messages are marked so, and a schema check counts them apart.
     """
     from mcp_lab.servers import known
     from mcp_lab.transport.stdio import StdioTransport
@@ -52,6 +55,7 @@ def connect(
                 client_info=client_info,
                 timeout=timeout,
                 trace=trace,
+                deliberate=deliberate,
             )
         if server not in known.KNOWN:
             if " " in server:
@@ -69,7 +73,13 @@ def connect(
         label = name or (os.path.basename(argv[-1]) if argv and isinstance(argv[-1], str) else "server")
     transport = StdioTransport(argv, env=env, cwd=cwd).start()
     return Client(
-        transport, name=label, capabilities=capabilities, client_info=client_info, timeout=timeout, trace=trace
+        transport,
+        name=label,
+        capabilities=capabilities,
+        client_info=client_info,
+        timeout=timeout,
+        trace=trace,
+        deliberate=deliberate,
     )
 
 
@@ -81,6 +91,7 @@ def connect_in_memory(
     capabilities: dict | None = None,
     client_info: dict | None = None,
     trace: Trace | None = None,
+    deliberate: str | None = None,
 ) -> Client:
     """A Client over a server's line handler called in this process (no child process).
 
@@ -92,5 +103,11 @@ def connect_in_memory(
 
     transport = MemoryTransport(serve_line, name=name).start()
     return Client(
-        transport, name=name, capabilities=capabilities, client_info=client_info, timeout=timeout, trace=trace
+        transport,
+        name=name,
+        capabilities=capabilities,
+        client_info=client_info,
+        timeout=timeout,
+        trace=trace,
+        deliberate=deliberate,
     )

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from mcp_lab.wire import jsonrpc
-from mcp_lab.wire.errors import ProtocolError, RoundsExceeded
+from mcp_lab.wire.errors import InvalidAnswer, RoundsExceeded
 from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY, MRTR_METHODS
 
 __all__ = ["MAX_ROUNDS", "RoundsExceeded", "Exchange", "call", "retry_params", "declared"]
@@ -107,8 +107,7 @@ def call(
             "complete",
             "input_required",
         ):
-            raise ProtocolError(
-                jsonrpc.INVALID_PARAMS,
+            raise InvalidAnswer(
                 f"unknown resultType {r.result['resultType']!r}: a client must treat it as invalid",
                 {"exchange": ex},
             )
@@ -118,9 +117,9 @@ def call(
             raise RoundsExceeded(ex.rounds, ex)
         asks = r.result.get("inputRequests") or {}
         if not asks and "requestState" not in r.result:
-            raise ProtocolError(
-                jsonrpc.INVALID_PARAMS,
+            raise InvalidAnswer(
                 "input_required result with neither inputRequests nor requestState (the spec requires at least one)",
+                {"exchange": ex},
             )
         responses = {key: answer(key, ask) for key, ask in asks.items()}
         ex.responses.append(responses)

@@ -22,6 +22,45 @@ from mcp_lab.wire.errors import TransportClosed
 
 __all__ = ["spawn", "reap", "pump_lines", "ServerProcess"]
 
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _load_prctl():
+    """libc's prctl, looked up once in the parent (the child, between fork and exec, only calls it)."""
+    if not os.uname().sysname == "Linux":
+        return None
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _load_prctl()
+
+
+def _die_with_parent_preexec() -> Callable[[], None] | None:
+    """A preexec function asking the kernel to SIGKILL the child when its parent goes away.
+
+    Servers start in a session of their own (so a Ctrl-C in a notebook does not reach them), which
+    also means nothing kills them when their owner is SIGKILLed; every bundled server exits when
+    its stdin closes, but a server that never reads stdin would live on.  The parent-death signal
+    closes that hole on Linux.  Caveat: the kernel sends it when the *thread* that forked the child
+    exits, not the process, so it is only asked for from the main thread (a worker thread's exit
+    would otherwise kill a server still in use); a spawn from another thread relies on stdin EOF.
+    """
+    if _PRCTL is None or threading.current_thread() is not threading.main_thread():
+        return None
+    parent = os.getpid()
+
+    def preexec() -> None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the owner died before the request took effect
+            os._exit(1)
+
+    return preexec
+
 
 def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None, stdin: bool) -> subprocess.Popen:
     """Start `argv` in a new session (its own process group), pipes for stdout and stderr, and for
@@ -37,6 +76,7 @@ def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = Non
             cwd=cwd,
             bufsize=0,
             start_new_session=True,
+            preexec_fn=_die_with_parent_preexec(),
         )
     except OSError as e:
         hint = ""

@@ -11,8 +11,9 @@ send, wait and act (`mcp_lab.session.probe`, `mcp_lab.session.probe_http`).
 
 The rules, in order (never keyed to one error code):
 1. a DiscoverResult naming a version both sides speak: modern, use it (USE);
-2. a result that is not a DiscoverResult, or one with no mutual version: not proof of modernity,
-   fall back to initialize (FALLBACK);
+2. a DiscoverResult with no mutual version: modern, but nothing to speak; report it, with no
+   initialize (MODERN_NO_VERSION); a result that is not a DiscoverResult is no proof of
+   modernity: fall back to initialize (FALLBACK);
 3. -32022 naming supported versions: modern, wrong version; ask again at a mutual one, even the
    one just refused (RETRY; the caller allows one such retry through `may_retry`), or stop if
    there is none or no retry is allowed (MODERN_NO_VERSION) -- a modern answer rules out the
@@ -154,11 +155,15 @@ def _from_result(result: Any, said: str) -> Decision:
     supported, _caps = shape
     mutual = mutual_versions(supported)
     if not mutual:
+        # A DiscoverResult is itself the proof of a modern server: with no version in common the
+        # client surfaces an error; an initialize would only ask a modern server to refuse it.
+        # (The official SDKs fall back here anyway: a deviation notebook 06 shows.)
         return Decision(
-            Next.FALLBACK,
+            Next.MODERN_NO_VERSION,
             (
-                f"{said}a DiscoverResult listing {supported}, with no modern version mcp_lab speaks: "
-                "a legacy advertisement, not proof of modernity (the official SDKs fall back too)",
+                f"{said}a DiscoverResult: the server is modern; supportedVersions {supported}, none of "
+                "them a version mcp_lab speaks",
+                "no mutual version: the spec asks the client to report an error, so no initialize is sent",
             ),
             supported=tuple(supported),
         )

@@ -34,7 +34,7 @@ from typing import Any
 
 __all__ = [
     "McpError", "ProtocolError", "RemoteError", "LocalError", "TransportClosed", "HttpError",
-    "DeadlineExceeded", "RoundsExceeded", "CatalogError", "CONNECTION_CLOSED", "ConnectionClosed",
+    "DeadlineExceeded", "RoundsExceeded", "CatalogError", "InvalidAnswer", "CONNECTION_CLOSED", "ConnectionClosed",
 ]  # fmt: skip
 
 # What every transport and the Client say when a cell uses a connection an earlier cell closed.
@@ -79,6 +79,12 @@ class LocalError(McpError):
         super().__init__(message)
         self.message = message
         self.data = data
+
+
+class InvalidAnswer(LocalError):
+    """The server's answer breaks the protocol, as judged here (an unknown resultType, an
+    input_required with nothing to answer).  Raised locally with no JSON-RPC code, so it cannot be
+    mistaken for an error the server sent; `data` holds what was received."""
 
 
 class TransportClosed(LocalError):

@@ -54,12 +54,6 @@ LEGACY_REQUEST_METHODS = frozenset(
 REQUEST_METHODS = MODERN_REQUEST_METHODS | LEGACY_REQUEST_METHODS
 MAX_SCHEMA_FINDINGS = 6
 
-# Where each method's params are described (spec pages, relative to SPEC_BASE).
-_METHOD_PAGE = {
-    "server/discover": "server/discover",
-    "subscriptions/listen": "basic/patterns/subscriptions",
-    "completion/complete": "server/utilities/completion",
-}
 PREFIX_LABEL_RE = re.compile(r"^[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?$")
 NAME_RE = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
 

@@ -232,11 +232,9 @@ def parse_obj(obj: Any) -> Message:
         err = obj["error"]
         if not isinstance(err, dict) or not isinstance(err.get("code"), int) or isinstance(err.get("code"), bool):
             raise bad('"error" must be an object with an integer "code"')
-        if not isinstance(err.get("message", ""), str):
-            raise bad('"error.message" must be a string')
-        return Error(
-            id=raw_id if has_id else None, code=err["code"], message=err.get("message", ""), data=err.get("data")
-        )
+        if not isinstance(err.get("message"), str):
+            raise bad('"error.message" is required and must be a string')
+        return Error(id=raw_id if has_id else None, code=err["code"], message=err["message"], data=err.get("data"))
     raise bad("neither a request, a notification nor a response")
 
 

@@ -72,7 +72,11 @@ MODERN_REQUEST_METHODS = frozenset(
         "tools/list",
     }
 )
-# Removed in 2026-07-28: a modern server answers them with -32601.
+# Methods of 2025-11-25 that 2026-07-28 no longer has: requests (initialize, ping,
+# logging/setLevel, resources/(un)subscribe) and notifications (notifications/initialized,
+# notifications/roots/list_changed).  A modern server does not implement the requests, so it
+# answers them as unknown methods (-32601; over HTTP a 404), except that a modern-only server
+# SHOULD also name its versions when it refuses initialize; the notifications get no answer.
 LEGACY_ONLY_METHODS = frozenset(
     {
         "initialize",

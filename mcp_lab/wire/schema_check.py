@@ -205,7 +205,24 @@ def check_message(
     target = surface.get((method, version))
     if target is None:
         return Finding("unchecked", **base, error=f"{method} is not a {version} {kind} in the schema")
+    member = _result_member(target, obj) if kind == "result" else None
+    if member is not None:
+        # A union "X | InputRequiredResult" accepts a bare {"resultType": "complete"} as an
+        # InputRequiredResult (all its fields are optional); resultType says which one is meant.
+        return _judge(base, member.__name__, lambda: member.model_validate(dict(obj["result"]), by_name=False))
     return _judge(base, getattr(target, "__name__", str(target)), run)
+
+
+def _result_member(target, obj: Mapping):
+    """The one model of a result union that the result's own resultType selects, if any."""
+    import typing
+
+    members = typing.get_args(target)
+    if not members or not isinstance(obj.get("result"), Mapping):
+        return None
+    wants_input = obj["result"].get("resultType") == "input_required"
+    chosen = [m for m in members if (m.__name__ == "InputRequiredResult") == wants_input]
+    return chosen[0] if len(chosen) == 1 else None
 
 
 def _judge(base: dict, model: str, run) -> Finding:
@@ -250,8 +267,9 @@ class WireChecker:
             return self._session_version or LEGACY, obj["method"]
         answered_by = "client" if sender == "server" else "server"
         method, version = self._pending.get((answered_by, obj.get("id")), (None, None))
-        if method == "initialize" and isinstance(obj.get("result"), Mapping):
-            agreed = obj["result"].get("protocolVersion")
+        result = obj.get("result")
+        if method == "initialize" and isinstance(result, Mapping):
+            agreed = result.get("protocolVersion")
             version = agreed if isinstance(agreed, str) else version
         return version, method
 

@@ -17,6 +17,16 @@ Three renderers read the same events (`mcp_lab.wire.trace_views`): `text()` for 
 `_repr_html_()` for notebooks (long lines folded behind <details>), and `mermaid()`, a sequence
 diagram that JupyterLab 4 draws natively from the `text/vnd.mermaid` MIME type.
 
+Taps.  `add_tap(fn)` registers a callback that every Trace calls with (trace, event) after each
+append, in the appending thread; the test suite's wire check listens this way.  When the
+environment variable MCP_LAB_WIRE_LOG names a file, each `send` / `recv` event is also appended
+to it as one JSON line (pid, trace id, peer, kind, line, deliberate), so processes that inherit
+the environment (a notebook kernel started by nbclient) report their messages too.
+
+Deliberate.  A message a lesson breaks on purpose is marked where it is made: `add(...,
+deliberate="why")` keeps the reason on the Event, so a checker can count it apart instead of
+calling it invalid (or silently skipping it).
+
 The caller owns the Trace: `Client(trace=...)` appends to the one it is given (`isolated()` gives
 every process the same one), and `note()` is the public way to add a remark of one's own (the
 probe's reasoning). Event kinds are the `EventKind` literals, checked in `add()` and nowhere else.
@@ -24,21 +34,55 @@ probe's reasoning). Event kinds are the `EventKind` literals, checked in `add()`
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 import re
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Literal, get_args
 
 from mcp_lab.wire import jsonrpc, trace_views
 from mcp_lab.wire.trace_views import Diagram
 
-__all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram"]
+__all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram", "add_tap", "remove_tap", "WIRE_LOG_ENV"]
 
 EventKind = Literal["send", "recv", "noise", "stderr", "note", "http"]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
 _TYPED_ID = re.compile(r'"id"\s*:\s*(-?\d+|"[^"\\]*")')
+WIRE_LOG_ENV = "MCP_LAB_WIRE_LOG"
+_TAPS: list[Callable[["Trace", "Event"], None]] = []
+_TRACE_IDS = itertools.count(1)
+
+
+def add_tap(fn: Callable[["Trace", "Event"], None]) -> None:
+    """Call `fn(trace, event)` after every event any Trace records (until `remove_tap(fn)`)."""
+    _TAPS.append(fn)
+
+
+def remove_tap(fn: Callable[["Trace", "Event"], None]) -> None:
+    if fn in _TAPS:
+        _TAPS.remove(fn)
+
+
+def _log_to_file(path: str, trace: "Trace", ev: "Event") -> None:
+    """One JSON line per message, appended in one write (O_APPEND: writers do not interleave)."""
+    record = {"pid": os.getpid(), "trace": trace.id, "peer": ev.peer, "kind": ev.kind, "line": ev.line}
+    if ev.deliberate:
+        record["deliberate"] = ev.deliberate
+    data = (json.dumps(record, ensure_ascii=True) + "\n").encode("ascii")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, data)
+        finally:
+            os.close(fd)
+    except OSError as e:  # the log is a diagnostic aid: say so once per message, never break the call
+        import sys
+
+        print(f"mcp_lab: cannot append to {WIRE_LOG_ENV}={path}: {e}", file=sys.stderr)
 
 
 @dataclass(frozen=True)
@@ -51,6 +95,7 @@ class Event:
     note: str | None = None  # a remark (why a line is noise, what a probe step concluded)
     peer: str = "server"  # which server side (one lifeline per process)
     era: str | None = None  # "legacy" when the trace shows a 2025-11-25 exchange (an initialize answer)
+    deliberate: str | None = None  # why this message is broken on purpose (a lesson's point)
 
     @property
     def summary(self) -> str:
@@ -104,6 +149,7 @@ class Trace:
             if e.era == "legacy":
                 self._legacy_peers.add(e.peer)
         self.title = title
+        self.id = f"{os.getpid()}-{next(_TRACE_IDS)}"  # unique across the processes of one run
 
     # -- appending ------------------------------------------------------------------------
     def add(
@@ -116,6 +162,7 @@ class Trace:
         peer: str = "server",
         at: float | None = None,
         era: str | None = None,
+        deliberate: str | None = None,
     ) -> Event:
         if kind not in EVENT_KINDS:
             raise ValueError(f"unknown event kind {kind!r}; one of {sorted(EVENT_KINDS)}")
@@ -134,8 +181,14 @@ class Trace:
             if era is None and kind == "recv" and peer in self._legacy_peers:
                 era = "legacy"
             self._remember_ids(kind, line, msg_id, peer)
-            ev = Event(kind, line, message, now - self._t0, elapsed, note, peer, era)
+            ev = Event(kind, line, message, now - self._t0, elapsed, note, peer, era, deliberate)
             self._events.append(ev)
+        for tap in list(_TAPS):
+            tap(self, ev)
+        if kind in ("send", "recv"):
+            path = os.environ.get(WIRE_LOG_ENV)
+            if path:
+                _log_to_file(path, self, ev)
         return ev
 
     def _remember_ids(self, kind: str, line: str, msg_id: Any, peer: str) -> None:

@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> None:
         parser = argparse.ArgumentParser(prog="python server.py")
         parser.add_argument("--http", type=int, required=True, metavar="PORT",
                             help="serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio")
-        from mcp_lab.servers._http_binding import serve
+        from mcp_lab.servers.streamable_http import serve
         serve(handle, parser.parse_args(argv).http, name=SERVER_INFO["name"])
         return
     print(f"{SERVER_INFO['name']}: serving 2026-07-28 on stdio", file=sys.stderr)

@@ -1,0 +1,249 @@
+"""The wire check: every message any Trace records during the suite, judged against the official
+schema of its era (mcp_lab.wire.schema_check, which asks the SDK's generated mcp-types models).
+
+Theory of operation
+-------------------
+Messages reach the plugin two ways.  In this process a tap on the Trace model (`add_tap`) hands
+over each event as it is recorded.  Other processes that record Traces (notebook kernels started
+by nbclient, a pytest run in a subprocess) inherit MCP_LAB_WIRE_LOG, which the plugin points at
+a file for the whole session: the Trace module appends each send / recv event there as a JSON
+line, and the plugin reads what was appended after each test phase.  Lines this process wrote
+itself are skipped (the tap already saw them).
+
+Each (process, trace, peer) is one conversation with a `WireChecker` of its own, kept for the
+whole session, since a module-scoped Trace can span tests.  A message marked `deliberate` where
+it was made (send_raw, request(meta=False), a connection to a server that misbehaves on purpose)
+is counted apart; a message the schema cannot judge is counted as unchecked; an invalid message
+fails the test that produced it, naming the message, the model and the first error.
+
+At the end of the run one line gives the counts.  Opt out of the plugin (for example to measure
+it) with `-p no:wirecheck`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import threading
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mcp_lab.wire import trace as trace_model
+from mcp_lab.wire.schema_check import Finding, WireChecker, era_of
+
+SENDER = {"send": "client", "recv": "server"}
+
+
+class WireCheckState:
+    """The session's checkers, counts and the file other processes report to."""
+
+    def __init__(self, log_path: Path):
+        self.log_path = log_path
+        self.offset = 0
+        self.checkers: dict[tuple, WireChecker] = {}
+        self.valid_by_era: Counter = Counter()
+        self.deliberate_by_reason: Counter = Counter()
+        self.unchecked = 0
+        self.invalid: list[Finding] = []
+        self.worker_invalid: list[str] = []  # what pytest-xdist workers found (already failed there)
+        self._inbox: list[tuple] = []
+        self._lock = threading.Lock()
+
+    def tap(self, trace, ev) -> None:
+        if ev.kind in SENDER:
+            with self._lock:
+                self._inbox.append((os.getpid(), trace.id, ev.peer, ev.kind, ev.line, ev.deliberate))
+
+    def _from_file(self) -> list[tuple]:
+        if not self.log_path.exists():
+            return []
+        with self.log_path.open("rb") as f:
+            f.seek(self.offset)
+            data = f.read()
+        end = data.rfind(b"\n") + 1  # a line still being written is read next time
+        self.offset += end
+        me, out = os.getpid(), []
+        for raw in data[:end].splitlines():
+            r = json.loads(raw)
+            if r["pid"] != me:
+                out.append((r["pid"], r["trace"], r["peer"], r["kind"], r["line"], r.get("deliberate")))
+        return out
+
+    def drain(self, exempt: dict[str, str] | None = None) -> list[Finding]:
+        """Judge everything recorded since the last drain; return the invalid findings.
+
+        `exempt` maps a sender ("client" / "server") to the reason its invalid messages in this
+        test are deliberate (the test's `wire_deliberate` mark): those are counted apart."""
+        with self._lock:
+            records, self._inbox = self._inbox, []
+        records += self._from_file()
+        bad = []
+        for pid, tid, peer, kind, line, deliberate in records:
+            checker = self.checkers.setdefault((pid, tid, peer), WireChecker())
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                obj = line  # not JSON at all: the envelope check says so (or it is deliberate)
+            f = checker.feed(obj, sender=SENDER[kind], line=line, deliberate=bool(deliberate))
+            if f.verdict == "valid":
+                self.valid_by_era[era_of(f.version)] += 1
+            elif f.verdict == "deliberate":
+                self.deliberate_by_reason[deliberate] += 1
+            elif f.verdict == "unchecked":
+                self.unchecked += 1
+            elif exempt and (why := _exemption(f, exempt)):
+                self.deliberate_by_reason[f"test mark: {why}"] += 1
+            else:
+                bad.append(f)
+        self.invalid += bad
+        return bad
+
+    def summary(self) -> str:
+        eras = ", ".join(f"{era}: {n}" for era, n in sorted(self.valid_by_era.items(), reverse=True))
+        valid = sum(self.valid_by_era.values())
+        n_invalid = len(self.invalid) + len(self.worker_invalid)
+        verdict = "none invalid" if not n_invalid else f"{n_invalid} INVALID"
+        return (
+            f"wire check: {valid} messages valid against the official schema ({eras or 'none'}); "
+            f"{sum(self.deliberate_by_reason.values())} deliberate exempt; {self.unchecked} unchecked; {verdict}"
+        )
+
+
+def _exemption(f: Finding, exempt: dict[str, str]) -> str | None:
+    """The reason a test's mark gives for this invalid message, if the mark covers it:
+    `client=` / `server=` cover every invalid message of that side; `server_id_null=` only a
+    server's error with "id": null (JSON-RPC 2.0 allows it; the MCP schema does not);
+    `server_legacy_answer=` only a result without resultType (a legacy server answering a
+    modern request in its own era)."""
+    if f.sender in exempt:
+        return exempt[f.sender]
+    error = f.error or ""
+    if f.sender == "server" and "server_id_null" in exempt and error.endswith("not None"):
+        return exempt["server_id_null"]
+    if f.sender == "server" and "server_legacy_answer" in exempt and f.kind == "result" and _no_result_type(f.line):
+        return exempt["server_legacy_answer"]
+    return None
+
+
+def _no_result_type(line: str | None) -> bool:
+    try:
+        result = json.loads(line or "").get("result")
+    except (ValueError, AttributeError):
+        return False
+    return isinstance(result, dict) and "resultType" not in result
+
+
+class InvalidWireMessage(AssertionError):
+    """A message on the wire does not match the official schema of its era."""
+
+
+def _short(f: Finding) -> str:
+    line = f.line or ""
+    line = line if len(line) <= 240 else line[:240] + f"... ({len(line)} chars)"
+    return f"INVALID {f.sender} {f.kind} {f.method or ''} ({f.version}, model {f.model}): {f.error}\n  {line}"
+
+
+def _fail(bad: list[Finding]) -> None:
+    shown = "\n".join(_short(f) for f in bad[:5])
+    more = f"\n... and {len(bad) - 5} more" if len(bad) > 5 else ""
+    raise InvalidWireMessage(
+        f"{len(bad)} message(s) on the wire do not match the official schema:\n{shown}{more}\n"
+        "(a message broken on purpose is marked where it is made: connect(..., deliberate='why'), or a "
+        "test that sends bad requests on purpose: @pytest.mark.wire_deliberate(client='why'))"
+    )
+
+
+_STATE: WireCheckState | None = None
+
+
+def pytest_configure(config) -> None:
+    global _STATE
+    config.addinivalue_line(
+        "markers",
+        "wire_deliberate(client=why, server=why, server_id_null=why, server_legacy_answer=why): this test puts invalid messages "
+        "from that side (or a server's id-null errors) on the wire on purpose; the wire check counts them "
+        "as deliberate, with the reason",
+    )
+    folder = Path(tempfile.mkdtemp(prefix="mcp-lab-wire-"))
+    _STATE = WireCheckState(folder / "wire.jsonl")
+    os.environ[trace_model.WIRE_LOG_ENV] = str(_STATE.log_path)
+    trace_model.add_tap(_STATE.tap)
+
+
+def pytest_unconfigure(config) -> None:
+    if _STATE is not None:
+        trace_model.remove_tap(_STATE.tap)
+        os.environ.pop(trace_model.WIRE_LOG_ENV, None)
+        shutil.rmtree(_STATE.log_path.parent, ignore_errors=True)
+
+
+def _exempt(item) -> dict[str, str]:
+    mark = item.get_closest_marker("wire_deliberate")
+    return dict(mark.kwargs) if mark else {}
+
+
+def _judged(item):
+    """Run one test phase, then judge what it put on the wire (a failing phase keeps its error)."""
+    try:
+        result = yield
+    except BaseException:
+        _STATE.drain(_exempt(item))
+        raise
+    bad = _STATE.drain(_exempt(item))
+    if bad:
+        _fail(bad)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    return (yield from _judged(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    return (yield from _judged(item))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    return (yield from _judged(item))
+
+
+def pytest_sessionfinish(session) -> None:
+    """On a pytest-xdist worker: hand this worker's counts to the controller, which prints the sum."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None and _STATE is not None:
+        _STATE.drain()
+        workeroutput["wirecheck"] = json.dumps(
+            {
+                "valid_by_era": dict(_STATE.valid_by_era),
+                "deliberate_by_reason": dict(_STATE.deliberate_by_reason),
+                "unchecked": _STATE.unchecked,
+                "invalid": [_short(f) for f in _STATE.invalid],
+            }
+        )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """On the xdist controller: add a finished worker's counts to the run's."""
+    data = getattr(node, "workeroutput", {}).get("wirecheck")
+    if data and _STATE is not None:
+        counts = json.loads(data)
+        _STATE.valid_by_era.update(counts["valid_by_era"])
+        _STATE.deliberate_by_reason.update(counts["deliberate_by_reason"])
+        _STATE.unchecked += counts["unchecked"]
+        _STATE.worker_invalid += counts["invalid"]
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    _STATE.drain()
+    terminalreporter.write_line(_STATE.summary())
+    if _STATE.deliberate_by_reason:
+        reasons = "; ".join(f"{n} x {why}" for why, n in _STATE.deliberate_by_reason.most_common(6))
+        terminalreporter.write_line(f"wire check, deliberate: {reasons}")

@@ -1,0 +1,79 @@
+"""The wire check can fail: a pytest run in a subprocess, with the plugin, drives a server whose
+tools/list result breaks the schema; the test that produced it fails, naming the message, the
+model and the first error.  The same server marked deliberate passes and is counted apart."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+INNER = '''
+import json
+
+import pytest
+
+from mcp_lab.session.connect import connect_in_memory
+from mcp_lab.wire.trace import Trace
+
+DISCOVER = {"supportedVersions": ["2026-07-28"], "capabilities": {}, "serverInfo": {"name": "broken", "version": "1"},
+            "resultType": "complete", "ttlMs": 0, "cacheScope": "public"}
+
+
+def broken_server(line):
+    msg = json.loads(line)
+    result = DISCOVER if msg["method"] == "server/discover" else {"resultType": "complete", "tools": []}
+    return json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+
+
+def test_unmarked():
+    with connect_in_memory(broken_server, name="broken") as c:
+        assert c.request("tools/list").ok
+
+
+def test_marked():
+    with connect_in_memory(broken_server, name="broken", deliberate="a tools/list without cache fields") as c:
+        assert c.request("tools/list").ok
+
+
+CHILD = """
+import json
+from mcp_lab.wire.trace import Trace
+bad = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": 5}}
+Trace().add("send", json.dumps(bad))
+"""
+
+
+def test_in_a_child_process(tmp_path):
+    """A Trace recorded in another process (as a notebook kernel would) reports through the log."""
+    import subprocess, sys
+
+    (tmp_path / "child.py").write_text(CHILD)
+    subprocess.run([sys.executable, str(tmp_path / "child.py")], check=True)
+'''
+
+
+def test_an_invalid_message_fails_the_test_that_made_it(tmp_path):
+    (tmp_path / "test_inner.py").write_text(textwrap.dedent(INNER))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+    env.pop("MCP_LAB_WIRE_LOG", None)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "_support.wirecheck_plugin", "-rf"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, f"expected the inner run to fail, exit {run.returncode}:\n{out[-3000:]}"
+    assert "FAILED test_inner.py::test_unmarked" in out, out[-3000:]
+    assert "FAILED test_inner.py::test_in_a_child_process" in out, out[-3000:]
+    assert "test_marked" not in out.split("short test summary")[-1], out[-3000:]
+    assert "INVALID server result tools/list (2026-07-28, model ListToolsResult): cacheScope" in out, out[-3000:]
+    assert "INVALID client request tools/list" in out, out[-3000:]
+    assert "2 deliberate exempt" in out and "2 INVALID" in out, out[-3000:]
