@@ -19,7 +19,15 @@ import time
 import pytest
 from _support import ROOT
 
-pytestmark = pytest.mark.browser
+pytestmark = [
+    pytest.mark.browser,
+    # 06 and 09 show the pinned legacy reference server meeting modern requests (as tests/test_rerun.py
+    # marks the same lessons): it answers in its own era and refuses some requests with "id": null.
+    pytest.mark.wire_deliberate(
+        server_id_null="the pinned reference server refuses a request before initialize with id null",
+        server_legacy_answer="the pinned legacy reference server answers a modern request in its own era",
+    ),
+]
 
 REPORT_DIR = ROOT / "test-output" / "browser"
 WAIT_MS = 90_000  # the longest a notebook may take to run (09 starts the SDK's server several times)
