@@ -17,6 +17,7 @@ import mcp_lab
 from mcp_lab import LATEST, TransportClosed, jsonrpc
 from mcp_lab.servers import known
 from mcp_lab.session.probe import Verdict, cached, forget, probe
+from mcp_lab.wire import revisions
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 from _support import ROOT  # noqa: E402
@@ -56,7 +57,9 @@ def test_reference_server_is_legacy_by_fallback_after_32601(everything_available
             :2
         ]
         assert isinstance(err, jsonrpc.Error) and err.code == jsonrpc.METHOD_NOT_FOUND
-        assert json.loads(v.trace.sent[1])["params"]["protocolVersion"] == LATEST
+        # the fallback is a legacy method, so it asks the newest legacy version, not 2026-07-28
+        asked = json.loads(v.trace.sent[1])["params"]["protocolVersion"]
+        assert asked == revisions.LEGACY == "2025-11-25", f"initialize asked {asked!r}"
         assert init.result["protocolVersion"] == "2025-11-25"
         assert (
             v.server_info["name"] == "mcp-servers/everything"
@@ -232,7 +235,7 @@ def test_cli_failure_is_one_line_and_non_zero(args):
 
 def test_a_probe_that_gives_up_too_early_on_a_modern_server_recovers():
     # 10 ms is shorter than the calendar takes to start, so the discover "times out" and the
-    # probe falls back; the modern server refuses initialize with -32022 and the late
+    # probe falls back; the modern server refuses initialize (-32601 naming its versions) and the late
     # DiscoverResult has arrived meanwhile: that is modern evidence, and it wins.
     with probe("calendar", timeout=0.01) as v:
         assert (v.era, v.version) == ("modern", LATEST), v.text()
