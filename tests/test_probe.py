@@ -163,6 +163,16 @@ def test_32022_means_modern_retry_and_never_fall_back():
         assert v.server_info["name"] == "fake-wrong-version"
 
 
+def test_initialize_refused_naming_a_modern_version_reprobes_and_is_modern_never_legacy():
+    # Before: the probe took only a -32022 to initialize as modern evidence, so a modern-only
+    # server's -32601 (naming its versions) became "refused initialize", an error, not modern.
+    with probe(fake("modern_only_silent_first.py"), timeout=0.5) as v:
+        assert (v.era, v.version) == ("modern", LATEST), v.text()
+        assert methods(v) == ["server/discover", "initialize", "server/discover"], methods(v)
+        assert v.server_info["name"] == "fake-modern-only"
+        assert any("probe again" in s for s in v.steps), v.steps
+
+
 def test_32022_with_no_mutual_version_is_a_modern_verdict_without_a_version():
     with probe(fake("wrong_version.py", "none"), timeout=2) as v:
         assert v.era == "modern" and v.version is None and not v.ok
