@@ -86,8 +86,19 @@ def test_legacy_initialize_is_refused_listing_supported_versions(calendar):
         {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "legacy", "version": "1"}},
         meta=False,
     )
-    assert not r.ok
-    assert r.data["supported"] == ["2026-07-28"] and r.data["requested"] == "2025-11-25"
+    assert r.code == jsonrpc.METHOD_NOT_FOUND, f"a modern-only server does not implement initialize: {r}"
+    assert r.data == {"supported": ["2026-07-28"]}, r.data
+    assert "2026-07-28" in r.message, "the versions are named in the message too, for a client that shows only that"
+
+
+def test_initialize_asking_a_supported_version_is_not_a_32022_echoing_it(calendar):
+    """Before, initialize at 2026-07-28 got -32022 "unsupported" naming 2026-07-28 as supported."""
+    r = calendar.request(
+        "initialize",
+        {"protocolVersion": "2026-07-28", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}},
+        meta=False,
+    )
+    assert (r.code, r.data) == (jsonrpc.METHOD_NOT_FOUND, {"supported": ["2026-07-28"]}), r
 
 
 # -- resultType and tools -----------------------------------------------------------------

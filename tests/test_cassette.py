@@ -187,7 +187,7 @@ def test_era_conversion_modern_to_legacy_shows_what_the_era_change_does(recorded
     d = mcp_lab.replay(recorded, CALENDAR_ARGV, era="legacy")
     assert not d.same
     first = d.items[0]
-    assert first.right.request["method"] == "initialize" and first.right.answer["error"]["code"] == -32022
+    assert first.right.request["method"] == "initialize" and first.right.answer["error"]["code"] == -32601
     assert any(i.status == "extra" and i.label == "notifications/initialized" for i in d.items)
     listed = next(i for i in d.items if i.label == "tools/list")
     assert listed.right.answer["error"]["code"] == -32602  # no _meta: a modern server refuses

@@ -59,10 +59,12 @@ def test_bundled_calendars_pass_with_their_baselines(server_runs, name):
     r = server_runs[name]
     assert r.ok, r.text()
     assert r.suite_exit == [0], f"the suite itself disagrees with our verdict: exit {r.suite_exit}\n{r.text()}"
-    # The binding's known defect (issue 14) is baselined as such, and it still fails.
-    defect = "server-stateless:sep-2575-http-server-method-not-found-404-initialize"
-    assert defect in r.judgement.expected, r.judgement.expected
-    assert "issue 14" in r.baseline.reason("server-stateless", defect.split(":")[1])
+    # The binding's old defect (issue 14: initialize answered 400 / -32022) is fixed: the check
+    # passes, with no baseline entry left for it.
+    fixed = "sep-2575-http-server-method-not-found-404-initialize"
+    check = next(c for c in r.checks if c.scenario == "server-stateless" and c.id == fixed)
+    assert check.status == "SUCCESS", f"{name}: {fixed} is {check.status}: {check.error}"
+    assert f"server-stateless:{fixed}" not in r.judgement.expected, r.judgement.expected
     # Every failing scored check is explained by a reason, shown beside it.
     assert all(c.baselined for c in r.failures()), [c.id for c in r.failures() if not c.baselined]
 

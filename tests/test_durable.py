@@ -211,7 +211,7 @@ def test_wal_and_stdout_only_mcp(tmp_path):
     assert proc.returncode == 0
     out = [jsonrpc.parse(line) for line in proc.stdout.decode().splitlines()]  # raises on any non-MCP line
     codes = [getattr(m, "code", None) for m in out]
-    assert codes == [-32700, -32600, -32600, -32022, -32602, None, -32021]
+    assert codes == [-32700, -32600, -32600, -32601, -32602, None, -32021]
     assert len(out) == 7, "the notification got no answer"
     assert proc.stderr.decode().startswith("mcp_lab-durable-calendar 0.1.0: serving 2026-07-28")
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from mcp_lab.wire import jsonrpc
-from mcp_lab.wire.era import Era, HttpReply, Next, decide, discover_shape, mutual_versions, supported_versions
+from mcp_lab.wire.era import (
+    Era,
+    HttpReply,
+    Next,
+    decide,
+    decide_initialize_refused,
+    discover_shape,
+    mutual_versions,
+    supported_versions,
+)
 from mcp_lab.wire.revisions import LATEST
 
 DISCOVER = {"supportedVersions": [LATEST], "capabilities": {"tools": {}}, "resultType": "complete"}
@@ -104,3 +113,32 @@ def test_the_helpers_read_versions_and_shapes():
     assert mutual_versions(["2099-01-01"]) == []
     assert discover_shape(DISCOVER) == ([LATEST], {"tools": {}}) and discover_shape({"capabilities": {}}) is None
     assert Era.MODERN == "modern"
+
+
+# -- after the fallback: an initialize refused by a modern-only server --------------------------
+@pytest.mark.parametrize("code", [-32601, -32022, -32602])
+@pytest.mark.parametrize("http", [None, HttpReply(404), HttpReply(400)])
+def test_initialize_refused_naming_a_modern_version_is_modern_reprobe_never_legacy(code, http):
+    answer = jsonrpc.Error(1, code, "Method not found: initialize", {"supported": [LATEST]})
+    d = decide_initialize_refused(answer, http=http)
+    assert d is not None, "a refusal listing a modern version must not be read as a legacy failure"
+    assert (d.next, d.version, d.era) == (Next.RETRY, LATEST, Era.MODERN), d
+    assert any("server/discover" in r for r in d.reasons), d.reasons
+
+
+def test_initialize_refused_naming_only_unknown_future_versions_is_modern_without_a_version():
+    d = decide_initialize_refused(jsonrpc.Error(1, -32601, "no", {"supported": ["2099-01-01"]}))
+    assert d is not None and (d.next, d.supported) == (Next.MODERN_NO_VERSION, ("2099-01-01",)), d
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        jsonrpc.Error(1, -32602, "Unsupported protocol version", {"supported": ["2025-11-25", "2025-06-18"]}),
+        jsonrpc.Error(1, -32601, "Method not found", None),
+        jsonrpc.Error(1, -32603, "boom", {"supported": "2026-07-28"}),
+        None,
+    ],
+)
+def test_initialize_refused_without_a_modern_version_listed_proves_nothing_modern(answer):
+    assert decide_initialize_refused(answer) is None

@@ -191,7 +191,9 @@ def test_body_errors_map_to_http_statuses(cal):
             {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}},
             meta=False,
         )
-        assert (c.transport.last_exchange.status, e.code) == (400, -32022)
+        # a method this modern-only server does not implement: 404 with -32601, naming its versions
+        assert (c.transport.last_exchange.status, e.code) == (404, -32601), (c.transport.last_exchange.status, e)
+        assert e.data == {"supported": ["2026-07-28"]}, e.data
         got = c.send_raw("{not json")  # the learner's exact text
         assert c.transport.last_exchange.status == 400 and got[0].code == -32700
 
@@ -355,11 +357,16 @@ def test_reference_server_over_http_is_legacy():
         with mcp_lab.probe_http(srv.url) as v:
             assert v.era == "legacy" and v.version == "2025-11-25"
             assert any("not a modern answer" in s for s in v.steps)
+            sent = [json.loads(line) for line in v.trace.sent]
+            [init] = [m for m in sent if m.get("method") == "initialize"]
+            # a legacy method asks a legacy version (before: 2026-07-28, which a dual-era server may echo)
+            assert init["params"]["protocolVersion"] == "2025-11-25", init
             t = v.client.transport
             assert t.session_id  # a legacy server mints a session
             tools = v.client.request("tools/list").unwrap()["tools"]
             assert tools and t.last_exchange.is_sse
             assert dict(t.last_exchange.request_headers)["Mcp-Session-Id"] == t.session_id
+            assert dict(t.last_exchange.request_headers)["MCP-Protocol-Version"] == "2025-11-25"
 
 
 def test_x_mcp_header_arguments_travel_as_mcp_param_headers_checked_by_the_real_sdk():

@@ -155,7 +155,7 @@ FORECASTS = [
         ),
         False,
         "legacy-only-method",
-        -32022,
+        -32601,
     ),
     (_req(9, "logging/setLevel", {"level": "info"}), False, "legacy-only-method", -32601),
     (_req(None, "tools/list", {"_meta": META}), False, "id-null", -32600),

@@ -17,6 +17,7 @@ import mcp_lab
 from mcp_lab import LATEST, TransportClosed, jsonrpc
 from mcp_lab.servers import known
 from mcp_lab.session.probe import Verdict, cached, forget, probe
+from mcp_lab.wire import revisions
 
 FAKES = Path(__file__).resolve().parent / "fakes"
 from _support import ROOT  # noqa: E402
@@ -56,7 +57,9 @@ def test_reference_server_is_legacy_by_fallback_after_32601(everything_available
             :2
         ]
         assert isinstance(err, jsonrpc.Error) and err.code == jsonrpc.METHOD_NOT_FOUND
-        assert json.loads(v.trace.sent[1])["params"]["protocolVersion"] == LATEST
+        # the fallback is a legacy method, so it asks the newest legacy version, not 2026-07-28
+        asked = json.loads(v.trace.sent[1])["params"]["protocolVersion"]
+        assert asked == revisions.LEGACY == "2025-11-25", f"initialize asked {asked!r}"
         assert init.result["protocolVersion"] == "2025-11-25"
         assert (
             v.server_info["name"] == "mcp-servers/everything"
@@ -160,6 +163,16 @@ def test_32022_means_modern_retry_and_never_fall_back():
         assert v.server_info["name"] == "fake-wrong-version"
 
 
+def test_initialize_refused_naming_a_modern_version_reprobes_and_is_modern_never_legacy():
+    # Before: the probe took only a -32022 to initialize as modern evidence, so a modern-only
+    # server's -32601 (naming its versions) became "refused initialize", an error, not modern.
+    with probe(fake("modern_only_silent_first.py"), timeout=0.5) as v:
+        assert (v.era, v.version) == ("modern", LATEST), v.text()
+        assert methods(v) == ["server/discover", "initialize", "server/discover"], methods(v)
+        assert v.server_info["name"] == "fake-modern-only"
+        assert any("probe again" in s for s in v.steps), v.steps
+
+
 def test_32022_with_no_mutual_version_is_a_modern_verdict_without_a_version():
     with probe(fake("wrong_version.py", "none"), timeout=2) as v:
         assert v.era == "modern" and v.version is None and not v.ok
@@ -232,7 +245,7 @@ def test_cli_failure_is_one_line_and_non_zero(args):
 
 def test_a_probe_that_gives_up_too_early_on_a_modern_server_recovers():
     # 10 ms is shorter than the calendar takes to start, so the discover "times out" and the
-    # probe falls back; the modern server refuses initialize with -32022 and the late
+    # probe falls back; the modern server refuses initialize (-32601 naming its versions) and the late
     # DiscoverResult has arrived meanwhile: that is modern evidence, and it wins.
     with probe("calendar", timeout=0.01) as v:
         assert (v.era, v.version) == ("modern", LATEST), v.text()

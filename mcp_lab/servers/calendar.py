@@ -204,14 +204,15 @@ def dispatch(method: str, params: dict, handlers: dict | None = None) -> dict:
     """Route one request to its handler, after the checks every modern request must pass."""
     handlers = HANDLERS if handlers is None else handlers
     if method == "initialize":
-        # A legacy client's handshake.  A modern-only server SHOULD list its versions in the
-        # error, since that may be the only diagnostic a legacy client shows.
-        requested = params.get("protocolVersion") if isinstance(params, dict) else None
+        # A legacy client's handshake: a method this server does not implement, so -32601 (over
+        # Streamable HTTP that becomes 404). A modern-only server SHOULD still name its versions
+        # in the error, since that may be the only diagnostic a legacy client shows
+        # (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions).
         raise Refusal(
-            -32022,
-            "This server speaks only 2026-07-28, which has no initialize handshake: "
-            "send server/discover, with _meta on every request",
-            {"supported": SUPPORTED, "requested": requested},
+            -32601,
+            f"Method not found: initialize. This server speaks only {', '.join(SUPPORTED)}, which has "
+            "no initialize handshake: send server/discover, with _meta on every request",
+            {"supported": SUPPORTED},
         )
     if method not in handlers:
         raise Refusal(-32601, f"Method not found: {method}")

@@ -13,7 +13,10 @@ understands, and reads the era off the answer (https://modelcontextprotocol.io/s
    discover at a listed version we speak, and never fall back to `initialize`;
 4. any other error, any answer that is not a DiscoverResult, or silence until the deadline
                                                     -> legacy: `initialize` asking for
-   2026-07-28, accept whatever version the server answers, then `notifications/initialized`.
+   2025-11-25, the newest handshake-era revision (a legacy method asks a legacy version), accept
+   whatever version the server answers, then `notifications/initialized`; an `initialize`
+   refused with an error whose `data.supported` lists a modern version means modern after all:
+   discover again at a mutual version, never a legacy verdict.
 
 Rule 4 is a deny-list on purpose: legacy servers answer an unknown pre-initialize request
 with whatever their framework does (-32601, -32602, -32603, a bare result, nothing at all),
@@ -365,7 +368,7 @@ class _Run(_Reasoning):
             return self.verdict("modern", None, supported=d.supported)
         if d.next is era.Next.MODERN_REFUSED:
             return self.verdict("modern", asked)
-        return self.handshake(revisions.LATEST, probed=True)
+        return self.handshake(revisions.LEGACY, probed=True)
 
     def steps_of(self, d: era.Decision) -> None:
         for reason in d.reasons:
@@ -389,26 +392,9 @@ class _Run(_Reasoning):
                 + (" (nor to server/discover): this does not behave as an MCP server" if probed else "")
             )
         if isinstance(answer, jsonrpc.Error):
-            supported = era.supported_versions(answer.data)
-            if answer.code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION and supported is not None and probed:
-                # A modern server that was slow to start: the discover timed out here but the
-                # server took it (or is modern-only and refuses initialize, listing versions).
-                # The -32022 is itself modern evidence, so probe once more instead of failing.
-                for late in self.late:
-                    if isinstance(late, jsonrpc.Result):
-                        self.step(
-                            "initialize refused with -32022, and the late answer to server/discover "
-                            "arrived meanwhile: the server is modern after all"
-                        )
-                        return self.from_discover_result(late)
-                self.step(f"initialize refused with -32022 listing {supported}: modern evidence, probe again")
-                mutual = era.mutual_versions(supported)
-                if mutual:
-                    retry = self.discover(mutual[0])
-                    if isinstance(retry, jsonrpc.Result):
-                        return self.from_discover_result(retry)
-                self.step("no mutual modern version")
-                return self.verdict("modern", None, supported=supported)
+            d = era.decide_initialize_refused(answer) if probed else None
+            if d is not None:
+                return self.reprobe(d)
             raise ProtocolError(answer.code, f"{c.name} refused initialize: {answer.message}", answer.data)
         r = answer.result
         version = r.get("protocolVersion")
@@ -435,6 +421,24 @@ class _Run(_Reasoning):
         info = r.get("serverInfo") if isinstance(r.get("serverInfo"), dict) else None
         return self.verdict("legacy", version, caps, info, r.get("instructions"), cached=cached)
 
+    def reprobe(self, d: era.Decision) -> Verdict:
+        """initialize was refused by a server naming modern versions: it is modern, probe again."""
+        # A modern server slow to start may also have answered the first discover meanwhile.
+        for late in self.late:
+            if isinstance(late, jsonrpc.Result):
+                self.step(
+                    "initialize refused, and the late answer to server/discover arrived meanwhile: "
+                    "the server is modern after all"
+                )
+                return self.from_discover_result(late)
+        self.steps_of(d)
+        if d.next is era.Next.RETRY:
+            retry = self.discover(d.version)
+            if isinstance(retry, jsonrpc.Result):
+                return self.from_discover_result(retry)
+            self.step("the second server/discover was not answered with a result either")
+        return self.verdict("modern", None, supported=d.supported)
+
     def apply_cached(self, hit: Verdict) -> Verdict:
         """A new connection to a server whose era is known: no discover, just what the era needs."""
         self.step(
@@ -442,7 +446,7 @@ class _Run(_Reasoning):
             "no server/discover sent"
         )
         if hit.era == "legacy":
-            return self.handshake(revisions.LATEST, probed=False, cached=True)
+            return self.handshake(revisions.LEGACY, probed=False, cached=True)
         return self.verdict(
             hit.era,
             hit.version,

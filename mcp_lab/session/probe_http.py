@@ -122,11 +122,15 @@ class _HttpRun(_Reasoning):
     def fallback(self) -> Verdict:
         c = self.c
         c.era = era.Era.LEGACY
-        # Ask for the newest revision, as the stdio probe does, and accept what the server picks:
-        # the answer is itself the measurement (the reference server says 2025-11-25).
-        params = {"protocolVersion": revisions.LATEST, "capabilities": {}, "clientInfo": c.client_info}
-        self.step(f"fall back to initialize, asking for {revisions.LATEST}")
+        # A legacy method asks a legacy version: the newest handshake-era revision, as the stdio
+        # probe does. Asking 2026-07-28 here would let a dual-era server echo it, and the legacy
+        # session would then carry a modern MCP-Protocol-Version header. Accept what it picks.
+        params = {"protocolVersion": revisions.LEGACY, "capabilities": {}, "clientInfo": c.client_info}
+        self.step(f"fall back to initialize, asking for {revisions.LEGACY}, the newest handshake-era revision")
         status, answer, ex = self.send("initialize", params, meta=False)
+        d = era.decide_initialize_refused(answer, http=era.HttpReply(status))
+        if d is not None:
+            return self.reprobe(d)
         if not isinstance(answer, jsonrpc.Result) or not isinstance(answer.result.get("protocolVersion"), str):
             self.step(
                 f"initialize failed too (HTTP {status}); the next fallback is the deprecated HTTP+SSE "
@@ -147,3 +151,28 @@ class _HttpRun(_Reasoning):
         caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else {}
         info = r.get("serverInfo") if isinstance(r.get("serverInfo"), dict) else None
         return self.verdict("legacy", version, caps, info, r.get("instructions"))
+
+    def reprobe(self, d: era.Decision) -> Verdict:
+        """initialize was refused by a server naming modern versions: it is modern, probe again."""
+        c = self.c
+        for reason in d.reasons:
+            self.step(reason)
+        if d.next is era.Next.RETRY:
+            c.protocol_version = d.version
+            status, answer, _ex = self.send("server/discover", None, meta=True)
+            again = era.decide(answer, asked=d.version, may_retry=False, http=era.HttpReply(status))
+            for reason in again.reasons:
+                self.step(reason)
+            if again.next is era.Next.USE:
+                r = answer.result
+                meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
+                info = meta.get(revisions.SERVER_INFO_KEY)
+                return self.verdict(
+                    "modern",
+                    again.version,
+                    r.get("capabilities"),
+                    info if isinstance(info, dict) else None,
+                    r.get("instructions"),
+                    again.supported,
+                )
+        return self.verdict("modern", None, supported=d.supported)

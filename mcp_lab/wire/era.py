@@ -23,6 +23,11 @@ The rules, in order (never keyed to one error code):
 5. any other modern error (-32020/-32021/-32022), or over HTTP a 404 carrying -32601: modern,
    nothing more known (MODERN_REFUSED);
 6. anything else, or silence: legacy, fall back to initialize (FALLBACK).
+
+After the fallback, `decide_initialize_refused()` reads an error to `initialize`: whatever its
+code (a modern-only server answers -32601, or 404 over HTTP), a `data.supported` listing a modern
+version proves a modern server, so the client asks `server/discover` again at a mutual version
+(RETRY) or stops with no mutual version (MODERN_NO_VERSION); never a legacy verdict.
 """
 
 from __future__ import annotations
@@ -33,7 +38,17 @@ from typing import Any
 
 from mcp_lab.wire import jsonrpc, revisions
 
-__all__ = ["Era", "Next", "Decision", "HttpReply", "decide", "mutual_versions", "supported_versions", "discover_shape"]
+__all__ = [
+    "Era",
+    "Next",
+    "Decision",
+    "HttpReply",
+    "decide",
+    "decide_initialize_refused",
+    "mutual_versions",
+    "supported_versions",
+    "discover_shape",
+]
 
 
 class Era(StrEnum):
@@ -140,6 +155,34 @@ def decide(
             asked,
         )
     return Decision(Next.FALLBACK, (_why_legacy(answer, code, http, wait),))
+
+
+def decide_initialize_refused(answer: Any, *, http: HttpReply | None = None) -> Decision | None:
+    """The next step after the fallback `initialize` got an error; None when it proves nothing modern."""
+    if not isinstance(answer, jsonrpc.Error):
+        return None
+    listed = supported_versions(answer.data) or []
+    if not any(_is_modern(v) for v in listed):
+        return None
+    said = f"HTTP {http.status} with " if http is not None else ""
+    first = (
+        f"{said}error {answer.code} to initialize with data.supported {listed}: a modern-only server "
+        "naming its versions, so the server is modern, not legacy"
+    )
+    mutual = mutual_versions(listed)
+    if not mutual:
+        return Decision(
+            Next.MODERN_NO_VERSION,
+            (first, "no mutual version: none of them is a modern version mcp_lab speaks"),
+            supported=tuple(listed),
+        )
+    return Decision(Next.RETRY, (first, f"probe again: server/discover at {mutual[0]}"), mutual[0], tuple(listed))
+
+
+def _is_modern(version: str) -> bool:
+    """A known modern version, or an unknown one dated after the last initialize-era revision."""
+    known = revisions.era_of(version)
+    return known == "modern" or (known is None and version > revisions.LEGACY)
 
 
 def _from_result(result: Any, said: str) -> Decision:

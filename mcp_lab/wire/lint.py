@@ -303,7 +303,7 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
             "notifications/roots/list_changed": "nothing",
         }[method]
         answer = (
-            "-32022 or -32601"
+            "-32601 (404 over HTTP), naming its versions"
             if method == "initialize"
             else ("-32601" if has_id else "nothing (a notification is never answered)")
         )
