@@ -25,6 +25,7 @@ and `stop()` returns the ones still alive after a deadline (and kills them, by p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -269,62 +270,14 @@ class JupyterLabServer:
         return left
 
 
-@pytest.fixture
-def jupyterlab(tmp_path, request):
-    """jupyterlab(notebooks, env) -> a started JupyterLabServer; stopped (no orphans) at the end."""
-    _environment_check()
-    started: list[JupyterLabServer] = []
-
-    def start(notebooks: list[Path], env: dict[str, str] | None = None) -> JupyterLabServer:
-        lab = JupyterLabServer(tmp_path / f"lab{len(started)}", notebooks, env)
-        started.append(lab)
-        try:
-            lab.wait_ready()
-        except RuntimeError as e:
-            pytest.fail(str(e), pytrace=False)
-        return lab
-
-    yield start
-    for lab in started:
-        lab.stop()
-
-
-@pytest.fixture
-def chromium(tmp_path):
-    """A headless Debian Chromium page through Playwright (which never downloads a browser)."""
-    _environment_check()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            # The browser's local time is UTC, so a time typed into a datetime-local input is the
-            # UTC instant the form sends (DatetimePicker converts local time to UTC).
-            timezone_id="UTC",
-            viewport={"width": 1280, "height": 1000},
-        )
-        try:
-            page = context.pages[0] if context.pages else context.new_page()
-            yield page
-        finally:
-            context.close()
-
-
-# -- one JupyterLab and one browser for a whole test module (the screen tests open several notebooks)
-@pytest.fixture(scope="module")
-def jupyterlab_module(tmp_path_factory):
-    """Like `jupyterlab`, but one server for every test of the module: start(notebooks, extra, env).
-
-    `extra` maps a folder to copy into the root (a lab's own folder beside its notebook)."""
-    _environment_check()
+def _lab_starter(new_root):
+    """start(notebooks, extra, env) -> a ready JupyterLabServer in `new_root()`, and the list of
+    started servers for the fixture to stop (no orphans) when it ends."""
     started: list[JupyterLabServer] = []
 
     def start(notebooks: list[Path], extra: list[Path] = (), env: dict[str, str] | None = None) -> JupyterLabServer:
-        lab = JupyterLabServer(tmp_path_factory.mktemp("lab"), notebooks, env)
-        for folder in extra:
+        lab = JupyterLabServer(new_root(), notebooks, env)
+        for folder in extra:  # a lab's own folder, copied beside its notebook
             shutil.copytree(folder, lab.root / folder.name)
         started.append(lab)
         try:
@@ -333,6 +286,55 @@ def jupyterlab_module(tmp_path_factory):
             pytest.fail(str(e), pytrace=False)
         return lab
 
+    return start, started
+
+
+@contextlib.contextmanager
+def _chromium_page(profile: Path, width: int):
+    """A headless Debian Chromium page through Playwright (which never downloads a browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            # The browser's local time is UTC, so a time typed into a datetime-local input is the
+            # UTC instant the form sends (DatetimePicker converts local time to UTC).
+            timezone_id="UTC",
+            viewport={"width": width, "height": 1000},
+        )
+        try:
+            yield context.pages[0] if context.pages else context.new_page()
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def jupyterlab(tmp_path, request):
+    """jupyterlab(notebooks, extra, env) -> a started JupyterLabServer; stopped (no orphans) at the end."""
+    _environment_check()
+    start, started = _lab_starter(lambda: tmp_path / f"lab{len(started)}")
+    yield start
+    for lab in started:
+        lab.stop()
+
+
+@pytest.fixture
+def chromium(tmp_path):
+    """A headless Chromium page at 1280x1000."""
+    _environment_check()
+    with _chromium_page(tmp_path / "chromium-profile", 1280) as page:
+        yield page
+
+
+# -- one JupyterLab and one browser for a whole test module (the screen tests open several notebooks)
+@pytest.fixture(scope="module")
+def jupyterlab_module(tmp_path_factory):
+    """Like `jupyterlab`, but one server for every test of the module."""
+    _environment_check()
+    start, started = _lab_starter(lambda: tmp_path_factory.mktemp("lab"))
     yield start
     for lab in started:
         lab.stop()
@@ -340,20 +342,7 @@ def jupyterlab_module(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def chromium_module(tmp_path_factory):
-    """One headless Debian Chromium page at 1400x1000 (the size the course is checked at)."""
+    """One headless Chromium page at 1400x1000 (the size the course is checked at)."""
     _environment_check()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        context = p.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            timezone_id="UTC",
-            viewport={"width": 1400, "height": 1000},
-        )
-        try:
-            yield context.pages[0] if context.pages else context.new_page()
-        finally:
-            context.close()
+    with _chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1400) as page:
+        yield page

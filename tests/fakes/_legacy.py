@@ -23,6 +23,24 @@ def error(rid, code, message, data=None):
     send({"jsonrpc": "2.0", "id": rid, "error": err})
 
 
+def send_discover_result(rid, name):
+    """A valid 2026-07-28 DiscoverResult from the fake called `name` (the fakes that are modern)."""
+    send(
+        {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "result": {
+                "resultType": "complete",
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}},
+                "ttlMs": 0,
+                "cacheScope": "private",
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": name, "version": "0.0.1"}},
+            },
+        }
+    )
+
+
 def answer_legacy(msg):
     """What a handshake-era server answers: initialize, tools/list; nothing to notifications."""
     if "id" not in msg:

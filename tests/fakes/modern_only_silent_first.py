@@ -7,7 +7,7 @@ would fail here; the right reading is "modern after all": discover again at a li
 import json
 import sys
 
-from _legacy import error, send
+from _legacy import error, send_discover_result
 
 seen = []
 
@@ -26,19 +26,6 @@ for line in sys.stdin:
         seen.append(msg["id"])
         if len(seen) == 1:
             continue  # silence: the probe's short deadline passes
-        send(
-            {
-                "jsonrpc": "2.0",
-                "id": msg["id"],
-                "result": {
-                    "resultType": "complete",
-                    "supportedVersions": ["2026-07-28"],
-                    "capabilities": {"tools": {}},
-                    "ttlMs": 0,
-                    "cacheScope": "private",
-                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake-modern-only", "version": "0.0.1"}},
-                },
-            }
-        )
+        send_discover_result(msg["id"], "fake-modern-only")
     else:
         error(msg["id"], -32601, "Method not found")

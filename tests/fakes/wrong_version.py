@@ -10,7 +10,7 @@ seen to succeed: the tests assert that no initialize is ever sent.
 
 import sys
 
-from _legacy import error, send, serve
+from _legacy import error, send_discover_result, serve
 
 MODE = sys.argv[1]
 seen = []
@@ -20,20 +20,7 @@ def on_discover(msg):
     asked = msg.get("params", {}).get("_meta", {}).get("io.modelcontextprotocol/protocolVersion")
     seen.append(asked)
     if MODE == "retry" and len(seen) > 1 and asked == "2026-07-28":
-        send(
-            {
-                "jsonrpc": "2.0",
-                "id": msg["id"],
-                "result": {
-                    "resultType": "complete",
-                    "supportedVersions": ["2026-07-28"],
-                    "capabilities": {"tools": {}},
-                    "ttlMs": 0,
-                    "cacheScope": "private",
-                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake-wrong-version", "version": "0.0.1"}},
-                },
-            }
-        )
+        send_discover_result(msg["id"], "fake-wrong-version")
         return
     supported = ["2026-07-28"] if MODE == "retry" else ["2099-01-01"]
     error(msg["id"], -32022, "Unsupported protocol version", {"supported": supported, "requested": asked})
