@@ -145,6 +145,20 @@ def test_missing_elicitation_capability_is_32021():
     assert answer.data == {"requiredCapabilities": {"elicitation": {"form": {}}}}
 
 
+def test_an_unknown_tool_or_prompt_is_a_protocol_error_not_a_tool_result(sdk):
+    # MCPServer alone answers an unknown tool with an isError *result* and an unknown prompt with
+    # -32603; sdk_calendar mends both to the spec's -32602 (server/tools#error-handling).
+    tool = sdk.request("tools/call", {"name": "no_such_tool", "arguments": {}})
+    assert isinstance(tool, jsonrpc.Error), f"an unknown tool must be a JSON-RPC error, got {tool!r}"
+    assert tool.code == jsonrpc.INVALID_PARAMS and "no_such_tool" in tool.message, tool
+    prompt = sdk.request("prompts/get", {"name": "no_such_prompt"})
+    assert isinstance(prompt, jsonrpc.Error), f"an unknown prompt must be a JSON-RPC error, got {prompt!r}"
+    assert prompt.code == jsonrpc.INVALID_PARAMS and "no_such_prompt" in prompt.message, prompt
+    # A known tool that fails is still a tool result the model can read.
+    bad = _ok(sdk.request("tools/call", {"name": "create_event", "arguments": {"title": "x", "startsAt": "soon"}}))
+    assert bad["isError"] is True, bad
+
+
 def test_book_table_form_and_summary(sdk):
     first = _ok(sdk.request("tools/call", {"name": "book_table", "arguments": {"restaurant": "Luigi's"}}))
     schema = first["inputRequests"]["booking"]["params"]["requestedSchema"]
