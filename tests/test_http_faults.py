@@ -214,3 +214,112 @@ def test_keep_alive_serves_many_requests_on_one_connection(server):
     last = _post(json.dumps(msg).encode(), _headers_for(msg))
     responses = _responses(_raw(server, one * 19 + last))
     assert [s for s, *_ in responses] == [200] * 20, [s for s, *_ in responses]
+
+
+# -- slow and idle connections: a short head deadline, so each case ends within about a second ----
+
+HEAD_DEADLINE = 1.0  # seconds, via MCP_LAB_HTTP_HEAD_DEADLINE (the servers' default is 10)
+
+
+@pytest.fixture(scope="module")
+def quick():
+    with mcp_lab.serve_http("calendar", env={"MCP_LAB_HTTP_HEAD_DEADLINE": str(HEAD_DEADLINE)}) as srv:
+        yield srv
+
+
+def _tools_list_ok(srv) -> bool:
+    msg = _request("tools/list")
+    status, _, answer = _only(_raw(srv, _post(json.dumps(msg).encode(), _headers_for(msg)), timeout=2.0))
+    return status == 200 and "tools" in answer["result"]
+
+
+def _trickle(sock: socket.socket, data: bytes, started: float, limit: float) -> tuple[float, bytes]:
+    """Send `data` one byte every 50 ms until the server answers and closes, or `limit` seconds after
+    `started`; return (seconds from `started` to the close, what came back)."""
+    got = b""
+    sock.settimeout(0.05)
+    for byte in data:
+        if time.monotonic() - started > limit:
+            break
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            chunk = None
+        except ConnectionResetError:
+            return time.monotonic() - started, got
+        if chunk == b"":
+            return time.monotonic() - started, got
+        if chunk:
+            got += chunk
+            continue
+        try:
+            sock.sendall(bytes([byte]))
+        except (BrokenPipeError, ConnectionResetError):
+            return time.monotonic() - started, got
+    return float("inf"), got  # never cut off
+
+
+def _read_one(sock: socket.socket) -> bytes:
+    """One Content-Length framed response from a kept-alive connection (head and body may come apart)."""
+    raw = b""
+    while b"\r\n\r\n" not in raw or len(raw.partition(b"\r\n\r\n")[2]) < int(
+        _responses(raw.partition(b"\r\n\r\n")[0] + b"\r\n\r\n")[0][1].get("content-length", 0)
+    ):
+        chunk = sock.recv(65536)
+        assert chunk, f"the server closed the connection mid-response: {raw[:200]!r}"
+        raw += chunk
+    return raw
+
+
+@pytest.mark.parametrize("after_a_reply", [False, True], ids=["fresh-connection", "kept-alive-connection"])
+def test_a_head_trickled_byte_by_byte_is_cut_off_at_the_head_deadline(quick, after_a_reply):
+    msg = _request("tools/list")
+    request = _post(json.dumps(msg).encode(), _headers_for(msg), close=False)
+    with socket.create_connection(("127.0.0.1", quick.port), timeout=2.0) as slow:
+        if after_a_reply:  # one whole request first: the next head starts on a kept-alive connection
+            slow.sendall(request)
+            first = _read_one(slow)
+            assert first.startswith(b"HTTP/1.1 200"), f"the first request on the connection failed: {first[:200]!r}"
+        started = time.monotonic()
+        slow.sendall(request[:1])  # the head has begun (on a kept-alive connection, its clock starts)
+        assert _tools_list_ok(quick), "a normal request on another connection failed while one trickled"
+        seconds, got = _trickle(slow, request[1:-4] * 4, started, limit=HEAD_DEADLINE + 1.5)  # no blank line
+    assert seconds <= HEAD_DEADLINE + 1.0, f"a head trickled for {seconds:.1f} s was not cut off ({HEAD_DEADLINE} s)"
+    status, headers, answer = _only(got)
+    assert status == 408 and headers.get("connection") == "close" and answer["error"]["code"] == -32600, answer
+
+
+def test_idle_connections_hold_no_slot_past_the_head_deadline(quick):
+    from mcp_lab.servers.streamable_http import MAX_CONNECTIONS
+
+    idle = [socket.create_connection(("127.0.0.1", quick.port), timeout=2.0) for _ in range(MAX_CONNECTIONS)]
+    started = time.monotonic()
+    try:
+        # Every slot is held: a request is refused at once, in JSON, not left waiting.
+        msg = _request("tools/list")
+        status, headers, answer = _only(_raw(quick, _post(json.dumps(msg).encode(), _headers_for(msg)), timeout=2.0))
+        assert status == 503 and headers.get("retry-after") and answer["error"]["code"] == -32603, answer
+        # The server closes each idle connection at the head deadline, sending nothing (nothing was asked).
+        for s in idle:
+            s.settimeout(max(0.1, HEAD_DEADLINE + 1.0 - (time.monotonic() - started)))
+            try:
+                got = s.recv(1)
+            except socket.timeout:
+                got = None
+            assert got == b"", f"an idle connection was still open {time.monotonic() - started:.1f} s on ({got!r})"
+    finally:
+        for s in idle:
+            s.close()
+    assert _tools_list_ok(quick), "the slots held by idle connections were not freed"
+
+
+@pytest.mark.parametrize("raw", ["soon", "0", "-1", "inf", "nan"])
+def test_a_bad_head_deadline_setting_is_one_clear_line(raw):
+    from mcp_lab.servers.streamable_http import HEAD_DEADLINE, head_deadline_from_env
+
+    with pytest.raises(SystemExit, match=r"MCP_LAB_HTTP_HEAD_DEADLINE must be a positive number of seconds, got"):
+        head_deadline_from_env({"MCP_LAB_HTTP_HEAD_DEADLINE": raw})
+    assert (
+        head_deadline_from_env({}) == HEAD_DEADLINE
+        and head_deadline_from_env({"MCP_LAB_HTTP_HEAD_DEADLINE": "2.5"}) == 2.5
+    )

@@ -5,8 +5,12 @@ a message means, so a server's `handle()` is reused unchanged.  The HTTP itself 
 chunked bodies, keep-alive, Nagle, the listen backlog, smuggling defences) is not the lesson, so
 it is left to a maintained server: uvicorn, which the official SDK already installs.  What this
 module adds is the small ASGI application that holds the rules of 2026-07-28 for one endpoint,
-checked before a body reaches `handle()`:
+checked before a body reaches `handle()`, and a thin subclass of uvicorn's protocol for the two
+limits uvicorn leaves open or answers in plain text:
 
+    a request head not complete in time      -> 408 and the connection closed (an idle one just
+                                                closes): HEAD_DEADLINE, in the protocol below
+    over MAX_CONNECTIONS connections         -> 503 at once
     foreign or malformed Origin              -> 403 (DNS-rebinding protection; no Origin is fine)
     any method but POST                      -> 405, Allow: POST (no GET stream, no sessions)
     a body over MAX_BODY, or too slow        -> 413 / 408
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import sys
 from collections.abc import Callable
@@ -40,7 +45,9 @@ HOST = "127.0.0.1"
 PATH = "/mcp"
 MAX_BODY = 4 * 1024 * 1024  # bytes
 BODY_DEADLINE = 10.0  # seconds for the whole body to arrive
-MAX_CONNECTIONS = 64  # beyond this uvicorn answers 503 at once
+HEAD_DEADLINE = 10.0  # seconds for a request line and its headers to arrive
+HEAD_DEADLINE_ENV = "MCP_LAB_HTTP_HEAD_DEADLINE"
+MAX_CONNECTIONS = 64  # beyond this a request is answered 503 at once
 KEEP_ALIVE = 5  # seconds an idle keep-alive connection is kept
 STATUS_OF = {-32601: 404, -32603: 500}
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
@@ -289,12 +296,47 @@ async def _send(send, reply: _Reply, name: str) -> None:
     await send({"type": "http.response.body", "body": payload})
 
 
-def _json_400_protocol():
-    """uvicorn's h11 protocol, with its own refusals (a request line it cannot parse, a smuggling
-    attempt, oversized headers) answered with a JSON-RPC error body instead of plain text."""
+def _raw_json_response(status: int, reason: str, body: dict) -> bytes:
+    """A whole response with a JSON body that ends the connection, for moments h11 cannot frame one
+    (no request head has been read yet, or the one read was broken)."""
+    data = json.dumps(body, separators=(",", ":")).encode()
+    return (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(data)}\r\nconnection: close\r\n\r\n"
+    ).encode() + data
+
+
+def _capped(app, connections: set, tasks: set, limit: int):
+    """`app`, unless more than `limit` connections are open or requests running: then 503 at once,
+    with a JSON body (uvicorn's own limit_concurrency answers in plain text)."""
+
+    async def capped(scope, receive, send):
+        if len(connections) <= limit and len(tasks) <= limit:
+            return await app(scope, receive, send)
+        reply = _Reply(
+            503,
+            _error(-32603, f"Service Unavailable: over {limit} open connections; retry shortly"),
+            {"Connection": "close", "Retry-After": "1"},
+        )
+        await _send(send, reply, "mcp-server")
+
+    return capped
+
+
+def _protocol(head_deadline: float, max_connections: int):
+    """uvicorn's h11 protocol, with a connection cap and a deadline on each request head, and its own
+    refusals (a request line it cannot parse, a smuggling attempt, oversized headers) answered
+    with a JSON-RPC error body instead of plain text."""
+    import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class JsonRefusals(H11Protocol):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.app = _capped(self.app, self.connections, self.tasks, max_connections)
+            self.head_timer: asyncio.TimerHandle | None = None
+            self.head_bytes = False  # part of a request head has arrived
+
         def connection_made(self, transport) -> None:
             # A reply goes out as two writes (head, then body): with Nagle's algorithm on, the
             # second waits for the client's delayed ACK, ~40 ms on every kept-alive request.
@@ -302,28 +344,74 @@ def _json_400_protocol():
             if sock is not None:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             super().connection_made(transport)
+            self._arm_head_deadline()
+
+        # The head deadline.  uvicorn bounds the wait *between* requests (timeout_keep_alive) but
+        # not the reading of a head: a client sending one header byte at a time would hold its
+        # connection, and with enough of them every slot under the cap, for ever.  So a head must
+        # be complete within `head_deadline` of the connection opening, or of its first byte on a
+        # kept-alive connection; the body has its own deadline (BODY_DEADLINE, in the app).
+        def data_received(self, data: bytes) -> None:
+            if self.conn.their_state is h11.IDLE:
+                self.head_bytes = self.head_bytes or bool(data.strip())
+                self._arm_head_deadline()
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:  # the head is in: a request is under way
+                self._disarm_head_deadline()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm_head_deadline()
+            super().connection_lost(exc)
+
+        def _arm_head_deadline(self) -> None:
+            if self.head_timer is None:
+                self.head_timer = self.loop.call_later(head_deadline, self._head_too_slow)
+
+        def _disarm_head_deadline(self) -> None:
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+            self.head_timer, self.head_bytes = None, False
+
+        def _head_too_slow(self) -> None:
+            self.head_timer = None
+            if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+                return
+            if self.head_bytes:  # a request was started: say why it ends
+                why = f"Request Timeout: the request head took over {head_deadline:g} s"
+                self.transport.write(_raw_json_response(408, "Request Timeout", _error(-32600, why)))
+            self.transport.close()  # an idle connection just closes, as at the keep-alive timeout
 
         def send_400_response(self, msg: str) -> None:
-            import h11
-
-            body = json.dumps(_error(-32600, f"Bad Request: {msg}"), separators=(",", ":")).encode()
+            body = _error(-32600, f"Bad Request: {msg}")
+            data = json.dumps(body, separators=(",", ":")).encode()
             headers = [
                 ("content-type", "application/json"),
-                ("content-length", str(len(body))),
+                ("content-length", str(len(data))),
                 ("connection", "close"),
             ]
             try:
                 out = self.conn.send(h11.Response(status_code=400, headers=headers))
-                out += self.conn.send(h11.Data(data=body)) + self.conn.send(h11.EndOfMessage())
+                out += self.conn.send(h11.Data(data=data)) + self.conn.send(h11.EndOfMessage())
             except h11.LocalProtocolError:
-                out = (
-                    b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n"
-                    b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n\r\n" + body
-                )
+                out = _raw_json_response(400, "Bad Request", body)
             self.transport.write(out)
             self.transport.close()
 
     return JsonRefusals
+
+
+def head_deadline_from_env(environ=None) -> float:
+    """HEAD_DEADLINE, or the seconds in $MCP_LAB_HTTP_HEAD_DEADLINE (tests shorten it)."""
+    raw = (os.environ if environ is None else environ).get(HEAD_DEADLINE_ENV, "").strip()
+    if not raw:
+        return HEAD_DEADLINE
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise SystemExit(f"{HEAD_DEADLINE_ENV} must be a positive number of seconds, got {raw!r}")
+    return value
 
 
 def serve(
@@ -344,11 +432,11 @@ def serve(
     sock.listen(2048)
     config = uvicorn.Config(
         make_app(handle, sse_default=sse, name=name, authenticate=authenticate),
-        http=_json_400_protocol(),
+        http=_protocol(head_deadline_from_env(), MAX_CONNECTIONS),
         lifespan="off",
         log_level="warning",
         access_log=False,
-        limit_concurrency=MAX_CONNECTIONS,
+        limit_concurrency=None,  # the protocol caps connections, answering 503 in JSON
         timeout_keep_alive=KEEP_ALIVE,
         h11_max_incomplete_event_size=16 * 1024,
         server_header=False,
