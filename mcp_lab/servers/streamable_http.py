@@ -323,6 +323,7 @@ def _capped(app, connections: set, tasks: set, limit: int):
     return capped
 
 
+# Long: one protocol class, defined in here so that uvicorn and h11 are imported only when serving.
 def _protocol(head_deadline: float, max_connections: int):
     """uvicorn's h11 protocol, with a connection cap and a deadline on each request head, and its own
     refusals (a request line it cannot parse, a smuggling attempt, oversized headers) answered
