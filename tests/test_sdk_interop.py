@@ -145,18 +145,78 @@ def test_missing_elicitation_capability_is_32021():
     assert answer.data == {"requiredCapabilities": {"elicitation": {"form": {}}}}
 
 
-def test_an_unknown_tool_or_prompt_is_a_protocol_error_not_a_tool_result(sdk):
-    # MCPServer alone answers an unknown tool with an isError *result* and an unknown prompt with
-    # -32603; sdk_calendar mends both to the spec's -32602 (server/tools#error-handling).
-    tool = sdk.request("tools/call", {"name": "no_such_tool", "arguments": {}})
+@pytest.mark.parametrize("module", ["mcp_lab.servers.sdk_calendar", "mcp_lab.servers.showcase"])
+def test_an_unknown_tool_or_prompt_is_a_protocol_error_not_a_tool_result(module):
+    # Over stdio, the bundled SDK servers answer as the spec asks (server/tools#error-handling),
+    # not as a bare MCPServer does (the in-process test below).
+    client = _spawn([sys.executable, "-m", module])
+    try:
+        tool = client.request("tools/call", {"name": "no_such_tool", "arguments": {}})
+        prompt = client.request("prompts/get", {"name": "no_such_prompt"})
+        if module.endswith("sdk_calendar"):  # a known tool that fails is still a result the model reads
+            bad = _ok(
+                client.request("tools/call", {"name": "create_event", "arguments": {"title": "x", "startsAt": "soon"}})
+            )
+            assert bad["isError"] is True, bad
+    finally:
+        client.close()
     assert isinstance(tool, jsonrpc.Error), f"an unknown tool must be a JSON-RPC error, got {tool!r}"
     assert tool.code == jsonrpc.INVALID_PARAMS and "no_such_tool" in tool.message, tool
-    prompt = sdk.request("prompts/get", {"name": "no_such_prompt"})
     assert isinstance(prompt, jsonrpc.Error), f"an unknown prompt must be a JSON-RPC error, got {prompt!r}"
     assert prompt.code == jsonrpc.INVALID_PARAMS and "no_such_prompt" in prompt.message, prompt
-    # A known tool that fails is still a tool result the model can read.
-    bad = _ok(sdk.request("tools/call", {"name": "create_event", "arguments": {"title": "x", "startsAt": "soon"}}))
-    assert bad["isError"] is True, bad
+
+
+def test_spec_mcpserver_mends_what_a_bare_mcpserver_gets_wrong():
+    """A bare MCPServer (mcp 2.3) beside SpecMCPServer, in process: if the SDK is fixed, the first
+    half fails, and mcp_lab.servers.spec_mcpserver can go."""
+    import logging
+
+    import anyio
+    from mcp import Client as SdkClient
+    from mcp.server import MCPServer
+    from mcp.shared.exceptions import MCPError
+
+    from mcp_lab.servers.spec_mcpserver import SpecMCPServer
+
+    def build(cls):
+        server = cls("probe")
+
+        @server.tool()
+        def ping() -> str:
+            return "pong"
+
+        @server.prompt()
+        def greet(who: str) -> str:
+            return f"hello {who}"
+
+        return server
+
+    async def answers(cls) -> list:
+        out = []
+        with anyio.fail_after(TIMEOUT):
+            async with SdkClient(build(cls)) as client:
+                for call in (
+                    lambda: client.call_tool("no_such_tool", {}),
+                    lambda: client.get_prompt("no_such_prompt"),
+                    lambda: client.get_prompt("greet", {}),
+                    lambda: client.call_tool("ping", {}),
+                ):
+                    try:
+                        result = await call()
+                        out.append("isError" if result.is_error else "ok")
+                    except MCPError as e:
+                        out.append(e.error.code)
+        return out
+
+    sdk_logger = logging.getLogger("mcp")
+    level, sdk_logger.level = sdk_logger.level, logging.CRITICAL  # the SDK logs a traceback per -32603
+    try:
+        bare = anyio.run(answers, MCPServer)
+        mended = anyio.run(answers, SpecMCPServer)
+    finally:
+        sdk_logger.setLevel(level)
+    assert bare == ["isError", -32603, -32603, "ok"], f"the SDK's own answers changed: {bare}"
+    assert mended == [-32602, -32602, -32602, "ok"], mended
 
 
 def test_book_table_form_and_summary(sdk):

@@ -45,6 +45,8 @@ from mcp_types import (
 )
 from pydantic import Field, WithJsonSchema
 
+from mcp_lab.servers.spec_mcpserver import SpecMCPServer
+
 SERVER_NAME = "mcp-lab-sdk-calendar"
 SERVER_VERSION = "0.1.0"
 STATE_KEY_ENV = "MCP_LAB_STATE_KEY"
@@ -102,33 +104,11 @@ BOOKING_SCHEMA: dict[str, Any] = {
 SEATING_LABELS = {"indoor": "an indoor", "terrace": "a terrace", "bar": "a bar"}
 
 
-class SpecMCPServer(MCPServer):
-    """`MCPServer` with two SDK deviations mended: an unknown tool or prompt name is -32602.
-
-    `MCPServer` (mcp 2.3) answers `tools/call` for a tool it does not have with a *result*
-    carrying `isError: true`, as if the tool had run and failed; the spec lists an unknown tool
-    among the protocol errors, a JSON-RPC error -32602, and keeps `isError` for a tool that ran:
-    https://modelcontextprotocol.io/specification/2026-07-28/server/tools#error-handling
-    It answers `prompts/get` for an unknown prompt with -32603 (internal error), where the spec
-    asks for -32602: https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#error-handling
-    The SDK passes an `MCPError` raised here to the client unchanged, so raising one is the fix.
-    """
-
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context | None = None):
-        if name not in {tool.name for tool in await self.list_tools()}:
-            raise MCPError(INVALID_PARAMS, f"Unknown tool: {name!r}")
-        return await super().call_tool(name, arguments, context)
-
-    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None, context: Context | None = None):
-        if name not in {prompt.name for prompt in await self.list_prompts()}:
-            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {name!r}")
-        return await super().get_prompt(name, arguments, context)
-
-
 # Long on purpose: the server's declarations (tool, resource, prompt) one after another, as an SDK user writes them.
 def build_server(state_key: str | bytes | None = None) -> MCPServer:
     """Build the server; ``state_key`` switches from the per-process key to a shared one."""
     security = RequestStateSecurity(keys=[state_key]) if state_key is not None else None
+    # SpecMCPServer: MCPServer with its error codes for an unknown tool or prompt mended (-32602).
     mcp = SpecMCPServer(
         SERVER_NAME,
         version=SERVER_VERSION,

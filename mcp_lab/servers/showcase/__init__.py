@@ -32,6 +32,8 @@ from __future__ import annotations
 from mcp.server import CacheHint, MCPServer
 from mcp.server.mcpserver import RequestStateSecurity
 
+from mcp_lab.servers.spec_mcpserver import SpecMCPServer
+
 from .content import (
     register_completion,
     register_content_tools,
@@ -62,7 +64,8 @@ CACHE_HINTS = {
 def build_server(state_key: str | bytes | None = None) -> MCPServer:
     """The showcase server; `state_key` (>= 32 bytes) replaces the per-process requestState key."""
     security = RequestStateSecurity(keys=[state_key]) if state_key is not None else None
-    mcp = MCPServer(
+    # SpecMCPServer: MCPServer with its error codes for an unknown tool or prompt mended (-32602).
+    mcp = SpecMCPServer(
         SERVER_NAME,
         title="mcp_lab showcase",
         version=SERVER_VERSION,
