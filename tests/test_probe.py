@@ -1,7 +1,8 @@
 """probe(): the stdio probe-then-fallback rule of 2026-07-28, against real processes.
 
-Three real servers (the pinned reference server, the bundled calendar, the SDK-built
-calendar) and small misbehaving fakes in tests/fakes/, one per branch of the rule.
+Real servers (the pinned reference server, the bundled calendar, the SDK-built calendar, the
+bundled `future` server whose DiscoverResult shares no version with us) and small misbehaving
+fakes in tests/fakes/, one per branch of the rule.
 """
 
 from __future__ import annotations
