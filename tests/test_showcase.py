@@ -34,7 +34,10 @@ def stdio():
 
 @pytest.fixture(scope="module")
 def http():
-    with mcp_lab.serve_http("showcase", timeout=TIMEOUT) as srv, srv.connect(timeout=TIMEOUT, capabilities=FORM) as client:
+    with (
+        mcp_lab.serve_http("showcase", timeout=TIMEOUT) as srv,
+        srv.connect(timeout=TIMEOUT, capabilities=FORM) as client,
+    ):
         yield srv, client
     assert http_servers.live() == [], f"servers still running: {http_servers.live()}"
 
