@@ -141,6 +141,7 @@ def test_bad_arguments_are_a_tool_error_not_a_protocol_error(calendar):
 
 # -- multi round-trip ---------------------------------------------------------------------
 def test_missing_date_is_input_required_with_form_elicitation_and_opaque_state(calendar):
+    calendar.capabilities = FORM
     r = call(calendar, "create_event", {"title": "Dentist"}).unwrap()
     assert r["resultType"] == "input_required"
     ask = r["inputRequests"]["when"]
@@ -167,6 +168,7 @@ def test_missing_date_without_form_capability_is_32021(calendar):
 
 
 def test_retry_with_new_id_input_responses_and_same_state_completes(calendar):
+    calendar.capabilities = FORM
     first = call(calendar, "create_event", {"title": "Dentist"})
     answer = {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}
     second = call(

@@ -18,6 +18,8 @@ from mcp_lab import jsonrpc
 from mcp_lab.session.isolate import flip_one_character, isolated
 
 START = "2026-09-10T08:30:00Z"
+# Requests that the server may answer with a question declare that this client can answer one.
+FORM = {"elicitation": {"form": {}}}
 ANSWER = {"when": {"action": "accept", "content": {"startsAt": START}}}
 
 
@@ -61,6 +63,7 @@ def test_abc_passes_across_processes(tmp_path):
             call("list_events", calendar=handle),
             ("resources/read", {"uri": f"calendar://{handle}/week"}),
         ],
+        capabilities=FORM,
     )
     a, b, c, week = iso.rows
     assert a.result_type == "input_required" and a.request_state.count(".") == 1
@@ -115,6 +118,7 @@ def test_request_state_tamper_replay_expiry_and_binding(tmp_path):
             lambda rows: retry(handle, rows[0].request_state),
             call("list_events", calendar=handle),
         ],
+        capabilities=FORM,
     )
     _, tampered, rebound, plain, ok, replay, listing = iso.rows
     assert tampered.error_code == -32602 and tampered.text.startswith(
@@ -133,6 +137,7 @@ def test_request_state_tamper_replay_expiry_and_binding(tmp_path):
             call("create_event", calendar=handle, title="Late"),
             lambda rows: retry(handle, rows[0].request_state, title="Late"),
         ],
+        capabilities=FORM,
     )
     assert iso[1].error_code == -32602 and iso[1].text.startswith("Expired requestState: it expired at")
     # A forged signature in any characters at all is a clear refusal, never an internal error.
@@ -142,6 +147,7 @@ def test_request_state_tamper_replay_expiry_and_binding(tmp_path):
             call("create_event", calendar=handle, title="Dentist"),
             lambda rows: retry(handle, rows[0].request_state.split(".")[0] + ".signé-ça"),
         ],
+        capabilities=FORM,
     )
     assert iso[1].error_code == -32602 and "signature does not match" in iso[1].text
 
@@ -165,15 +171,21 @@ def test_key_must_be_shared(tmp_path):
     db = tmp_path / "cal.db"
     handle = new_calendar(durable(db))
     a = isolated(
-        durable(db), [call("create_event", calendar=handle, title="Dentist")], env={"MCP_LAB_DURABLE_KEY": "k" * 32}
+        durable(db),
+        [call("create_event", calendar=handle, title="Dentist")],
+        env={"MCP_LAB_DURABLE_KEY": "k" * 32},
+        capabilities=FORM,
     )[0]
-    b = isolated(durable(db), [retry(handle, a.request_state)], env={"MCP_LAB_DURABLE_KEY": "z" * 32})[0]
+    b = isolated(
+        durable(db), [retry(handle, a.request_state)], env={"MCP_LAB_DURABLE_KEY": "z" * 32}, capabilities=FORM
+    )[0]
     assert b.error_code == -32602 and "signature does not match" in b.text
     keyfile = tmp_path / "shared.key"
     keyfile.write_text("s" * 40)
     iso = isolated(
         durable(db, "--key-file", str(keyfile)),
         [call("create_event", calendar=handle, title="Dentist"), lambda rows: retry(handle, rows[0].request_state)],
+        capabilities=FORM,
     )
     assert iso[1].text.startswith("Created e1: Dentist")
     short = subprocess.run(

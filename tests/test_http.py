@@ -68,7 +68,7 @@ MODERN_HEADERS = {"MCP-Protocol-Version": "2026-07-28"}
 
 # -- the transport against the calendar ----------------------------------------------------
 def test_connect_over_http_gives_the_same_client_api(cal):
-    with mcp_lab.connect(cal.url) as c:
+    with mcp_lab.connect(cal.url, capabilities={"elicitation": {"form": {}}}) as c:
         d = c.request("server/discover").unwrap()
         assert d["supportedVersions"] == ["2026-07-28"]
         ex = c.transport.last_exchange

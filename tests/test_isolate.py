@@ -30,11 +30,13 @@ def B(rows):
 
 
 C = {"method": "resources/read", "params": {"uri": "calendar://week"}}
+# The script answers A's question itself (B), so its requests declare form elicitation.
+FORM = {"elicitation": {"form": {}}}
 
 
 @pytest.fixture(scope="module")
 def abc() -> Isolation:
-    return isolated("calendar", [A, B, C])
+    return isolated("calendar", [A, B, C], capabilities=FORM)
 
 
 def test_chapter_abc_on_the_bundled_calendar(abc):
@@ -152,7 +154,9 @@ def test_sdk_server_per_process_key_then_shared_key():
     shared = {"MCP_LAB_STATE_KEY": secrets.token_hex(32)}
     # The two runs are independent; overlapping them halves the SDK's ~1 s start-up cost.
     with ThreadPoolExecutor(2) as pool:
-        default, keyed = pool.map(lambda env: isolated("sdk_calendar", [A, B], timeout=40, env=env), (None, shared))
+        default, keyed = pool.map(
+            lambda env: isolated("sdk_calendar", [A, B], timeout=40, env=env, capabilities=FORM), (None, shared)
+        )
     for iso in (default, keyed):
         assert iso[0].result_type == "input_required" and iso[0].request_state.startswith("v1.")
     b = default[1]

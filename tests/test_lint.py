@@ -66,6 +66,7 @@ def _assert_sent_lines_pass(client, era):
 
 def test_calendar_traffic_passes(calendar):
     calendar.era = "modern"
+    calendar.capabilities = {"elicitation": {"form": {}}}  # the session below answers the question
     answers = _run_session(calendar, CALENDAR_SESSION)
     assert all(a.ok for a in answers), answers
     # The MRTR retry, exactly as the chapter types it.
@@ -86,7 +87,7 @@ def test_calendar_traffic_passes(calendar):
 
 
 def test_sdk_calendar_traffic_passes():
-    with mcp_lab.connect("sdk_calendar", timeout=15) as c:
+    with mcp_lab.connect("sdk_calendar", timeout=15, capabilities={"elicitation": {"form": {}}}) as c:
         c.era = "modern"
         answers = _run_session(c, CALENDAR_SESSION[:2] + CALENDAR_SESSION[3:])
         assert all(a.ok for a in answers), answers

@@ -1,7 +1,8 @@
 """probe(): the stdio probe-then-fallback rule of 2026-07-28, against real processes.
 
-Three real servers (the pinned reference server, the bundled calendar, the SDK-built
-calendar) and small misbehaving fakes in tests/fakes/, one per branch of the rule.
+Real servers (the pinned reference server, the bundled calendar, the SDK-built calendar, the
+bundled `future` server whose DiscoverResult shares no version with us) and small misbehaving
+fakes in tests/fakes/, one per branch of the rule.
 """
 
 from __future__ import annotations
@@ -179,6 +180,50 @@ def test_32022_with_no_mutual_version_is_a_modern_verdict_without_a_version():
         assert v.supported_versions == ("2099-01-01",)
         assert "initialize" not in methods(v)
         assert any("no mutual version" in s for s in v.steps)
+
+
+# -- a DiscoverResult that shares no version: mcp_lab.servers.future ------------------------
+FUTURE = "2027-06-30"
+
+
+def test_a_discover_result_with_no_mutual_version_stops_the_probe_with_no_initialize():
+    # The server would answer initialize (it keeps the 2025-11-25 handshake), so a probe that
+    # fell back here would be seen to "succeed" with a legacy session: the spec's answer is a
+    # modern verdict with no version, and an error, never the fallback. The official SDK does
+    # fall back here: tests/test_sdk_interop.py pins that deviation on the same server.
+    with probe("future", timeout=5) as v:
+        assert (v.era, v.version, v.ok) == ("modern", None, False), v.text()
+        assert v.supported_versions == (FUTURE,)
+        assert methods(v) == ["server/discover"], methods(v)
+        assert "no mutual version" in v.steps[-1] and "no initialize" in v.steps[-1], v.steps
+        # what the DiscoverResult said is kept, so the learner sees who it was
+        assert v.server_info == {"name": "mcp_lab-future", "version": "0.1.0"}
+        assert v.capabilities == {"tools": {}} and v.instructions
+        assert "no mutual version" in v.headline() and "mcp_lab-future" in v.headline()
+
+
+def test_future_server_speaks_its_version_per_request_and_2025_11_25_after_initialize():
+    with mcp_lab.connect("future") as c:
+        found = c.request("server/discover").unwrap()  # asked at 2026-07-28: answered anyway
+        assert (found["supportedVersions"], found["resultType"]) == ([FUTURE], "complete")
+        refused = c.request("tools/list")
+        assert isinstance(refused, jsonrpc.Error) and refused.code == jsonrpc.UNSUPPORTED_PROTOCOL_VERSION
+        assert refused.data == {"supported": [FUTURE], "requested": LATEST}
+        at_future = c.request("tools/list", {"_meta": {revisions.PROTOCOL_VERSION_KEY: FUTURE}}).unwrap()
+        assert at_future["resultType"] == "complete" and [t["name"] for t in at_future["tools"]] == ["which_revision"]
+
+        c.era = "legacy"  # handshake-era requests: no _meta
+        early = c.request("tools/list")
+        assert isinstance(early, jsonrpc.Error) and early.code == jsonrpc.INVALID_REQUEST
+        assert "send initialize" in early.message
+        hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        init = c.request("initialize", hello).unwrap()
+        assert init["protocolVersion"] == "2025-11-25"  # the server picks the one it speaks
+        c.notify("notifications/initialized")
+        listed = c.request("tools/list").unwrap()
+        assert "resultType" not in listed and listed["tools"][0]["name"] == "which_revision"
+        called = c.request("tools/call", {"name": "which_revision", "arguments": {}}).unwrap()
+        assert called["content"][0]["text"].startswith("served under 2025-11-25")
 
 
 def test_a_server_that_exits_at_once_is_a_clear_error_with_its_stderr():

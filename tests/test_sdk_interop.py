@@ -379,3 +379,47 @@ def test_bad_date_argument_is_tool_error_bad_answer_is_32602(sdk):
     first = _ok(sdk.request("tools/call", ASK_DENTIST))
     answer = sdk.request("tools/call", _retry_params(first, starts_at="tomorrow"))
     assert isinstance(answer, jsonrpc.Error) and answer.code == jsonrpc.INVALID_PARAMS, answer
+
+
+# --------------------------------------------------------------------------------------------
+# 4. A DiscoverResult sharing no version (mcp_lab.servers.future): the SDK's deviation
+# --------------------------------------------------------------------------------------------
+
+
+def test_sdk_client_falls_back_to_initialize_after_a_discover_result_with_no_mutual_version(tmp_path):
+    """mcp 2.3 reads a DiscoverResult that lists no modern version it knows as a legacy server
+    and sends initialize, where the spec has the client pick a mutual version or report an error
+    (basic/transports/stdio#backward-compatibility). Notebook 06 section 10 teaches this as a
+    deviation; mcp_lab's own probe stops (tests/test_probe.py, same server). If this test
+    fails because the SDK no longer falls back, update that section."""
+    import anyio
+    from mcp import Client as SdkClient
+    from mcp import StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from mcp_lab.servers.logged import read_log
+
+    log = tmp_path / "future.log"
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "mcp_lab.servers.logged", "--log", str(log), "mcp_lab.servers.future"],
+        cwd=str(REPO),
+    )
+
+    async def main():
+        with open(tmp_path / "stderr", "w") as errlog, anyio.fail_after(TIMEOUT):
+            async with SdkClient(stdio_client(server, errlog=errlog), mode="auto") as client:
+                called = await client.call_tool("which_revision", {})
+                return client.protocol_version, called.content[0].text
+
+    version, said = anyio.run(main)
+    received = read_log(log)
+    sent = [m.get("method") for m in received]
+    assert sent[:3] == ["server/discover", "initialize", "notifications/initialized"], (
+        f"the SDK sent {sent}: if it no longer falls back after this DiscoverResult, it has fixed "
+        "the deviation notebook 06 section 10 teaches; update the notebook and this test"
+    )
+    assert received[0]["params"]["_meta"][revisions.PROTOCOL_VERSION_KEY] == revisions.LATEST
+    assert received[1]["params"]["protocolVersion"] == revisions.LEGACY
+    assert version == revisions.LEGACY == "2025-11-25"
+    assert said.startswith("served under 2025-11-25"), said

@@ -19,11 +19,13 @@ from mcp_lab import http_servers, jsonrpc
 
 TIMEOUT = 20.0
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# These clients answer the showcase's questions in the tests, so they declare a form.
+FORM = {"elicitation": {"form": {}}}
 
 
 @pytest.fixture(scope="module")
 def stdio():
-    client = mcp_lab.connect("showcase", timeout=TIMEOUT)
+    client = mcp_lab.connect("showcase", timeout=TIMEOUT, capabilities=FORM)
     try:
         yield client
     finally:
@@ -32,7 +34,10 @@ def stdio():
 
 @pytest.fixture(scope="module")
 def http():
-    with mcp_lab.serve_http("showcase", timeout=TIMEOUT) as srv, srv.connect(timeout=TIMEOUT) as client:
+    with (
+        mcp_lab.serve_http("showcase", timeout=TIMEOUT) as srv,
+        srv.connect(timeout=TIMEOUT, capabilities=FORM) as client,
+    ):
         yield srv, client
     assert http_servers.live() == [], f"servers still running: {http_servers.live()}"
 

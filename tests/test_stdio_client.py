@@ -58,12 +58,38 @@ def test_unknown_short_name_and_missing_executable_are_one_line_errors():
 
 
 @pytest.mark.wire_deliberate(server="an echo fake: its results show what was sent, not a schema-complete answer")
+def test_declared_capabilities_follow_what_the_context_can_honour(tmp_path):
+    """Issue 14: a client declares elicitation only where someone can answer the question."""
+    from mcp_lab import mrtr
+    from mcp_lab.notebook.interactive import interactive
+
+    def declared(answer) -> dict:
+        return answer.unwrap()["echo"]["params"]["_meta"][CLIENT_CAPABILITIES_KEY]
+
+    call = {"name": "create_event", "arguments": {"title": "Dentist"}}
+    with mcp_lab.connect(script(tmp_path, ECHO_ID)) as c:
+        assert declared(c.request("tools/call", call)) == {}  # nobody to ask
+        ex = mrtr.call(c, "tools/call", call, lambda key, ask: {"action": "decline"})
+        assert declared(ex.final) == {"elicitation": {"form": {}}}  # an answer callback fills in forms
+        ex = mrtr.call(c, "tools/call", call, lambda key, ask: {"action": "decline"}, capabilities={})
+        assert declared(ex.final) == {}  # the caller's word wins
+        widget = interactive(c, "tools/call", call)  # the notebook's forms render both modes
+        assert declared(widget.exchange.final) == {"elicitation": {"form": {}, "url": {}}}
+    given = {"roots": {}, "elicitation": {"url": {}}}
+    with mcp_lab.connect(script(tmp_path, ECHO_ID), capabilities=given) as c:
+        assert declared(c.request("tools/list")) == given  # declared at connect: on every request
+        ex = mrtr.call(c, "tools/call", call, lambda key, ask: {"action": "decline"})
+        assert declared(ex.final) == given  # the client's own elicitation declaration is kept
+
+
+@pytest.mark.wire_deliberate(server="an echo fake: its results show what was sent, not a schema-complete answer")
 def test_request_adds_meta_of_the_current_revision(tmp_path):
     with mcp_lab.connect(script(tmp_path, ECHO_ID), client_info={"name": "t", "version": "1"}) as c:
         echoed = c.request("tools/list").unwrap()["echo"]
         m = echoed["params"]["_meta"]
         assert m[PROTOCOL_VERSION_KEY] == "2026-07-28"
-        assert m[CLIENT_CAPABILITIES_KEY] == {"elicitation": {"form": {}}}
+        # A bare request has nobody to answer a question, so it declares nothing.
+        assert m[CLIENT_CAPABILITIES_KEY] == {}
         assert m["io.modelcontextprotocol/clientInfo"] == {"name": "t", "version": "1"}
         # meta=False sends what was given and nothing else
         assert "params" not in c.request("tools/list", meta=False).unwrap()["echo"]

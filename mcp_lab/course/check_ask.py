@@ -69,8 +69,13 @@ class _Server:
 
     def __init__(self, argv: list[str], timeout: float, scenario: str, capabilities: dict | None = None):
         from mcp_lab.session.connect import connect
+        from mcp_lab.session.mrtr import answering
 
         self.scenario = scenario
+        # The checker answers the server's questions itself, so by default it declares form
+        # elicitation; a scenario about a client that cannot show a form passes {}.
+        if capabilities is None:
+            capabilities = answering({})
         self.client = connect(argv, timeout=timeout, env=_ENV, capabilities=capabilities, name=Path(argv[-1]).name)
 
     def __enter__(self) -> "_Server":

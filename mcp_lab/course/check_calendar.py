@@ -45,6 +45,7 @@ from typing import Any, Sequence
 from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport
 from mcp_lab.session.isolate import Isolation, Row, flip_one_character, isolated
+from mcp_lab.session.mrtr import answering
 
 __all__ = ["CheckFailed", "CheckReport", "check", "ANSWER", "START", "OWNER", "INTRUDER"]
 
@@ -79,8 +80,16 @@ class _Runner:
         return CheckFailed(message, self.rows)
 
     def run(self, label: str, method: str, params: dict) -> Row:
+        # The check answers the server's question itself (the retry carries the answer), so
+        # its requests declare form elicitation, as a client with someone to ask would.
         iso: Isolation = isolated(
-            self.argv, [(method, params)], timeout=self.timeout, labels=[label], env=self.env, cwd=self.cwd
+            self.argv,
+            [(method, params)],
+            timeout=self.timeout,
+            labels=[label],
+            env=self.env,
+            cwd=self.cwd,
+            capabilities=answering({}),
         )
         row = iso[0]
         self.rows.append(row)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from mcp_lab.session.mrtr import MAX_ROUNDS, Exchange, declared, retry_params
+from mcp_lab.session.mrtr import MAX_ROUNDS, Exchange, answering, declared, retry_params
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.revisions import MRTR_METHODS
 
@@ -45,7 +45,8 @@ class Interactive:
         self.client, self.method, self.params = client, method, dict(params)
         self.max_rounds, self.timeout = max_rounds, timeout
         self.server_name = server_name or getattr(client, "name", None)
-        self.capabilities = {"elicitation": widgets.capabilities()}
+        # The forms below can render both modes: declare them, with the client's own capabilities.
+        self.capabilities = answering(getattr(client, "capabilities", {}), widgets.capabilities())
         self.exchange = Exchange(method, dict(params))
         self.round = None
         self.error: Exception | None = None

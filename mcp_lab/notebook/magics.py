@@ -276,15 +276,20 @@ def get(name: str) -> Client:
 
 
 def connect(name: str, argv: list[str] | None = None, *, probe: bool = True, timeout: float = 5.0):
-    """Open (or reopen) the connection `name`; probe its era. Returns (client, verdict or None)."""
+    """Open (or reopen) the connection `name`; probe its era. Returns (client, verdict or None).
+
+    The person at the keyboard reads every answer and can type the retry of an `input_required`
+    call, so this connection declares form elicitation (a bare `mcp_lab.connect` declares none).
+    """
     from mcp_lab.session.connect import connect as open_client
+    from mcp_lab.session.mrtr import answering
     from mcp_lab.wire.errors import McpError
 
     old = connections.pop(name, None)
     if old is not None:
         old.close()
     try:
-        client = open_client(argv if argv else name, name=name, timeout=timeout)
+        client = open_client(argv if argv else name, name=name, timeout=timeout, capabilities=answering({}))
     except (ValueError, TypeError, McpError, NotImplementedError) as e:
         raise UsageError(f"cannot connect {name!r}: {getattr(e, 'message', None) or e}") from None
     verdict = None

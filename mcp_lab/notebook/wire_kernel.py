@@ -22,7 +22,8 @@ reply, one line) only for what the kernel itself cannot do: no connection yet, a
 an unknown directive.
 
 Directives at the top of a message cell change how it is sent: `%raw` (byte-exact, so an
-embedded newline really breaks the framing), `%meta` (fill a missing `_meta`), `%nolint`,
+embedded newline really breaks the framing), `%meta` (fill a missing `_meta`; it declares form
+elicitation, since the person at the keyboard can answer a question by typing the retry), `%nolint`,
 `%timeout S`.  `%trace` shows the connection's Trace and its sequence diagram, `%close` ends the
 server.  Restarting the kernel ends the process, and with it the server (do_shutdown reaps it,
 and the server also sees EOF on stdin if the kernel dies), so a restart always means a new

@@ -53,6 +53,7 @@ KNOWN = {
     "durable": lambda: _python("mcp_lab.servers.durable") + ["--db", str(_durable_db())],
     "noisy": lambda: _python("mcp_lab.servers.noisy"),
     "notes": lambda: _python("mcp_lab.servers.notes"),
+    "future": lambda: _python("mcp_lab.servers.future"),
     "everything": _reference,
 }
 

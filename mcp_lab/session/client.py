@@ -26,8 +26,13 @@ from mcp_lab.wire.trace import Trace
 
 __all__ = ["Client", "DEFAULT_CAPABILITIES"]
 
-# What this client can honestly do: render a form (mcp_lab.widgets) for an elicitation.
-DEFAULT_CAPABILITIES: dict = {"elicitation": {"form": {}}}
+# What a bare Client can honour: nothing.  Its `request()` returns an `input_required` answer to
+# the caller and nobody is there to fill in a form, so declaring elicitation would invite the
+# server to ask a question no one will see.  The contexts that CAN answer declare it on their own
+# requests: `mrtr.call(...)` with an answer callback, the notebook's `mrtr.interactive` form.  A
+# caller who knows better passes `capabilities=` to `connect()`, for every request.
+# https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation#capabilities
+DEFAULT_CAPABILITIES: dict = {}
 
 
 class Client:

@@ -32,6 +32,9 @@ def connect(
     `server` is a known short name (see `mcp_lab.servers.known.names()`: "calendar",
     "sdk_calendar", "everything", ...) or an argv list such as [sys.executable, "server.py"].
     `timeout` is the default deadline, in seconds, of every request on this connection.
+    `capabilities` is declared in every modern request's `_meta`: nothing by default, because a
+    bare request has nobody to answer a server's question (`mrtr.call` with an answer callback
+    adds form elicitation to its own requests).
     `trace` is a Trace of the caller's to record into (default: a new one, `client.trace`).
     `deliberate` says why this server breaks the protocol on purpose (a lesson's or a test's
     misbehaving server): its messages are marked so, and a schema check counts them apart.

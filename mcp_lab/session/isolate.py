@@ -250,6 +250,7 @@ def isolated(
     labels: Sequence[str] | None = None,
     env: dict | None = None,
     cwd: str | None = None,
+    capabilities: dict | None = None,
 ) -> Isolation:
     """Send each message to a fresh server process and return one row per process.
 
@@ -260,6 +261,10 @@ def isolated(
     return one of those.  `timeout` is the deadline of each process, spawn to answer, so for
     a server that takes seconds to start (the SDK's) give it room.  `env` is added to the
     environment of every process (a shared key, a database path); `cwd` is their folder.
+    `capabilities` is what every request declares, as `connect(capabilities=...)`: nothing by
+    default, so a server that must ask the person answers -32021.  A script that answers the
+    question itself (the person's answer written into a later message, as the chapter's A, B, C)
+    declares `{"elicitation": {"form": {}}}`.
     """
     from mcp_lab.session.connect import connect
 
@@ -277,7 +282,9 @@ def isolated(
         client = None
         try:
             first = len(trace)
-            client = connect(server, timeout=timeout, env=env, cwd=cwd, name=label, trace=trace)
+            client = connect(
+                server, timeout=timeout, env=env, cwd=cwd, name=label, trace=trace, capabilities=capabilities
+            )
             row.pid = client.transport.pid
             answer = client.request(method, params, meta=meta, timeout=timeout)
             row.elapsed_ms = (time.monotonic() - started) * 1000.0

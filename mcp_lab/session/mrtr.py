@@ -27,7 +27,7 @@ from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import InvalidAnswer, RoundsExceeded
 from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY, MRTR_METHODS
 
-__all__ = ["MAX_ROUNDS", "RoundsExceeded", "Exchange", "call", "retry_params", "declared"]
+__all__ = ["MAX_ROUNDS", "RoundsExceeded", "Exchange", "call", "retry_params", "declared", "answering"]
 
 # The spec sets no cap; the official SDKs stop after 10 rounds, and so do we.
 MAX_ROUNDS = 10
@@ -78,6 +78,23 @@ def declared(params: dict, capabilities: dict | None) -> dict:
     return {**params, "_meta": meta}
 
 
+# What an answer callback can honour: a form (its ElicitResult carries the form's content).
+FORM_ELICITATION: dict = {"form": {}}
+
+
+def answering(client_capabilities: dict, elicitation: dict = FORM_ELICITATION) -> dict:
+    """The client's capabilities plus elicitation, for a context that has someone to answer.
+
+    A bare request declares only what the client was given (nothing by default); the loop below
+    and the notebook's form driver can put a question to somebody, so their requests add
+    `elicitation` (unless the client already declares its own).
+    https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation#capabilities
+    """
+    caps = dict(client_capabilities or {})
+    caps.setdefault("elicitation", dict(elicitation))
+    return caps
+
+
 def call(
     client,
     method: str,
@@ -94,10 +111,14 @@ def call(
     Returns the Exchange (every round's answer); `exchange.final` is the last answer, an
     Error as soon as the server answers with one.  A result that carries only
     `requestState` ("try again later") is retried after a short, growing, bounded pause.
+    `capabilities` is what every round declares; by default the client's own plus form
+    elicitation, since `answer` is there to fill in a form.  Pass `{}` to declare nothing.
     """
     if method not in MRTR_METHODS:
         raise ValueError(f"{method} cannot answer input_required; only {', '.join(sorted(MRTR_METHODS))} can")
     ex = Exchange(method, dict(params))
+    if capabilities is None:
+        capabilities = answering(client.capabilities)
     request_params = declared(dict(params), capabilities)
     delay = backoff[0]
     while True:

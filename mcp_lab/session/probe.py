@@ -7,8 +7,9 @@ understands, and reads the era off the answer (https://modelcontextprotocol.io/s
 
 1. send `server/discover`, with the preferred modern version in `_meta`;
 2. a DiscoverResult comes back                      -> modern; pick a version from
-   `supportedVersions` (a DiscoverResult that lists no modern version we speak is a legacy
-   advertisement, not proof of modernity: fall back, as the official SDKs do);
+   `supportedVersions`; when none is one we speak, the verdict is modern with no version and
+   says so, and no `initialize` is sent (the official SDK falls back here instead: a deviation
+   notebook 06 shows);
 3. -32022 with `data.supported`                     -> modern, wrong version: retry the
    discover at a listed version we speak, and never fall back to `initialize`;
 4. any other error, any answer that is not a DiscoverResult, or silence until the deadline
@@ -273,6 +274,18 @@ class _Reasoning:
         self.steps.append(text)
         self.c.trace.note(text, peer=self.c.name)
 
+    def discovered(self, d: era.Decision, answer) -> "Verdict":
+        """A modern verdict from a discover's answer; what a DiscoverResult says is kept even when
+        no version is mutual (`d.version` None), so the learner sees who refused to share one."""
+        r = answer.result if isinstance(answer, jsonrpc.Result) and isinstance(answer.result, dict) else {}
+        meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
+        info = meta.get(revisions.SERVER_INFO_KEY)
+        caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else None
+        instructions = r.get("instructions") if isinstance(r.get("instructions"), str) else None
+        return self.verdict(
+            "modern", d.version, caps, info if isinstance(info, dict) else None, instructions, d.supported
+        )
+
     def verdict(self, era, version, caps=None, info=None, instructions=None, supported=(), cached=False):
         era = None if era is None else Era(era)  # checked here, once: a typo is a ValueError
         self.c.era = era
@@ -358,14 +371,8 @@ class _Run(_Reasoning):
     def act(self, d: era.Decision, answer, asked: str) -> Verdict:
         """Write the decision's reasons as steps, then do what it says (every branch but RETRY)."""
         self.steps_of(d)
-        if d.next is era.Next.USE:
-            r = answer.result
-            meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
-            info = meta.get(revisions.SERVER_INFO_KEY)
-            info = info if isinstance(info, dict) else None
-            return self.verdict("modern", d.version, r.get("capabilities"), info, r.get("instructions"), d.supported)
-        if d.next is era.Next.MODERN_NO_VERSION:
-            return self.verdict("modern", None, supported=d.supported)
+        if d.next in (era.Next.USE, era.Next.MODERN_NO_VERSION):
+            return self.discovered(d, answer)
         if d.next is era.Next.MODERN_REFUSED:
             return self.verdict("modern", asked)
         return self.handshake(revisions.LEGACY, probed=True)

@@ -104,16 +104,8 @@ class _HttpRun(_Reasoning):
                 for k in ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"):
                     self.c.transport.headers.pop(k, None)
                 continue
-            if d.next is era.Next.USE:
-                r = answer.result
-                meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
-                info = meta.get(revisions.SERVER_INFO_KEY)
-                info = info if isinstance(info, dict) else None
-                return self.verdict(
-                    "modern", d.version, r.get("capabilities"), info, r.get("instructions"), d.supported
-                )
-            if d.next is era.Next.MODERN_NO_VERSION:
-                return self.verdict("modern", None, supported=d.supported)
+            if d.next in (era.Next.USE, era.Next.MODERN_NO_VERSION):
+                return self.discovered(d, answer)
             if d.next is era.Next.MODERN_REFUSED:
                 return self.verdict("modern", version)
             break

@@ -1,0 +1,151 @@
+"""A server from a later revision that still keeps the legacy handshake.
+
+    python -m mcp_lab.servers.future
+
+It speaks one per-request (modern) version, `2027-06-30`, a revision newer than any client in
+this course knows, and, for old clients, the 2025-11-25 `initialize` handshake.  So:
+
+* `server/discover` gets a valid DiscoverResult listing only `2027-06-30`, whatever version the
+  request names: this server lets any client read its list.  (A 2026-07-28 server would refuse
+  a discover at a version it does not implement with -32022; answering it instead is the one
+  liberty this server takes, and it is how a client can be handed a DiscoverResult that shares
+  no version with it.  The answer itself is schema-valid.)
+* any other request carrying `_meta` at a version it does not serve gets -32022 with
+  `data.supported` and `data.requested`
+  (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#protocol-version-negotiation);
+* `initialize` opens a 2025-11-25 session for this process, after which requests without
+  `_meta` are served in the handshake era's shape (no `resultType`).
+
+One harmless tool, `which_revision`, says under which revision it was called.  Notebook 06 runs
+two dual-era clients against this server and compares what they do with the DiscoverResult.
+The JSON-RPC envelope (framing, ids, parse errors) is the calendar's, imported, not copied.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_lab.servers import calendar as core
+from mcp_lab.servers.calendar import META_CAPS, META_VERSION, Refusal
+
+SUPPORTED = ["2027-06-30"]  # the per-request versions it serves
+LEGACY = "2025-11-25"  # the one handshake version it still answers
+SERVER_INFO = {"name": "mcp_lab-future", "version": "0.1.0"}
+INSTRUCTIONS = "A server of a later revision. which_revision says which revision served the call."
+
+TOOL = {
+    "name": "which_revision",
+    "description": "Say which protocol revision served this call. Reads nothing, writes nothing.",
+    "inputSchema": {"type": "object", "properties": {}},
+}
+
+# The legacy session of this stdio process: the version `initialize` settled, once it has run.
+SESSION: dict[str, str | None] = {"version": None}
+
+
+def _modern(body: dict) -> dict:
+    return core.result(body, SERVER_INFO)
+
+
+def _requested(params: dict) -> str:
+    """The version in `_meta`, after the envelope checks every modern request must pass."""
+    meta = params.get("_meta")
+    missing = [k for k in (META_VERSION, META_CAPS) if not isinstance(meta, dict) or k not in meta]
+    if missing:
+        raise Refusal(-32602, "params._meta is missing the required key(s): " + ", ".join(missing))
+    version = meta[META_VERSION]
+    if not isinstance(version, str):
+        raise Refusal(-32602, f"{META_VERSION} must be a version string such as {SUPPORTED[0]!r}, not {version!r}")
+    if not isinstance(meta[META_CAPS], dict):
+        raise Refusal(-32602, f"{META_CAPS} must be an object ({{}} declares no optional capability)")
+    return version
+
+
+def _initialize(params: dict) -> dict:
+    asked = params.get("protocolVersion")
+    if not isinstance(asked, str):
+        raise Refusal(-32602, f"initialize needs a protocolVersion string such as {LEGACY!r}, not {asked!r}")
+    # The handshake era: the server answers the version it will speak, here its only one.
+    SESSION["version"] = LEGACY
+    return {
+        "protocolVersion": LEGACY,
+        "capabilities": {"tools": {}},
+        "serverInfo": SERVER_INFO,
+        "instructions": INSTRUCTIONS,
+    }
+
+
+def _served_as(version: str) -> dict:
+    text = f"served under {version}" + (" (the legacy session initialize opened)" if version == LEGACY else "")
+    return {"content": [{"type": "text", "text": text}], "isError": False}
+
+
+def _call(params: dict, version: str) -> dict:
+    if params.get("name") != TOOL["name"]:
+        raise Refusal(-32602, f"Unknown tool: {params.get('name')!r}; this server has only {TOOL['name']}")
+    return _served_as(version)
+
+
+def dispatch(method: str, params: dict) -> dict:
+    """One request, in whichever era its shape names."""
+    if method == "initialize":
+        return _initialize(params)
+    if method == "server/discover":
+        _requested(params)  # the envelope is checked; the version is not refused (see above)
+        return _modern(
+            {
+                "supportedVersions": SUPPORTED,
+                "capabilities": {"tools": {}},
+                "instructions": INSTRUCTIONS,
+                "ttlMs": 3600000,
+                "cacheScope": "public",
+            }
+        )
+    if method not in ("tools/list", "tools/call"):
+        raise Refusal(-32601, f"Method not found: {method}")
+    if "_meta" not in params or META_VERSION not in (params.get("_meta") or {}):
+        return _legacy(method, params)
+    version = _requested(params)
+    if version not in SUPPORTED:
+        raise Refusal(
+            -32022,
+            f"Unsupported protocol version {version}: this server serves {', '.join(SUPPORTED)} "
+            f"per request, or {LEGACY} after initialize",
+            {"supported": SUPPORTED, "requested": version},
+        )
+    if method == "tools/list":
+        return _modern({"tools": [TOOL], "ttlMs": 300000, "cacheScope": "public"})
+    return _modern(_call(params, version))
+
+
+def _legacy(method: str, params: dict) -> dict:
+    version = SESSION["version"]
+    if version is None:
+        raise Refusal(
+            -32600,
+            f"Invalid Request: no _meta and no session: send initialize ({LEGACY}) first, "
+            f"or carry _meta with protocolVersion {SUPPORTED[0]}",
+        )
+    if method == "tools/list":
+        return {"tools": [TOOL]}
+    return _call(params, version)
+
+
+def handle(msg: Any) -> dict | None:
+    return core.handle(msg, dispatch, name="future")
+
+
+def handle_line(line: bytes | str) -> bytes | None:
+    """One framed line in, at most one out (what `mcp_lab.servers.logged` wraps)."""
+    return core.handle_line(line, handle)
+
+
+def main() -> None:
+    core.serve_stdio(
+        handle_msg=handle,
+        banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving {SUPPORTED[0]} and {LEGACY} on stdio",
+    )
+
+
+if __name__ == "__main__":
+    main()
