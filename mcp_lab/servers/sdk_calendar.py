@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from datetime import datetime
 from typing import Annotated, Any
@@ -45,11 +44,10 @@ from mcp_types import (
 )
 from pydantic import Field, WithJsonSchema
 
-from mcp_lab.servers.spec_mcpserver import SpecMCPServer
+from mcp_lab.servers.spec_mcpserver import STATE_KEY_ENV, SpecMCPServer, request_state_key
 
 SERVER_NAME = "mcp-lab-sdk-calendar"
 SERVER_VERSION = "0.1.0"
-STATE_KEY_ENV = "MCP_LAB_STATE_KEY"
 
 # The events live in this process's memory. That is the statelessness bug a later lesson
 # exposes: a second replica (or a restart) has its own list, so "e3" exists on one process only.
@@ -254,23 +252,6 @@ def _tool_error(text: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
 
 
-def _state_key(path: str | None) -> str | None:
-    """The shared request-state key from --state-key-file or $MCP_LAB_STATE_KEY, else None."""
-    if path is not None:
-        try:
-            key = open(path, encoding="utf-8").read().strip()
-        except OSError as exc:
-            sys.exit(f"sdk_calendar: cannot read --state-key-file {path}: {exc.strerror}")
-    else:
-        key = os.environ.get(STATE_KEY_ENV) or None
-    if key is not None and len(key.encode()) < 32:
-        sys.exit(
-            f"sdk_calendar: the request-state key must be at least 32 bytes (got {len(key.encode())}); "
-            'make one with: python -c "import secrets; print(secrets.token_hex(32))"'
-        )
-    return key
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m mcp_lab.servers.sdk_calendar", description=__doc__.splitlines()[0])
     parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
@@ -280,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
     # rich when rich is importable (a dev tool may bring it), and rich pads and wraps records at its
     # console width. basicConfig here makes the SDK's own basicConfig a no-op.
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
-    server = build_server(_state_key(args.state_key_file))
+    server = build_server(request_state_key(args.state_key_file, "sdk_calendar"))
     if args.http is not None:
         _serve_http(server, args.http)
     else:

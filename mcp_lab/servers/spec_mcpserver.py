@@ -12,6 +12,9 @@ so what they put on the wire is what the spec asks, not what the SDK happens to 
         The spec: -32602 for both.
         https://modelcontextprotocol.io/specification/2026-07-28/server/prompts#error-handling
 
+It also holds the one set-up step they share, `request_state_key()`: the key that seals their
+requestState, shared across processes only when the person running them supplies one.
+
 The SDK hands an `MCPError` raised by `call_tool` / `get_prompt` to the client unchanged, so each
 mend is a check before the SDK's own code runs.  tests/test_sdk_interop.py runs a bare
 `MCPServer` beside this class, so a later SDK that fixes these shows up there (and the overrides
@@ -20,6 +23,8 @@ can go).
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 from mcp.server import MCPServer
@@ -27,7 +32,28 @@ from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
-__all__ = ["SpecMCPServer"]
+__all__ = ["SpecMCPServer", "STATE_KEY_ENV", "request_state_key"]
+
+STATE_KEY_ENV = "MCP_LAB_STATE_KEY"
+
+
+def request_state_key(path: str | None, prog: str) -> str | None:
+    """The shared requestState key from `--state-key-file PATH` or $MCP_LAB_STATE_KEY, else None
+    (each process then seals with a key of its own).  A bad key is one line on stderr and exit."""
+    if path is not None:
+        try:
+            with open(path, encoding="utf-8") as f:
+                key = f.read().strip()
+        except OSError as exc:
+            sys.exit(f"{prog}: cannot read --state-key-file {path}: {exc.strerror}")
+    else:
+        key = os.environ.get(STATE_KEY_ENV) or None
+    if key is not None and len(key.encode()) < 32:
+        sys.exit(
+            f"{prog}: the requestState key must be at least 32 bytes (got {len(key.encode())}); "
+            'make one with: python -c "import secrets; print(secrets.token_hex(32))"'
+        )
+    return key
 
 
 class SpecMCPServer(MCPServer):

@@ -8,33 +8,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import socket
 import sys
 
+from mcp_lab.servers.spec_mcpserver import STATE_KEY_ENV, request_state_key
+
 from . import SERVER_NAME, build_server
 
-STATE_KEY_ENV = "MCP_LAB_STATE_KEY"
 HOST = "127.0.0.1"
 PATH = "/mcp"
-
-
-def state_key(path: str | None) -> str | None:
-    """The shared requestState key from --state-key-file or $MCP_LAB_STATE_KEY, else None (per process)."""
-    if path is not None:
-        try:
-            with open(path, encoding="utf-8") as f:
-                key = f.read().strip()
-        except OSError as exc:
-            sys.exit(f"showcase: cannot read --state-key-file {path}: {exc.strerror}")
-    else:
-        key = os.environ.get(STATE_KEY_ENV) or None
-    if key is not None and len(key.encode()) < 32:
-        sys.exit(
-            f"showcase: the requestState key must be at least 32 bytes (got {len(key.encode())}); "
-            'make one with: python -c "import secrets; print(secrets.token_hex(32))"'
-        )
-    return key
 
 
 def bind(port: int) -> socket.socket:
@@ -74,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     parser.add_argument("--state-key-file", metavar="PATH", help=f"shared requestState key (else ${STATE_KEY_ENV})")
     args = parser.parse_args(argv)
-    key = state_key(args.state_key_file)
+    key = request_state_key(args.state_key_file, "showcase")
     if args.http is None:
         build_server(key).run(transport="stdio")
         return
