@@ -83,7 +83,7 @@ def result(body: dict, server_info: dict | None = None) -> dict:
     }
 
 
-def check_meta(params: Any) -> dict:
+def check_meta(params: Any, supported: list[str] = SUPPORTED) -> dict:
     """The per-request envelope of the stateless revision; returns the client's capabilities."""
     meta = params.get("_meta") if isinstance(params, dict) else None
     missing = [k for k in (META_VERSION, META_CAPS) if not isinstance(meta, dict) or k not in meta]
@@ -91,10 +91,10 @@ def check_meta(params: Any) -> dict:
         raise Refusal(-32602, "params._meta is missing the required key(s): " + ", ".join(missing))
     version = meta[META_VERSION]
     if not isinstance(version, str):
-        raise Refusal(-32602, f"{META_VERSION} must be a version string such as {SUPPORTED[-1]!r}, not {version!r}")
-    if version not in SUPPORTED:
+        raise Refusal(-32602, f"{META_VERSION} must be a version string such as {supported[-1]!r}, not {version!r}")
+    if version not in supported:
         raise Refusal(
-            -32022, f"Unsupported protocol version: {version!r}", {"supported": SUPPORTED, "requested": version}
+            -32022, f"Unsupported protocol version: {version!r}", {"supported": supported, "requested": version}
         )
     caps = meta[META_CAPS]
     if not isinstance(caps, dict):

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_lab.servers import calendar as core
-from mcp_lab.servers.calendar import META_CAPS, META_VERSION, Refusal
+from mcp_lab.servers.calendar import META_VERSION, Refusal
 
 SUPPORTED = ["2027-06-30"]  # the per-request versions it serves
 LEGACY = "2025-11-25"  # the one handshake version it still answers
@@ -47,18 +47,15 @@ def _modern(body: dict) -> dict:
     return core.result(body, SERVER_INFO)
 
 
-def _requested(params: dict) -> str:
-    """The version in `_meta`, after the envelope checks every modern request must pass."""
-    meta = params.get("_meta")
-    missing = [k for k in (META_VERSION, META_CAPS) if not isinstance(meta, dict) or k not in meta]
-    if missing:
-        raise Refusal(-32602, "params._meta is missing the required key(s): " + ", ".join(missing))
-    version = meta[META_VERSION]
-    if not isinstance(version, str):
-        raise Refusal(-32602, f"{META_VERSION} must be a version string such as {SUPPORTED[0]!r}, not {version!r}")
-    if not isinstance(meta[META_CAPS], dict):
-        raise Refusal(-32602, f"{META_CAPS} must be an object ({{}} declares no optional capability)")
-    return version
+def _check_envelope(params: dict, *, any_version: bool = False) -> str:
+    """The calendar's per-request envelope checks at this server's versions; returns the version.
+    With `any_version`, a version it does not serve is let through (discover only; see above)."""
+    try:
+        core.check_meta(params, supported=SUPPORTED)
+    except Refusal as refusal:
+        if not (any_version and refusal.code == -32022):
+            raise
+    return params["_meta"][META_VERSION]
 
 
 def _initialize(params: dict) -> dict:
@@ -91,7 +88,7 @@ def dispatch(method: str, params: dict) -> dict:
     if method == "initialize":
         return _initialize(params)
     if method == "server/discover":
-        _requested(params)  # the envelope is checked; the version is not refused (see above)
+        _check_envelope(params, any_version=True)  # the version is not refused (see above)
         return _modern(
             {
                 "supportedVersions": SUPPORTED,
@@ -105,14 +102,7 @@ def dispatch(method: str, params: dict) -> dict:
         raise Refusal(-32601, f"Method not found: {method}")
     if "_meta" not in params or META_VERSION not in (params.get("_meta") or {}):
         return _legacy(method, params)
-    version = _requested(params)
-    if version not in SUPPORTED:
-        raise Refusal(
-            -32022,
-            f"Unsupported protocol version {version}: this server serves {', '.join(SUPPORTED)} "
-            f"per request, or {LEGACY} after initialize",
-            {"supported": SUPPORTED, "requested": version},
-        )
+    version = _check_envelope(params)
     if method == "tools/list":
         return _modern({"tools": [TOOL], "ttlMs": 300000, "cacheScope": "public"})
     return _modern(_call(params, version))
