@@ -79,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     from .conformance.cli import add_parser as _add_conformance
 
     _add_conformance(sub)
+    from .session.check_cli import add_parser as _add_check
+
+    _add_check(sub)
     h = sub.add_parser(
         "host-config",
         help="the mcpServers JSON that launches bundled servers from a host",
@@ -184,6 +187,10 @@ def _main(argv: list[str] | None) -> int:
             from .conformance.cli import main as _conformance
 
             return _conformance(args, server_argv, parser, extra)
+        if args.command == "check":
+            from .session.check_cli import main as _check
+
+            return _check(args, server_argv, extra)
     except cli.UsageError as e:
         print(f"mcp-lab {args.command}: {e}", file=sys.stderr)
         return cli.EXIT_CANNOT_RUN

@@ -86,7 +86,7 @@ def test_the_console_script_is_declared():
 
 
 def test_every_command_documents_its_exit_status(capsys):
-    for command in ("probe", "cost", "record", "replay", "diff", "conformance"):
+    for command in ("probe", "cost", "record", "replay", "diff", "conformance", "check"):
         with pytest.raises(SystemExit) as e:
             main([command, "--help"])
         assert e.value.code == 0

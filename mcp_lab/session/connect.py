@@ -86,7 +86,8 @@ def connect(
             server = [server]
         argv = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in server]
         words = [a for a in argv if isinstance(a, str) and not a.startswith("-")]
-        label = name or (os.path.basename(words[-1]) if words else "server")
+        files = [a for a in words if "." in os.path.basename(a) or os.sep in a]  # server.py, dist/index.js
+        label = name or (os.path.basename((files or words)[-1]) if words else "server")
     if headers:
         raise ValueError("headers= is for an HTTP server (a URL); a stdio server has none: pass its secrets in env=")
     transport = StdioTransport(argv, env=env, cwd=cwd).start()

@@ -90,7 +90,8 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
 def _label(argv: list[str]) -> str:
     """A server's name from its argv: the last word that is neither an option nor the port."""
     words = [a for a in argv if "{port}" not in a and not a.startswith("-")]
-    return Path(words[-1]).name if words else "server"
+    files = [a for a in words if "." in Path(a).name or "/" in a]  # server.py, dist/index.js
+    return Path((files or words)[-1]).name if words else "server"
 
 
 class HttpServer:
