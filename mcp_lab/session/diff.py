@@ -216,12 +216,30 @@ def _compiled(rules: tuple) -> tuple:
     return tuple(p for r in rules for p in view_rules(r))
 
 
+_DROP = object()
+
+
+def _strip(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _strip(x) for k, x in v.items() if x is not _DROP}
+    if isinstance(v, list):
+        return [_strip(x) for x in v if x is not _DROP]
+    return v
+
+
 def _view(x: Exchange, rules: tuple) -> dict:
+    """What is compared: the request and the answer, with what varies normalised (the default
+    rules: a placeholder, so presence still counts) and what the caller ignores removed (so a
+    place present on one side only is ignored too)."""
     view: dict[str, Any] = {}
     if x.kind != "server":
         view["request"] = x.request if x.request is not None else x.request_line
     view["answer"] = x.answer
-    return jsondiff.normalise(view, _compiled(rules))
+    defaults = set(jsondiff.DEFAULT_RULES + jsondiff.SERVER_VERSION_RULES)
+    own = tuple(r for r in rules if r not in defaults)
+    if own:
+        view = _strip(jsondiff.normalise(view, _compiled(own), placeholder=_DROP))
+    return jsondiff.normalise(view, _compiled(tuple(r for r in rules if r in defaults)))
 
 
 def unmatched(items: list["ExchangeDiff"], ignore: Iterable[str]) -> list[str]:

@@ -12,6 +12,9 @@ could not have known in advance is taken from the new server, never from the rec
   but the `requestState` the NEW server issued in its own `input_required` answer.  When the new
   server did not ask (it completed at once), the recorded retry is not sent: it is reported as
   missing, with the reason, because echoing a state the new server never issued would be a lie.
+* a value the server minted and the client sent back later (a calendar handle returned by one
+  tool and passed to the next) is learned from the new server's answer at the same place and
+  sent instead (`mcp_lab.session.minted`); the diff compares in the recording's names.
 * a recording made of several processes (an `isolated()` run: process A, B, C) is replayed the
   same way, one fresh connection per recorded process, so a statelessness result stays one.
 
@@ -36,6 +39,7 @@ from typing import Any, Iterable
 from mcp_lab.session import cassette as cassettes
 from mcp_lab.session.connect import connect
 from mcp_lab.session.diff import Exchange, ExchangeDiff, TraceDiff, compare, exchanges, pair, rules_for, unmatched
+from mcp_lab.session.minted import Minted, candidates
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Trace
@@ -269,6 +273,7 @@ class _Run:
         self.error: str | None = None
         self.headers: dict | None = None
         self.exception: BaseException | None = None
+        self.minted = Minted(candidates(steps))  # handles the server made up, learned anew
 
     def client(self, peer: str):
         if peer not in self.clients:
@@ -329,11 +334,22 @@ class _Run:
                     ),
                 )
             params = {**params, "requestState": new}
+        why = step.why
+        stale = self.minted.unlearned(params)
+        if stale:
+            why = (why + "; " if why else "") + (
+                f"sent the recorded {', '.join(stale)} as is: the new server minted no replacement"
+            )
+        params = self.minted.forward(params)
         rid = c.new_id()
         answer = c.request(step.method, params, meta=False, id=rid, timeout=timeout)
         self._learn_state(step, answer)
-        req = jsonrpc.Request(rid, step.method, params).to_dict()
-        return step, Exchange("request", c.name, req, answer.to_dict()), step.why
+        old = (step.recorded.answer or {}).get("result") if step.recorded else None
+        if isinstance(answer, jsonrpc.Result):
+            self.minted.learn(old, answer.result)
+        # Compared in the recording's names: a handle drawn anew is not a difference.
+        req = self.minted.back(jsonrpc.Request(rid, step.method, params).to_dict())
+        return step, Exchange("request", c.name, req, self.minted.back(answer.to_dict())), why
 
     def _learn_state(self, step: Step, answer: Any) -> None:
         old = (step.recorded.answer or {}).get("result") if step.recorded else None
