@@ -172,8 +172,8 @@ def _run_against(
         result = _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir)
     if bridged:
         result.notes.append(
-            "a stdio server, run through a bridge: one process per HTTP request; checks of the HTTP "
-            "binding test the bridge and are marked untestable"
+            "a stdio server, run through a bridge: one process per HTTP request (per session for a "
+            "legacy initialize); checks of the HTTP binding test the bridge and are marked untestable"
         )
     _classify(result, surface, bridged)
     return result

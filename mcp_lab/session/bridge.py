@@ -83,8 +83,15 @@ class StdioBackend:
         return t
 
     def _add_spare(self) -> None:
+        def start() -> None:
+            t = self._spawn()
+            if self._closed:  # closed while this one was starting: it is nobody's
+                t.close()
+            else:
+                self._spare.put(t)
+
         if not self._closed:
-            threading.Thread(target=lambda: self._spare.put(self._spawn()), daemon=True).start()
+            threading.Thread(target=start, daemon=True).start()
 
     def _take(self):
         self._add_spare()

@@ -130,6 +130,9 @@ def resolve_server(command: str, name: str | None, server_argv: list[str] | None
     shell syntax for the usual slips (a command without `--`, a name that is not bundled)."""
     from mcp_lab.servers import known
 
+    if name is None and len(extra) == 1 and (is_url(extra[0]) or extra[0] in known.KNOWN):
+        # `record OUT --http calendar`: argparse gave the optional positional up at the option.
+        name, extra = extra[0], []
     if extra:
         raise UsageError(
             f"the server's command goes after `--`: {_shell(command, [name or '', *extra] if name else list(extra))}"
