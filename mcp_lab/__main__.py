@@ -30,6 +30,7 @@ from mcp_lab.session import cli_support as cli
 from mcp_lab.wire.errors import McpError
 
 
+# Long on purpose: every sub-command's options in one place, read top to bottom as the help is.
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-lab", description="Drive MCP servers and show the real wire.", epilog=cli.EXIT_HELP

@@ -105,7 +105,7 @@ def guarded():
 
 def test_a_401_is_said_as_such_with_what_to_pass(capsys, guarded):
     code, _, err = run(capsys, "probe", guarded.url)
-    assert code == 2 and "the server answered 401 Unauthorized" in err and "--bearer-env VAR" in err, err
+    assert code == 2 and "the server answered HTTP 401 Unauthorized" in err and "--bearer-env VAR" in err, err
     assert "closed its pipes" not in err
     code, out, _ = run(capsys, "probe", "--bearer-env", "ENGINEER_TOKEN", guarded.url)
     assert code == 0 and "engineer-notes" in out

@@ -107,7 +107,9 @@ class Client:
         self.pending.add(rid)
         try:
             self.send_message(jsonrpc.encode(msg), msg, deadline, deliberate=why)
-            answer = self._await(rid, deadline, method)
+            # The start-up allowance is for the connection's default deadline; a deadline the
+            # caller gives this request is the one it means.
+            answer = self._await(rid, deadline, method, may_start=timeout is None)
         except DeadlineExceeded:
             # The request is still out there: its id stays pending (reusing it is refused),
             # and an answer that arrives later is recorded as late, never matched to another.
@@ -286,9 +288,9 @@ class Client:
         )
 
     # -- internals ------------------------------------------------------------------------
-    def _await(self, rid, timeout: float, method: str):
+    def _await(self, rid, timeout: float, method: str, may_start: bool = True):
         deadline = time.monotonic() + timeout
-        starting = not self._heard and self.start_until is not None and self.start_until > deadline
+        starting = may_start and not self._heard and self.start_until is not None and self.start_until > deadline
         if starting:
             deadline = self.start_until
         while True:

@@ -67,11 +67,23 @@ class Unauthorized(HttpError):
 def unanswered_error(ex: "Exchange", why: str) -> HttpError:
     """The error for an exchange that did not answer its request: a 401/403 is said as such."""
     if ex.status in (401, 403):
-        where = ex.header("www-authenticate")
+        hint = (
+            "credentials missing or not accepted"
+            if ex.status == 401
+            else "credentials not accepted, or an Origin it does not allow"
+        )
+        body = ex.json()
+        said = (
+            body.get("error", {}).get("message")
+            if isinstance(body, dict) and isinstance(body.get("error"), dict)
+            else None
+        )
+        auth = ex.header("www-authenticate")
         return Unauthorized(
-            f"the server answered {ex.status} {ex.reason or ''}".rstrip()
-            + (f" (WWW-Authenticate: {where})" if where else "")
-            + ": it needs credentials this client did not send",
+            f"the server answered HTTP {ex.status} {ex.reason or ''}".rstrip()
+            + f": it refused the request ({hint})"
+            + (f"; WWW-Authenticate: {auth}" if auth else "")
+            + (f"; it said: {said}" if said else ""),
             ex,
         )
     return HttpError(why, ex)
