@@ -172,12 +172,10 @@ def _main(argv: list[str] | None) -> int:
     if extra and (args.command not in _SERVER_COMMANDS or any(x.startswith("-") for x in extra)):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
+        # conformance and check resolve their server themselves (conformance --client has none)
+        server = None
         if args.command in ("probe", "cost") or args.command in cassette_cli.SERVER_COMMANDS:
             server = cli.resolve_server(args.command, args.name, server_argv, extra)
-        elif args.command in ("conformance", "check"):
-            server = None  # their own modules resolve it (conformance may run with no server)
-        else:
-            server = None
         if args.command == "probe":
             return _probe(args, server)
         if args.command == "cost":

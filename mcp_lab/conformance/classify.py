@@ -99,15 +99,20 @@ def _names(client, method: str, key: str, field_name: str) -> set[str]:
     return {n for n in out if isinstance(n, str)}
 
 
-def surface_of(url: str, *, headers: dict | None = None, timeout: float = 10.0) -> Surface:
+def surface_of(url: str, *, headers: dict | None = None, timeout: float = 10.0, legacy: bool = False) -> Surface:
     """Read a running server's declared capabilities and listed primitives (best effort: a server
-    that cannot be read gives an empty Surface with `read` False; a 401/403 is raised)."""
-    from mcp_lab.session.probe_http import probe_http
+    that cannot be read gives an empty Surface with `read` False; a 401/403 is raised).  `legacy`:
+    the run is at a handshake-era revision, so the server is asked the way the suite asks it,
+    with `initialize` (no `server/discover` probe a legacy server would answer with id null)."""
+    from mcp_lab.session.probe_http import initialize_http, probe_http
     from mcp_lab.transport.http import Unauthorized
     from mcp_lab.wire.errors import McpError
 
     try:
-        v = probe_http(url, timeout=timeout, headers=headers)
+        if legacy:
+            v = initialize_http(url, timeout=timeout, headers=headers)
+        else:
+            v = probe_http(url, timeout=timeout, headers=headers)
     except Unauthorized:
         raise  # the suite would fail every check for it: say so first, once
     except (McpError, OSError, ValueError):

@@ -160,7 +160,8 @@ def _run_against(
 ) -> Result:
     from .classify import surface_of
 
-    surface = surface_of(url, headers=headers)  # raises Unauthorized on a 401/403: credentials first
+    legacy = bool(requirements) and requirements < DEFAULT_REQUIREMENTS
+    surface = surface_of(url, headers=headers, legacy=legacy)  # a 401/403 is raised: credentials first
     if headers:
         from mcp_lab.session.bridge import forward
 

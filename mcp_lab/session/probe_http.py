@@ -26,7 +26,7 @@ from mcp_lab.session.probe import Verdict, _Reasoning
 from mcp_lab.transport.http import HttpError, HttpTransport, Unauthorized
 from mcp_lab.wire import era, jsonrpc, revisions
 
-__all__ = ["probe_http"]
+__all__ = ["probe_http", "initialize_http"]
 
 DEFAULT_TIMEOUT = 5.0
 
@@ -58,6 +58,22 @@ def probe_http(
     if not isinstance(client.transport, HttpTransport):
         raise TypeError("probe_http needs a Client over HTTP; for stdio use mcp_lab.probe")
     return _HttpRun(client, timeout).run()
+
+
+def initialize_http(
+    url: str, *, timeout: float = DEFAULT_TIMEOUT, headers: dict[str, str | None] | None = None
+) -> Verdict:
+    """Open a legacy session at `url` with `initialize` straight away (no `server/discover`): how
+    a handshake-era client, or a suite run at a legacy revision, talks to the server."""
+    from urllib.parse import urlsplit
+
+    transport = HttpTransport(url, timeout=timeout, headers=headers).start()
+    client = Client(transport, name=urlsplit(url).netloc, timeout=timeout)
+    try:
+        return _HttpRun(client, timeout).fallback()
+    except BaseException:
+        client.close()
+        raise
 
 
 class _HttpRun(_Reasoning):
