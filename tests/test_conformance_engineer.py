@@ -134,3 +134,19 @@ def test_a_server_with_no_http_and_a_guarded_one_get_one_line(capsys):
         code = main(["conformance", srv.url, "--scenario", "tools-list", "--bearer-env", "ENGINEER_TOKEN"])
         out = capsys.readouterr().out
         assert code == 0 and "PASS" in out and "adds the given headers" in out, out
+
+
+def test_a_check_reported_twice_counts_by_its_failing_occurrence():
+    from mcp_lab.conformance.baseline import judge
+    from mcp_lab.conformance.results import Result, build_checks
+
+    raw = {
+        "server-stateless": [
+            {"id": "sep-2575-http-server-meta-invalid-400", "status": "FAILURE", "errorMessage": "got 404"},
+            {"id": "sep-2575-http-server-meta-invalid-400", "status": "SUCCESS"},
+        ]
+    }
+    r = Result("t", "2026-07-28", "server", build_checks(raw, None, None), judge(raw, None))
+    failing = [c for c in r.checks if c.failed]
+    failing[0].kind, failing[0].kind_reason = "untestable", "through the bridge"
+    assert r.unexpected_checks() == failing and r.defects() == [] and r.ok, r.text()

@@ -109,8 +109,10 @@ class Result:
         return not self.defects() and not self.judgement.stale and not self.problems
 
     def unexpected_checks(self) -> list[Check]:
+        """The failing occurrences of the judgement's unexpected checks (a check id the suite
+        reports several times, passing some of them, counts by its failing ones)."""
         keys = set(self.judgement.unexpected)
-        return [c for c in self.checks if c.scored and f"{c.scenario}:{c.id}" in keys]
+        return [c for c in self.checks if c.scored and c.failed and f"{c.scenario}:{c.id}" in keys]
 
     def defects(self) -> list[Check]:
         """The unexpected failures that are defects of the server (unclassified ones count too)."""
