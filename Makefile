@@ -3,13 +3,13 @@
 # Theory of operation: `setup` is a chain of stamp files, so a second run with nothing changed
 # costs one prerequisite check (a few hundred ms) and a handful of mtime comparisons:
 #   .venv/bin/python                      created once, with the Python tools/check_prereqs.sh finds
-#   .venv/.stamp-pip                      `pip install -e '.[dev]'`, redone when pyproject.toml changes
+#   .venv/.stamp-pip                      `pip install -e '.[course,dev]'`, redone when pyproject.toml changes
 #   .venv/.stamp-kernel                   `ipykernel install --sys-prefix`, redone after a reinstall
 #   <reference>/node_modules/.stamp-npm   `npm ci`, redone when package(-lock).json changes
 #   <suite>/node_modules/.stamp-npm       `npm ci` of the pinned conformance suite and its Node 22
 #                                         (the `node` npm package), redone when its lock changes;
 #                                         a fresh install takes 10-18 s and 240 MB
-#   .venv/.stamp-teach                    `pip install -e '.[dev,teach]'` (JupyterHub, nbgrader)
+#   .venv/.stamp-teach                    `pip install -e '.[course,dev,teach]'` (JupyterHub, nbgrader)
 #   classroom/hub/node_modules/.stamp-npm `npm ci` of the hub's configurable-http-proxy
 # `make teach` adds the last two (make test, hub, bench-hub and wheelhouse need them).
 # `make setup OFFLINE=path/to/bundle` installs everything, teach included, from a classroom
@@ -76,13 +76,13 @@ $(VPY): | prereqs
 	"$$py" -m venv $(VENV)
 
 $(PIP_STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[dev]'
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[course,dev]'
 	@rm -f $(VENV)/.stamp-pip*
 	@touch $@
 
 # A teacher's tools, not a learner's: only the targets that need them install them.
 $(TEACH_STAMP): pyproject.toml $(PIP_STAMP)
-	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[dev,teach]'
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[course,dev,teach]'
 	@touch $@
 
 $(KERNEL_STAMP): $(PIP_STAMP) mcp_lab/notebook/wire_kernel.py

@@ -2,7 +2,7 @@
 
 One folder that lets `make setup OFFLINE=path` install this checkout with no network at all:
 
-  wheels/         every Python wheel of the set-up (`.[dev,teach]`, exactly the versions in this
+  wheels/         every Python wheel of the set-up (`.[course,dev,teach]`, exactly the versions in this
                   checkout's .venv, plus the build back-end setuptools), for this platform and
                   Python only
   npm-cache/      an npm cache holding every package of every pinned Node part (each folder of
@@ -128,7 +128,7 @@ For: Python {platform.python_version()} on {tag} ({platform.system()} {platform.
 with Node.js {node} (any Node.js 20 or newer works).  The wheels are for this Python minor
 version and platform only: a machine with another Python or platform needs its own bundle.
 
-Holds: {wheel_count} Python wheels (the set-up with the `dev` and `teach` extras: the course,
+Holds: {wheel_count} Python wheels (the set-up with the `course`, `dev` and `teach` extras: the course,
 its tests, JupyterHub and nbgrader) and an npm cache with every package of these pinned Node parts:
 {listed}
 

@@ -36,7 +36,7 @@ from mcp_lab.wire.trace import Event, Trace
 __version__ = "0.1.0"
 
 __all__ = [
-    "connect", "probe", "probe_http", "isolated", "cost", "serve_http", "replay", "diff", "cassette",
+    "connect", "probe", "probe_http", "isolated", "cost", "serve_http", "replay", "diff", "cassette", "check",
     "Verdict", "Client", "Trace", "Event",
     "McpError", "RemoteError", "LocalError", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "HttpError", "RoundsExceeded",
@@ -66,6 +66,7 @@ _LAZY = {
     "replay": ("mcp_lab.session.replay", "replay"),
     "diff": ("mcp_lab.session.diff", "diff"),
     "cassette": ("mcp_lab.session.cassette", None),
+    "check": ("mcp_lab.session.check", "check"),
 }
 
 

@@ -10,65 +10,85 @@
     python -m mcp_lab diff A.jsonl B.jsonl
     python -m mcp_lab host-config calendar          # the mcpServers JSON a desktop host or editor reads
 
-Exit status: 0 when the probe reached a verdict, 1 when the server could not be started,
-died, or answered nothing usable (one line on stderr, never a traceback), 2 for a usage error.
+Exit status, the same for every command: 0 clean; 1 ran and found a defect or a difference;
+2 could not run (bad input, a server that would not start, a refused connection, a 401/403),
+always with one line on stderr, never a traceback.  A closed stdout (`| head`) ends quietly.
+How a server is named, and the options that send credentials: `mcp_lab.session.cli_support`.
 Each command is an argparse sub-command, so later chapters add theirs beside `probe`.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 
 from mcp_lab.session import cassette_cli
+from mcp_lab.session import cli_support as cli
 from mcp_lab.wire.errors import McpError
 
 
+# Long on purpose: every sub-command's options in one place, read top to bottom as the help is.
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m mcp_lab", description="Drive MCP servers and show the real wire.")
+    parser = argparse.ArgumentParser(
+        prog="mcp-lab", description="Drive MCP servers and show the real wire.", epilog=cli.EXIT_HELP
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     p = sub.add_parser(
         "probe",
         help="server/discover first, initialize if the server is legacy",
-        description="Probe a stdio server the way MCP 2026-07-28 says a dual-era client "
-        "should, and print the steps, the verdict and the trace. Give a known "
-        "short name, or the server's argv after `--`.",
+        description="Probe a server the way MCP 2026-07-28 says a dual-era client should, and print "
+        "the steps, the verdict and the trace. Exit 1 when no version is mutual, when stdout carried "
+        "lines that are not MCP (a framing violation), or when --require is not met.",
+        epilog=cli.EXIT_HELP,
     )
-    p.add_argument("name", nargs="?", help="a known server name (e.g. everything, calendar, sdk_calendar)")
+    p.add_argument("name", nargs="?", metavar="SERVER", help=cli.SERVER_HELP)
     p.add_argument(
         "--timeout",
         type=float,
         default=3.0,
         help="seconds of silence after server/discover that mean legacy (default 3)",
     )
-    p.add_argument("--json", action="store_true", help="print the verdict and trace as JSON")
+    p.add_argument("--json", action="store_true", help="print the verdict, its findings and the trace as JSON")
+    p.add_argument(
+        "--require",
+        metavar="REVISION",
+        help="exit 1 unless this revision (e.g. 2026-07-28) is the one negotiated",
+    )
     p.add_argument(
         "--width", type=int, default=160, help="fold trace lines longer than this many characters; 0 prints them whole"
     )
+    cli.add_server_options(p)
     c = sub.add_parser(
         "cost",
         help="tokens a server's tool catalog and instructions add to every prompt",
         description="Connect, probe the era, list every tool, and count the tokens of each "
         "definition (json.dumps of name, description, inputSchema) and of the "
-        "server's instructions. Give a known short name, or the server's argv "
-        "after `--`. The client declares no capabilities.",
+        "server's instructions. The client declares no capabilities.",
+        epilog=cli.EXIT_HELP,
     )
-    c.add_argument("name", nargs="?", help="a known server name (e.g. everything, calendar, sdk_calendar)")
+    c.add_argument("name", nargs="?", metavar="SERVER", help=cli.SERVER_HELP)
     c.add_argument("--encoding", default="o200k_base", help="tiktoken encoding: o200k_base (default) or cl100k_base")
     c.add_argument(
         "--timeout", type=float, default=5.0, help="deadline in seconds of each wait, the probe's included (default 5)"
     )
     c.add_argument("--json", action="store_true", help="print the counts as JSON")
+    cli.add_server_options(c)
     cassette_cli.register(sub)  # record, replay, diff
     from .conformance.cli import add_parser as _add_conformance
 
     _add_conformance(sub)
+    from .session.check_cli import add_parser as _add_check
+
+    _add_check(sub)
     h = sub.add_parser(
         "host-config",
         help="the mcpServers JSON that launches bundled servers from a host",
         description="Print the configuration a desktop host or an editor reads to launch "
         "bundled stdio servers ({mcpServers: {NAME: {command, args, env}}}).",
+        epilog=cli.EXIT_HELP,
     )
     h.add_argument("names", nargs="+", metavar="NAME", help="calendar, sdk_calendar, durable, notes or everything")
     h.add_argument(
@@ -79,67 +99,67 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _cost(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) -> int:
+def _cost(args, server) -> int:
     from mcp_lab.tokens import EncodingDataError, available_encodings, cost
 
-    if (args.name is None) == (server_argv is None):
-        parser.error("cost needs either a known server name or `-- <argv...>`, not both")
-    if server_argv is not None and not server_argv:
-        parser.error("nothing after `--`: give the server's command, e.g. -- node server.js")
     if args.timeout <= 0:
-        parser.error("--timeout must be a positive number of seconds")
+        raise cli.UsageError("--timeout must be a positive number of seconds")
     if args.encoding not in available_encodings():
-        parser.error(f"--encoding must be one of {', '.join(available_encodings())}")
-    server = args.name if server_argv is None else server_argv
+        raise cli.UsageError(f"--encoding must be one of {', '.join(available_encodings())}")
+    headers = cli.headers_from(args)
     try:
-        result = cost(server, encoding=args.encoding, timeout=args.timeout)
+        with cli.serve_target(server, http=args.http, path=args.path) as target:
+            kw = {"headers": headers} if headers else {}
+            result = cost(target, encoding=args.encoding, timeout=args.timeout, **kw)
     except (McpError, EncodingDataError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        msg = e.message if isinstance(e, McpError) else str(e)
-        print(f"mcp_lab cost: {' '.join(msg.split())}", file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
-    else:
-        print(result.text())
-    return 0
+        return cli.report("cost", e)
+    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else result.text())
+    return cli.EXIT_OK
 
 
-def _probe(args, server_argv: list[str] | None, parser: argparse.ArgumentParser) -> int:
+def _probe(args, server) -> int:
     from mcp_lab.session.probe import probe
 
-    if args.name is None and server_argv is None:
-        parser.error("probe needs a known server name (e.g. everything) or `-- <server argv...>`")
-    if args.name is not None and server_argv is not None:
-        parser.error("give a known server name or `-- <server argv...>`, not both")
-    if server_argv is not None and not server_argv:
-        parser.error("nothing after `--`: give the server's command, e.g. -- node server.js")
     if args.timeout <= 0:
-        parser.error("--timeout must be a positive number of seconds")
-    server = args.name if server_argv is None else server_argv
-    try:
-        verdict = probe(server, timeout=args.timeout, refresh=True)
-    except (McpError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        msg = e.message if isinstance(e, McpError) else str(e)
-        print(f"mcp_lab probe: {' '.join(msg.split())}", file=sys.stderr)
-        return 1
-    try:
+        raise cli.UsageError("--timeout must be a positive number of seconds")
+    headers = cli.headers_from(args)
+    with contextlib.ExitStack() as stack:
+        try:
+            target = stack.enter_context(cli.serve_target(server, http=args.http, path=args.path))
+            kw = {"headers": headers} if headers else {}
+            verdict = probe(target, timeout=args.timeout, refresh=True, **kw)
+        except (McpError, ValueError, TypeError, OSError, NotImplementedError) as e:
+            return cli.report("probe", e)
+        stack.callback(verdict.close)
+        findings = verdict.findings(require=args.require)
         if args.json:
-            print(json.dumps(verdict.to_dict(), indent=2, ensure_ascii=False))
+            print(json.dumps({**verdict.to_dict(), "findings": findings}, indent=2, ensure_ascii=False))
         else:
             print(verdict.text(width=args.width or None))
+            for f in findings:
+                print(f"finding  {f['kind']}: {f['message']}")
         sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (`| head`): not an error of the probe.  Point stdout at
-        # /dev/null so the interpreter's own final flush does not complain again.
-        import os
+    return cli.EXIT_FOUND if findings else cli.EXIT_OK
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    finally:
-        verdict.close()
-    return 0
+
+_SERVER_COMMANDS = ("probe", "cost", "record", "replay", "conformance", "check")
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line; returns the exit status (0 clean, 1 found something, 2 could not run)."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`| head`): not an error of the command.  Point stdout at
+        # /dev/null so the interpreter's own final flush does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return cli.EXIT_OK
+    except KeyboardInterrupt:
+        print("mcp-lab: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # Everything after the first `--` is the server's own argv, untouched by argparse
     # (its flags are not ours to parse).
@@ -148,23 +168,37 @@ def main(argv: list[str] | None = None) -> int:
         i = argv.index("--")
         argv, server_argv = argv[:i], argv[i + 1 :]
     parser = _parser()
-    args = parser.parse_args(argv)
-    if args.command == "probe":
-        return _probe(args, server_argv, parser)
-    if args.command == "cost":
-        return _cost(args, server_argv, parser)
-    if args.command in cassette_cli.COMMANDS:
-        return cassette_cli.run(args, server_argv, parser)
-    if args.command == "conformance":
-        from .conformance.cli import main as _conformance
+    args, extra = parser.parse_known_args(argv)
+    if extra and (args.command not in _SERVER_COMMANDS or any(x.startswith("-") for x in extra)):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        # conformance and check resolve their server themselves (conformance --client has none)
+        server = None
+        if args.command in ("probe", "cost") or args.command in cassette_cli.SERVER_COMMANDS:
+            server = cli.resolve_server(args.command, args.name, server_argv, extra)
+        if args.command == "probe":
+            return _probe(args, server)
+        if args.command == "cost":
+            return _cost(args, server)
+        if args.command in cassette_cli.COMMANDS:
+            return cassette_cli.run(args, server if args.command != "diff" else server_argv, parser)
+        if args.command == "conformance":
+            from .conformance.cli import main as _conformance
 
-        return _conformance(args, server_argv, parser)
+            return _conformance(args, server_argv, parser, extra)
+        if args.command == "check":
+            from .session.check_cli import main as _check
+
+            return _check(args, server_argv, extra)
+    except cli.UsageError as e:
+        print(f"mcp-lab {args.command}: {e}", file=sys.stderr)
+        return cli.EXIT_CANNOT_RUN
     if args.command == "host-config":
         from .course.host_config import main as host_config
 
         return host_config(args.names, check_entries=args.check)
     parser.error(f"unknown command {args.command!r}")
-    return 2
+    return cli.EXIT_CANNOT_RUN
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ and as a real process, each closed when the test ends."""
 from __future__ import annotations
 
 import copy
+import os
 import sys
 from pathlib import Path
 
@@ -13,8 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # makes `_support` imp
 
 import mcp_lab  # noqa: E402
 
-# Every message any Trace records is judged against the official schema of its era.
-pytest_plugins = ["_support.wirecheck_plugin"]
+# Every message any Trace records is judged against the official schema of its era: by the plugin
+# the package ships (mcp_lab/pytest_plugin.py), which pytest loads through its entry point; named
+# here only when plugin autoloading is off, so it is never registered twice.
+pytest_plugins = ["mcp_lab.pytest_plugin"] if os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD") else []
 
 
 @pytest.fixture

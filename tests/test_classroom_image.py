@@ -61,8 +61,8 @@ def test_the_image_runs_exactly_the_projects_set_up() -> None:
     assert plan.returncode == 0, plan.stderr
     for step in (
         "pip install",
-        "-e '.[dev]'",
-        "-e '.[dev,teach]'",
+        "-e '.[course,dev]'",
+        "-e '.[course,dev,teach]'",
         "ipykernel install",
         "wire_kernel install",
         "npm ci",

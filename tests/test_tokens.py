@@ -631,14 +631,14 @@ def test_cli_cost_json_and_encoding():
 
 def test_cli_cost_errors_are_one_line(tmp_path):
     missing = _cli("cost", "--", str(tmp_path / "no-such-server"))
-    assert missing.returncode == 1 and missing.stdout == ""
-    assert missing.stderr.count("\n") == 1 and missing.stderr.startswith("mcp_lab cost: cannot start the server")
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert missing.stderr.count("\n") == 1 and missing.stderr.startswith("mcp-lab cost: cannot start the server")
     dies = _cli("cost", "--", sys.executable, "-c", "import sys; print('no config', file=sys.stderr); sys.exit(3)")
-    assert dies.returncode == 1 and dies.stderr.count("\n") == 1
+    assert dies.returncode == 2 and dies.stderr.count("\n") == 1
     assert "exit code 3" in dies.stderr and "no config" in dies.stderr and "Traceback" not in dies.stderr
     unknown = _cli("cost", "nosuch")
-    assert unknown.returncode == 1 and unknown.stderr.startswith("mcp_lab cost: unknown server 'nosuch'")
+    assert unknown.returncode == 2 and unknown.stderr.startswith("mcp-lab cost: unknown server 'nosuch'")
     usage = _cli("cost")
-    assert usage.returncode == 2 and "cost needs either a known server name" in usage.stderr
+    assert usage.returncode == 2 and "cost needs a server" in usage.stderr
     bad = _cli("cost", "calendar", "--encoding", "gpt-5")
     assert bad.returncode == 2 and "--encoding must be one of o200k_base, cl100k_base" in bad.stderr

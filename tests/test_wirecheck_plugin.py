@@ -62,7 +62,7 @@ def test_an_invalid_message_fails_the_test_that_made_it(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
     env.pop("MCP_LAB_WIRE_LOG", None)
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "_support.wirecheck_plugin", "-rf"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -77,3 +77,74 @@ def test_an_invalid_message_fails_the_test_that_made_it(tmp_path):
     assert "INVALID server result tools/list (2026-07-28, model ListToolsResult): cacheScope" in out, out[-3000:]
     assert "INVALID client request tools/list" in out, out[-3000:]
     assert "2 deliberate exempt" in out and "2 INVALID" in out, out[-3000:]
+
+
+ENGINEER_TESTS = """
+import sys
+
+import pytest
+
+SERVER = [sys.executable, {server!r}]
+
+
+@pytest.mark.mcp_server(SERVER)
+def test_over_stdio(mcp_client):
+    assert mcp_client.era == "modern"
+    names = [t["name"] for t in mcp_client.request("tools/list").result["tools"]]
+    assert names == ["add_note", "read_note"]
+
+
+@pytest.mark.mcp_server(SERVER, http=True)
+def test_over_http(mcp_client):
+    assert mcp_client.request("prompts/list").ok
+
+
+def test_from_the_command_line_option(mcp_client):
+    assert mcp_client.request("resources/list").ok
+
+
+def test_a_broken_answer_fails_the_test(mcp_connect):
+    from mcp_lab.wire.trace import Trace
+
+    client = mcp_connect(SERVER)
+    # as if the server had sent a log notification with a level the schema does not know
+    client.trace.add("recv", '{{"jsonrpc": "2.0", "method": "notifications/message", "params": {{"level": 5}}}}')
+"""
+
+
+def test_the_packaged_plugin_serves_an_engineers_own_tests(tmp_path):
+    """The plugin as a user of the package meets it: loaded by its entry point, a fixture that
+    starts their server (stdio, HTTP, from the command line), and the same end-of-run line."""
+    server = TESTS / "fakes" / "engineer_server.py"
+    (tmp_path / "test_mine.py").write_text(ENGINEER_TESTS.format(server=str(server)))
+    env = {k: v for k, v in os.environ.items() if k not in ("MCP_LAB_WIRE_LOG", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-rf",
+            "--mcp-server",
+            f"{sys.executable} {server}",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    out = run.stdout + run.stderr
+    assert "3 passed, 1 failed" in out or "1 failed, 3 passed" in out, out[-3000:]
+    assert "FAILED test_mine.py::test_a_broken_answer_fails_the_test" in out, out[-3000:]
+    line = next(x for x in out.splitlines() if x.startswith("wire check: "))
+    assert "messages valid against the official schema (2026-07-28:" in line and "1 INVALID" in line, line
+
+
+def test_this_suite_runs_the_packaged_plugin(request):
+    plugin = request.config.pluginmanager.get_plugin("mcp_lab") or request.config.pluginmanager.get_plugin(
+        "mcp_lab.pytest_plugin"
+    )
+    assert plugin is not None and plugin.__name__ == "mcp_lab.pytest_plugin", "the wire check is not on"

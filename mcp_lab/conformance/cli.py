@@ -1,9 +1,11 @@
-"""`python -m mcp_lab conformance NAME-or-URL [--requirements REV] [--scenario S ...]`.
+"""`mcp-lab conformance SERVER [--requirements REV] [--scenario S ...]`.
 
-Exit status: 0 when every scored check that is not in the server's baseline passed (and no
-baseline entry is stale), 1 when one did not or the run could not be made (one line on
-stderr: unknown server, nothing listening at the URL, suite not installed, a hung scenario),
-2 for a usage error.  `--client` runs the suite's client scenarios against mcp_lab's Client.
+Exit status (as every mcp-lab command): 0 when no scored check outside the baseline failed as a
+defect of the server (failures classified as a missing fixture, an undeclared capability or
+untestable are shown, not counted) and no baseline entry is stale; 1 when one did, or a
+scenario hung or wrote nothing; 2 when the run could not be made (one line on stderr: unknown
+server, nothing listening, a 401/403, a server that would not start, suite not installed, a
+usage error).  `--client` runs the suite's client scenarios against mcp_lab's Client.
 """
 
 from __future__ import annotations
@@ -15,15 +17,20 @@ __all__ = ["add_parser", "main"]
 
 
 def add_parser(sub) -> None:
+    from mcp_lab.session import cli_support as cli
+
     c = sub.add_parser(
         "conformance",
         help="run the official conformance suite against a server (or mcp_lab's client)",
         description="Run the pinned official conformance suite against a bundled server "
-        "(calendar, durable, showcase, sdk_calendar, everything), a running server's "
-        "URL, or any server that takes --http PORT (its argv after `--`), and print "
-        "every failing check with the spec section it comes from.",
+        "(calendar, durable, showcase, sdk_calendar, everything), a running server's URL, or any "
+        "server's command after `--` (started over HTTP: {port} replaced, or --http PORT appended; "
+        "--stdio checks a stdio server through a bridge, one process per request). Each failing "
+        "check is classified: a defect, a fixture of the suite the server lacks, a capability it "
+        "did not declare, or untestable; defects come first, and only they fail the run.",
+        epilog=cli.EXIT_HELP,
     )
-    c.add_argument("name", nargs="?", help="a bundled server name or an http:// URL")
+    c.add_argument("name", nargs="?", metavar="SERVER", help="a bundled server name or an http(s):// URL")
     c.add_argument(
         "--requirements",
         default="2026-07-28",
@@ -40,8 +47,20 @@ def add_parser(sub) -> None:
     c.add_argument(
         "--timeout", type=float, default=30.0, help="the suite's per-scenario deadline in seconds (default 30)"
     )
-    c.add_argument("--failures-only", action="store_true", help="list only the failing scored checks")
-    c.add_argument("--json", action="store_true", help="print the result as JSON")
+    c.add_argument("--failures-only", action="store_true", help="list only failing checks that are not baselined")
+    c.add_argument("--json", action="store_true", help="print the result as JSON (defects first)")
+    c.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="write a baseline skeleton (YAML) of every failing check, its classification as the reason",
+    )
+    c.add_argument("--junit", metavar="FILE", help="also write the result as JUnit XML (one test case per check)")
+    c.add_argument(
+        "--stdio",
+        action="store_true",
+        help="the server speaks stdio: check it through a bridge that serves it over Streamable HTTP",
+    )
+    cli.add_server_options(c, http=False)
     c.add_argument(
         "--client",
         action="store_true",
@@ -49,40 +68,46 @@ def add_parser(sub) -> None:
     )
 
 
-def main(args, server_argv, parser) -> int:
+def main(args, server_argv, parser, extra=()) -> int:
     from mcp_lab.conformance import SuiteNotInstalled, run, run_client
+    from mcp_lab.session import cli_support as cli
+    from mcp_lab.wire.errors import McpError
 
     if args.timeout <= 0:
-        parser.error("--timeout must be a positive number of seconds")
-    if not args.client and (args.name is None) == (server_argv is None):
-        parser.error("conformance needs a bundled server name or URL, or `-- <server argv...>`, not both")
-    if server_argv is not None and not server_argv:
-        parser.error("nothing after `--`: give the server's command, e.g. -- python server.py")
+        raise cli.UsageError("--timeout must be a positive number of seconds")
+    if not args.client:
+        server = cli.resolve_server("conformance", args.name, server_argv, extra)
+    elif extra or server_argv is not None:
+        raise cli.UsageError("--client runs mcp_lab's own client: it takes no server")
+    headers = cli.headers_from(args)
     baseline = None if args.no_baseline else (args.expected_failures or "auto")
     try:
         if args.client:
             result = run_client(args.scenario, timeout=args.timeout)
         else:
             result = run(
-                args.name if server_argv is None else server_argv,
+                server,
                 args.requirements,
                 scenarios=args.scenario,
                 expected_failures=baseline,
                 timeout=args.timeout,
+                headers=headers or None,
+                stdio=args.stdio,
+                path=args.path,
             )
-    except (SuiteNotInstalled, ValueError, ConnectionError, OSError) as e:
-        print(f"mcp_lab conformance: {' '.join(str(e).split())}", file=sys.stderr)
-        return 1
-    except Exception as e:  # a server that would not start: ProtocolError / DeadlineExceeded
-        from mcp_lab.wire.jsonrpc import ProtocolError
+    except (SuiteNotInstalled, McpError, ValueError, ConnectionError, OSError) as e:
+        return cli.report("conformance", e)
+    if args.write_baseline:
+        with open(args.write_baseline, "w", encoding="utf-8") as f:
+            f.write(result.baseline_skeleton())
+        print(f"mcp-lab conformance: wrote a baseline skeleton to {args.write_baseline}", file=sys.stderr)
+    if args.junit:
+        from mcp_lab.session.junit import write_conformance
 
-        if not isinstance(e, ProtocolError):
-            raise
-        print(f"mcp_lab conformance: {' '.join(e.message.split())}", file=sys.stderr)
-        return 1
+        write_conformance(result, args.junit)
     print(
         json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
         if args.json
-        else result.text(all_checks=not args.failures_only)
+        else result.text(all_checks=not args.failures_only, include_baselined=not args.failures_only)
     )
-    return 0 if result.ok else 1
+    return cli.EXIT_OK if result.ok else cli.EXIT_FOUND

@@ -38,6 +38,8 @@ class Check:
     scored: bool = True
     baselined: str | None = None  # the baseline's reason, when this check is expected to fail
     revision: str | None = None  # the requirement set the run was made at
+    kind: str | None = None  # a failing check's classification (classify.py): defect, fixture, ...
+    kind_reason: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -96,13 +98,49 @@ class Result:
     problems: list[str] = field(default_factory=list)  # hung suite, missing scenario, ...
     url: str | None = None
     suite_exit: list = field(default_factory=list)  # the suite's exit status, per process
+    notes: list[str] = field(default_factory=list)  # how the run was made (a stdio bridge, ...)
 
     # -- the verdict ------------------------------------------------------------------------
     @property
     def ok(self) -> bool:
-        """True when every scored, non-baselined check passed, no baseline entry is stale, and
-        nothing went wrong around the suite (a hang, a scenario that wrote no checks)."""
-        return self.judgement.ok and not self.problems
+        """True when no scored, non-baselined check failed as a defect of the server (a failure
+        classified as a missing fixture, an undeclared capability or untestable is explained, not
+        a defect), no baseline entry is stale, and nothing went wrong around the suite."""
+        return not self.defects() and not self.judgement.stale and not self.problems
+
+    def unexpected_checks(self) -> list[Check]:
+        """The failing occurrences of the judgement's unexpected checks (a check id the suite
+        reports several times, passing some of them, counts by its failing ones)."""
+        keys = set(self.judgement.unexpected)
+        return [c for c in self.checks if c.scored and c.failed and f"{c.scenario}:{c.id}" in keys]
+
+    def defects(self) -> list[Check]:
+        """The unexpected failures that are defects of the server (unclassified ones count too)."""
+        return [c for c in self.unexpected_checks() if c.kind in (None, "defect")]
+
+    def by_kind(self) -> dict[str, list[Check]]:
+        out: dict[str, list[Check]] = {}
+        for c in self.unexpected_checks():
+            out.setdefault(c.kind or "defect", []).append(c)
+        return out
+
+    def baseline_skeleton(self) -> str:
+        """A baseline (YAML) listing every failing scored check, each with its classification as
+        the reason: a start to edit, not a verdict (a defect stays a defect until it is fixed)."""
+        import yaml
+
+        entries = []
+        for c in self.checks:
+            if c.scored and c.failed:
+                why = c.baselined or f"{c.kind or 'defect'}: {c.kind_reason or c.detail_text(160)}"
+                entries.append({"check": f"{c.scenario}:{c.id}", "reason": why})
+        unique = list({e["check"]: e for e in entries}.values())
+        head = (
+            f"# Expected failures of {self.target} (requirements {self.requirements}), written by\n"
+            "# `mcp-lab conformance --write-baseline`: each reason is the failure's classification.\n"
+            "# Read every entry: a `defect:` entry hides a real bug until the server is fixed.\n"
+        )
+        return head + yaml.safe_dump({"server": unique}, sort_keys=False, allow_unicode=True, width=1000)
 
     @property
     def scenarios(self) -> list[str]:
@@ -146,20 +184,36 @@ class Result:
             extra.append(
                 f"{len(j.stale)} stale baseline entr{'y' if len(j.stale) == 1 else 'ies'} (now passing: remove)"
             )
-        extra += self.problems
+        kinds = self.by_kind()
+        if kinds:
+            from .classify import KINDS
+
+            order = ("defect", "fixture", "capability", "untestable")
+            extra.append(
+                "; ".join(f"{len(kinds[k])} {KINDS[k]}" for k in order if k in kinds)
+                + (" (only defects fail the run)" if set(kinds) - {"defect"} else "")
+            )
+        extra += self.problems + self.notes
         return f"{verdict}  {head}" + ("".join(f"\n      {e}" for e in extra))
 
     # -- renderers ----------------------------------------------------------------------------
-    def text(self, *, all_checks: bool = False, width: int = 100) -> str:
+    def text(self, *, all_checks: bool = False, width: int = 100, include_baselined: bool = True) -> str:
         """The summary, then one line per check: every scored check when `all_checks`, else the
         failing ones; a failure's details, baseline reason and spec link below it.  Checks of
         scenarios that are not scored are summed up in one line."""
         lines = [self.summary(), ""]
-        for c in self.checks:
-            if not c.scored or not (all_checks or c.failed):
-                continue
+        rank = {"defect": 0, None: 0, "fixture": 1, "capability": 2, "untestable": 3}
+        shown = [c for c in self.checks if c.scored and (all_checks or c.failed)]
+        if not include_baselined:
+            shown = [c for c in shown if not c.baselined]
+        # Defects first, then the explained failures, then baselined ones, then the rest.
+        shown.sort(key=lambda c: (not c.failed, bool(c.baselined), rank.get(c.kind, 0)))
+        for c in shown:
             mark = "~" if c.baselined else _SYMBOL.get(c.status, "?")
-            lines.append(f"{mark} {c.status:<8} {c.scenario} :: {c.id}")
+            kind = f"  [{c.kind}]" if c.failed and c.kind and not c.baselined else ""
+            lines.append(f"{mark} {c.status:<8} {c.scenario} :: {c.id}{kind}")
+            if c.failed and c.kind and c.kind != "defect" and not c.baselined:
+                lines.append(f"      {c.kind}: {c.kind_reason}")
             if c.failed:
                 detail = c.detail_text(width * 2)
                 if detail:
@@ -238,13 +292,16 @@ class Result:
 
     def to_dict(self) -> dict:
         return {
+            "ok": self.ok,
+            "defects": [f"{c.scenario}:{c.id}" for c in self.defects()],
             "target": self.target,
             "requirements": self.requirements,
             "mode": self.mode,
-            "ok": self.ok,
             "totals": self.totals(),
             "seconds": round(self.seconds, 2),
             "problems": self.problems,
+            "classified": {k: [f"{c.scenario}:{c.id}" for c in v] for k, v in self.by_kind().items()},
+            "notes": self.notes,
             "unexpected": self.judgement.unexpected,
             "stale": self.judgement.stale,
             "expected": self.judgement.expected,
@@ -257,8 +314,10 @@ class Result:
                     "error": c.error,
                     "spec": c.link,
                     "baselined": c.baselined,
+                    "kind": c.kind,
+                    "kind_reason": c.kind_reason,
                 }
-                for c in self.checks
+                for c in sorted(self.checks, key=lambda c: (not c.failed, c.kind not in (None, "defect")))
             ],
         }
 

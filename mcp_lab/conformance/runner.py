@@ -53,7 +53,7 @@ BUNDLED = {
 }
 
 
-def _start(server: str | Sequence[str], scratch: str):
+def _start(server: str | Sequence[str], scratch: str, path: str = "/mcp"):
     """Start a bundled server or an argv over HTTP; returns the running HttpServer."""
     from mcp_lab.session.serve import start
 
@@ -67,12 +67,12 @@ def _start(server: str | Sequence[str], scratch: str):
         srv = start(server if make is None else make(scratch), timeout=START_TIMEOUT)
         srv.name = server
         return srv
+    from mcp_lab.session.cli_support import http_argv
+
     argv = [os.fspath(a) for a in server]
     if not argv:
         raise ValueError("an empty argv: give the server's command, e.g. [sys.executable, 'server.py']")
-    if not any("{port}" in a for a in argv):
-        argv += ["--http", "{port}"]
-    return start(argv, timeout=START_TIMEOUT)
+    return start(http_argv(argv), timeout=START_TIMEOUT, path=path)
 
 
 def _reachable(url: str) -> None:
@@ -106,6 +106,9 @@ def run(
     expected_failures="auto",
     timeout: float = 30.0,
     output_dir: str | os.PathLike | None = None,
+    headers: dict[str, str] | None = None,
+    stdio: bool = False,
+    path: str = "/mcp",
 ) -> Result:
     """Run the conformance suite's server scenarios against `server`; return the Result.
 
@@ -115,6 +118,12 @@ def run(
     `scenarios`: run only these (each at that revision's wire).  `expected_failures`: "auto"
     (the bundled server's committed baseline, if it has one), None, a baseline name, a YAML
     path, or a Baseline.  `timeout`: the suite's per-scenario deadline, in seconds.
+    `headers`: sent with every request (credentials), through a local forwarding bridge since the
+    suite sends none.  `stdio=True`: `server` is a stdio server (an argv or a bundled name),
+    checked through `mcp_lab.session.bridge` (one process per request; the HTTP binding's checks
+    are then untestable).  `path`: the endpoint of a server started here (default /mcp).
+    Each failing check is classified (`Check.kind`: defect, fixture, capability, untestable);
+    only defects fail the run.
     """
     if timeout <= 0:
         raise ValueError("timeout must be a positive number of seconds")
@@ -125,18 +134,63 @@ def run(
         if isinstance(server, str)
         else " ".join("python" if str(a) == sys.executable else os.fspath(a) for a in server)
     )
+    opts = {"headers": headers, "bridged": stdio}
     if isinstance(server, str) and server.startswith(("http://", "https://")):
+        if stdio:
+            raise ValueError("stdio=True needs a server to start (an argv or a bundled name), not a URL")
         _reachable(server)
-        return _run_against(server, label, reqs, requirements, scenarios, baseline, timeout, output_dir)
+        return _run_against(server, label, reqs, requirements, scenarios, baseline, timeout, output_dir, **opts)
+    if stdio:
+        from mcp_lab.servers import known
+        from mcp_lab.session.bridge import serve_stdio
+
+        argv = known.argv_for(server) if isinstance(server, str) else [os.fspath(a) for a in server]
+        with serve_stdio(argv, timeout=timeout) as b:
+            return _run_against(b.url, label, reqs, requirements, scenarios, baseline, timeout, output_dir, **opts)
     with tempfile.TemporaryDirectory(prefix="mcp_lab-server-") as scratch:
-        srv = _start(server, scratch)
+        srv = _start(server, scratch, path)
         try:
-            return _run_against(srv.url, label, reqs, requirements, scenarios, baseline, timeout, output_dir)
+            return _run_against(srv.url, label, reqs, requirements, scenarios, baseline, timeout, output_dir, **opts)
         finally:
             srv.close()
 
 
-def _run_against(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir) -> Result:
+def _run_against(
+    url, label, reqs, requirements, scenarios, baseline, timeout, output_dir, *, headers=None, bridged=False
+) -> Result:
+    from .classify import surface_of
+
+    legacy = bool(requirements) and requirements < DEFAULT_REQUIREMENTS
+    surface = surface_of(url, headers=headers, legacy=legacy)  # a 401/403 is raised: credentials first
+    if headers:
+        from mcp_lab.session.bridge import forward
+
+        with forward(url, headers, timeout=timeout) as b:
+            result = _run_suite(b.url, label, reqs, requirements, scenarios, baseline, timeout, output_dir)
+        result.url = url
+        result.notes.append("run through a local bridge that adds the given headers (the suite sends none)")
+    else:
+        result = _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir)
+    if bridged:
+        result.notes.append(
+            "a stdio server, run through a bridge: one process per HTTP request (per session for a "
+            "legacy initialize); checks of the HTTP binding test the bridge and are marked untestable"
+        )
+    _classify(result, surface, bridged)
+    return result
+
+
+def _classify(result: Result, surface, bridged: bool) -> None:
+    from .classify import classify
+
+    if not surface.read:
+        result.notes.append("the server's surface could not be read, so failures are not told apart")
+    for c in result.checks:
+        if c.failed:
+            c.kind, c.kind_reason = classify(c, surface, bridged=bridged)
+
+
+def _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir) -> Result:
     keep = output_dir is not None
     folder = Path(output_dir) if keep else Path(tempfile.mkdtemp(prefix="mcp_lab-conformance-"))
     folder.mkdir(parents=True, exist_ok=True)

@@ -178,18 +178,22 @@ def _event_obj(e: Event) -> dict:
     return obj
 
 
-def dumps(trace: Trace, **header_kw) -> str:
-    """The whole cassette as text (header line, then one line per event)."""
+def dumps(trace: Trace, *, redact: dict | None = None, **header_kw) -> str:
+    """The whole cassette as text (header line, then one line per event).  Credentials are never
+    written (`mcp_lab.session.redact`); `redact` adds {"headers", "paths", "extra"} to hide."""
+    from mcp_lab.session import redact as redaction
+
     events = list(trace)
     head = header_for(trace, **header_kw)
     head["events"] = len(events)
-    return _line(head) + "".join(_line(_event_obj(e)) for e in events)
+    objs = redaction.events([_event_obj(e) for e in events], head, **(redact or {}))
+    return _line(head) + "".join(_line(o) for o in objs)
 
 
-def save(trace: Trace, path: str | os.PathLike, **header_kw) -> Path:
+def save(trace: Trace, path: str | os.PathLike, *, redact: dict | None = None, **header_kw) -> Path:
     """Write `trace` as a cassette at `path` (replaced whole, never half-written); returns the path."""
     path = Path(path)
-    text = dumps(trace, **header_kw)
+    text = dumps(trace, redact=redact, **header_kw)
     tmp = path.with_name(path.name + ".part")
     tmp.write_text(text, encoding="utf-8", newline="\n")
     os.replace(tmp, path)

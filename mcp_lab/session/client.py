@@ -68,6 +68,11 @@ class Client:
         self.abandoned: set = set()  # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
         self.closed = False
+        # The start-up allowance (connect(start_timeout=)): until the server's first line arrives,
+        # a request may wait until `start_until` (monotonic), and running out says "start-up".
+        self.start_until: float | None = None
+        self.start_timeout: float | None = None
+        self._heard = False
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         # Session knowledge for Streamable HTTP (_meta -> headers, learnt x-mcp-header arguments,
         # the legacy version); only the HTTP transport calls these hooks.
@@ -102,7 +107,9 @@ class Client:
         self.pending.add(rid)
         try:
             self.send_message(jsonrpc.encode(msg), msg, deadline, deliberate=why)
-            answer = self._await(rid, deadline, method)
+            # The start-up allowance is for the connection's default deadline; a deadline the
+            # caller gives this request is the one it means.
+            answer = self._await(rid, deadline, method, may_start=timeout is None)
         except DeadlineExceeded:
             # The request is still out there: its id stays pending (reusing it is refused),
             # and an answer that arrives later is recorded as late, never matched to another.
@@ -228,6 +235,7 @@ class Client:
         silence and `TransportClosed` when the server is gone."""
         self._check_open()
         at, line = self.transport.read_line(timeout)
+        self._heard = True
         try:
             line.encode("utf-8")
         except UnicodeEncodeError:
@@ -280,12 +288,21 @@ class Client:
         )
 
     # -- internals ------------------------------------------------------------------------
-    def _await(self, rid, timeout: float, method: str):
+    def _await(self, rid, timeout: float, method: str, may_start: bool = True):
         deadline = time.monotonic() + timeout
+        starting = may_start and not self._heard and self.start_until is not None and self.start_until > deadline
+        if starting:
+            deadline = self.start_until
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 tail = " | ".join(self.transport.stderr_tail())
+                if starting and not self._heard:
+                    raise DeadlineExceeded(
+                        f"the server did not start: no answer to its first request ({method}) within the "
+                        f"start-up deadline of {self.start_timeout:g} s (connect(start_timeout=...))"
+                        + (f"; its stderr ended with: {tail}" if tail else "; it wrote nothing on stderr")
+                    )
                 raise DeadlineExceeded(
                     f"no answer to {method} (id {rid!r}) within {timeout:g} s"
                     + (f"; the server's stderr ended with: {tail}" if tail else "")

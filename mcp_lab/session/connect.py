@@ -7,12 +7,17 @@ into a transport: a stdio child process or a Streamable HTTP endpoint.
 from __future__ import annotations
 
 import os
+import time
 
 from mcp_lab.session.client import Client
 from mcp_lab.wire.errors import TransportClosed
 from mcp_lab.wire.trace import Trace
 
-__all__ = ["connect", "connect_in_memory"]
+__all__ = ["connect", "connect_in_memory", "START_TIMEOUT"]
+
+# Seconds a stdio server may take to answer its first message (it may be importing a framework,
+# or `npx` fetching a package): apart from the deadline of each request.
+START_TIMEOUT = 20.0
 
 
 def connect(
@@ -26,6 +31,8 @@ def connect(
     name: str | None = None,
     trace: Trace | None = None,
     deliberate: str | None = None,
+    headers: dict[str, str | None] | None = None,
+    start_timeout: float | None = START_TIMEOUT,
 ) -> Client:
     """Start a server and return a Client connected to it over stdio.
 
@@ -38,6 +45,11 @@ def connect(
     `trace` is a Trace of the caller's to record into (default: a new one, `client.trace`).
     `deliberate` says why this server breaks the protocol on purpose (a lesson's or a test's
     misbehaving server): its messages are marked so, and a schema check counts them apart.
+    `headers` are extra HTTP headers for a URL (`{"Authorization": "Bearer ..."}`); a stdio
+    server has no headers, so giving some for one is a ValueError.  `start_timeout` is the
+    start-up deadline, apart from `timeout`: a stdio server's first request may wait that long
+    (it is loading), and running out of it is reported as a start-up failure.  None: no
+    separate start-up allowance.
     """
     from mcp_lab.servers import known
     from mcp_lab.transport.stdio import StdioTransport
@@ -50,7 +62,7 @@ def connect(
 
             from mcp_lab.transport.http import HttpTransport
 
-            transport = HttpTransport(server, timeout=timeout).start()
+            transport = HttpTransport(server, timeout=timeout, headers=headers).start()
             return Client(
                 transport,
                 name=name or urlsplit(server).netloc,
@@ -73,9 +85,13 @@ def connect(
         if isinstance(server, os.PathLike):
             server = [server]
         argv = [os.fspath(a) if isinstance(a, os.PathLike) else a for a in server]
-        label = name or (os.path.basename(argv[-1]) if argv and isinstance(argv[-1], str) else "server")
+        words = [a for a in argv if isinstance(a, str) and not a.startswith("-")]
+        files = [a for a in words if "." in os.path.basename(a) or os.sep in a]  # server.py, dist/index.js
+        label = name or (os.path.basename((files or words)[-1]) if words else "server")
+    if headers:
+        raise ValueError("headers= is for an HTTP server (a URL); a stdio server has none: pass its secrets in env=")
     transport = StdioTransport(argv, env=env, cwd=cwd).start()
-    return Client(
+    client = Client(
         transport,
         name=label,
         capabilities=capabilities,
@@ -84,6 +100,9 @@ def connect(
         trace=trace,
         deliberate=deliberate,
     )
+    client.start_until = None if start_timeout is None else time.monotonic() + max(start_timeout, timeout)
+    client.start_timeout = start_timeout
+    return client
 
 
 def connect_in_memory(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -104,6 +105,9 @@ class TraceDiff:
     error: str | None = None  # why the run stopped early (the diff is then partial)
     notes: list[str] = field(default_factory=list)  # what an era conversion changed, and other remarks
     trace: Trace | None = field(default=None, repr=False)  # the new conversation (replay only)
+    warnings: list[str] = field(default_factory=list)  # e.g. an --ignore rule that matched nothing
+    unreached: bool = False  # replay: the server answered nothing at all (could not be reached)
+    exception: BaseException | None = field(default=None, repr=False)  # replay: why it stopped
 
     @property
     def same(self) -> bool:
@@ -183,17 +187,81 @@ def exchanges(trace: Trace) -> list[Exchange]:
 
 # -- comparing ----------------------------------------------------------------------------------
 def rules_for(*, server_version: bool = False, ignore: Iterable[str] = ()) -> tuple:
-    """The normalisation rules: ids and requestState always, serverInfo.version on request."""
+    """The normalisation rules: ids and requestState always, serverInfo.version on request, and
+    `ignore`, each written as the diff prints a path (`answer.result.tools[1].inputSchema`,
+    `[*]` for any index) or, as before, relative to one message (`result.instructions`)."""
     rules = jsondiff.DEFAULT_RULES + (jsondiff.SERVER_VERSION_RULES if server_version else ())
     return rules + tuple(ignore)
 
 
+_INDEX = re.compile(r"\[(\d+|\*|\"(?:[^\"\\]|\\.)*\")\]")
+
+
+def view_rules(rule: str) -> tuple[str, ...]:
+    """One rule as patterns over an exchange's view ({"request": ..., "answer": ...}): brackets
+    become steps (`tools[1]` -> `tools.1`, `[*]` -> `*`); a rule that names neither side applies
+    to both messages, as the rules relative to one message always did."""
+
+    def step(m: re.Match) -> str:
+        inner = m.group(1)
+        return "." + (json.loads(inner) if inner.startswith('"') else inner)
+
+    r = _INDEX.sub(step, rule.strip()).lstrip(".")
+    if r.startswith(("answer.", "request.", "**")) or r in ("answer", "request"):
+        return (r,)
+    return (f"request.{r}", f"answer.{r}")
+
+
+def _compiled(rules: tuple) -> tuple:
+    return tuple(p for r in rules for p in view_rules(r))
+
+
+_DROP = object()
+
+
+def _strip(v: Any) -> Any:
+    if isinstance(v, dict):
+        return {k: _strip(x) for k, x in v.items() if x is not _DROP}
+    if isinstance(v, list):
+        return [_strip(x) for x in v if x is not _DROP]
+    return v
+
+
 def _view(x: Exchange, rules: tuple) -> dict:
+    """What is compared: the request and the answer, with what varies normalised (the default
+    rules: a placeholder, so presence still counts) and what the caller ignores removed (so a
+    place present on one side only is ignored too)."""
     view: dict[str, Any] = {}
     if x.kind != "server":
-        view["request"] = jsondiff.normalise(x.request, rules) if x.request is not None else x.request_line
-    view["answer"] = jsondiff.normalise(x.answer, rules) if x.answer is not None else None
-    return view
+        view["request"] = x.request if x.request is not None else x.request_line
+    view["answer"] = x.answer
+    defaults = set(jsondiff.DEFAULT_RULES + jsondiff.SERVER_VERSION_RULES)
+    own = tuple(r for r in rules if r not in defaults)
+    if own:
+        view = _strip(jsondiff.normalise(view, _compiled(own), placeholder=_DROP))
+    return jsondiff.normalise(view, _compiled(tuple(r for r in rules if r in defaults)))
+
+
+def unmatched(items: list["ExchangeDiff"], ignore: Iterable[str]) -> list[str]:
+    """A warning for each `ignore` rule that matched no place in either conversation."""
+    views = []
+    for i in items:
+        for x in (i.left, i.right):
+            if x is not None:
+                raw = {"answer": x.answer} if x.kind == "server" else {"request": x.request, "answer": x.answer}
+                views.append(raw)
+    out = []
+    for rule in ignore:
+        pats = view_rules(rule)
+        if not any(jsondiff.normalise(v, pats, placeholder=_HIT) != v for v in views):
+            out.append(
+                f"--ignore {rule!r} matched nothing in either conversation; write a path as the diff "
+                "prints it, e.g. 'answer.result.tools[*].description'"
+            )
+    return out
+
+
+_HIT = "\0ignored"
 
 
 def pair(left: Exchange | None, right: Exchange | None, rules: tuple, why: str | None = None) -> ExchangeDiff:
@@ -239,7 +307,8 @@ def diff(a: Any, b: Any, *, server_version: bool = False, ignore: Iterable[str] 
     if na == nb:
         na, nb = na + " (first)", nb + " (second)"
     rules = rules_for(server_version=server_version, ignore=ignore)
-    return TraceDiff(compare(exchanges(ta), exchanges(tb), rules), na, nb, rules)
+    items = compare(exchanges(ta), exchanges(tb), rules)
+    return TraceDiff(items, na, nb, rules, warnings=unmatched(items, ignore))
 
 
 def to_json(d: TraceDiff) -> dict:
@@ -252,6 +321,7 @@ def to_json(d: TraceDiff) -> dict:
         "error": d.error,
         "notes": d.notes,
         "ignored": list(d.rules),
+        "warnings": list(d.warnings),
         "exchanges": [
             {
                 "status": i.status,

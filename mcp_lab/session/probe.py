@@ -43,7 +43,7 @@ from typing import Any
 from mcp_lab.session.client import Client
 from mcp_lab.wire import era, jsonrpc, revisions
 from mcp_lab.wire.era import Era
-from mcp_lab.wire.errors import DeadlineExceeded, McpError, ProtocolError, TransportClosed
+from mcp_lab.wire.errors import DeadlineExceeded, HttpError, McpError, ProtocolError, TransportClosed
 from mcp_lab.wire.trace import Trace
 
 __all__ = ["probe", "Verdict", "forget", "cached"]
@@ -86,6 +86,36 @@ class Verdict:
         """True when the client can go on talking to this server (an era and a version)."""
         return self.era is not None and self.version is not None
 
+    def findings(self, *, require: str | None = None) -> list[dict]:
+        """What this probe found wrong, as plain data (`probe --json` and its exit status 1): each
+        stdout line that was not an MCP message (a framing violation), no mutual version, no
+        verdict at all, and `require` (a revision) not being the one negotiated."""
+        out: list[dict] = []
+        for e in self.trace or ():
+            if e.kind == "noise":
+                out.append(
+                    {
+                        "kind": "framing",
+                        "message": e.note or "a stdout line that is not an MCP message",
+                        "line": e.line,
+                        "t": round(e.t, 6),
+                        "spec": "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#receiving-messages",
+                    }
+                )
+        if self.era is None:
+            out.append({"kind": "no-verdict", "message": "the probe reached no era (see its steps)"})
+        elif self.version is None:
+            listed = ", ".join(self.supported_versions) or "none"
+            out.append({"kind": "no-mutual-version", "message": f"no version is mutual (the server lists {listed})"})
+        if require is not None and self.version != require:
+            out.append(
+                {
+                    "kind": "require",
+                    "message": f"--require {require}: the negotiated version is {self.version or 'none'}",
+                }
+            )
+        return out
+
     # -- renderers --------------------------------------------------------------------
     def headline(self) -> str:
         version = self.version or "no mutual version"
@@ -108,6 +138,7 @@ class Verdict:
             "steps": list(self.steps),
             "elapsed_ms": round(self.elapsed_ms, 1),
             "cached": self.cached,
+            "findings": self.findings(),
             "trace": self.trace.to_json() if self.trace is not None else [],
         }
 
@@ -249,7 +280,7 @@ def probe(server, *, timeout: float = DEFAULT_TIMEOUT, refresh: bool = False, **
     except McpError as e:
         if own:
             client.close()
-        if isinstance(e, TransportClosed):
+        if isinstance(e, TransportClosed) and not isinstance(e, HttpError):
             raise _died(client, e) from None
         raise
     except BaseException:

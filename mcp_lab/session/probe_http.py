@@ -23,19 +23,27 @@ from __future__ import annotations
 
 from mcp_lab.session.client import Client
 from mcp_lab.session.probe import Verdict, _Reasoning
-from mcp_lab.transport.http import HttpError, HttpTransport
+from mcp_lab.transport.http import HttpError, HttpTransport, Unauthorized
 from mcp_lab.wire import era, jsonrpc, revisions
 
-__all__ = ["probe_http"]
+__all__ = ["probe_http", "initialize_http"]
 
 DEFAULT_TIMEOUT = 5.0
 
 
-def probe_http(server: str | Client, *, timeout: float = DEFAULT_TIMEOUT, name: str | None = None) -> Verdict:
+def probe_http(
+    server: str | Client,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    name: str | None = None,
+    headers: dict[str, str | None] | None = None,
+) -> Verdict:
     """Probe the Streamable HTTP endpoint `server` (a URL, or a Client over HTTP, probed in place).
 
     Returns a Verdict (era "modern" or "legacy", or None when even `initialize` failed and
     only the deprecated HTTP+SSE transport is left), holding the open Client; the caller closes it.
+    `headers` are extra request headers (credentials: `{"Authorization": "Bearer ..."}`); a 401 or
+    403 is raised as `Unauthorized`, never read as an era.
     """
     if isinstance(server, Client):
         client = server
@@ -43,11 +51,29 @@ def probe_http(server: str | Client, *, timeout: float = DEFAULT_TIMEOUT, name: 
         from urllib.parse import urlsplit
 
         client = Client(
-            HttpTransport(server, timeout=timeout).start(), name=name or urlsplit(server).netloc, timeout=timeout
+            HttpTransport(server, timeout=timeout, headers=headers).start(),
+            name=name or urlsplit(server).netloc,
+            timeout=timeout,
         )
     if not isinstance(client.transport, HttpTransport):
         raise TypeError("probe_http needs a Client over HTTP; for stdio use mcp_lab.probe")
     return _HttpRun(client, timeout).run()
+
+
+def initialize_http(
+    url: str, *, timeout: float = DEFAULT_TIMEOUT, headers: dict[str, str | None] | None = None
+) -> Verdict:
+    """Open a legacy session at `url` with `initialize` straight away (no `server/discover`): how
+    a handshake-era client, or a suite run at a legacy revision, talks to the server."""
+    from urllib.parse import urlsplit
+
+    transport = HttpTransport(url, timeout=timeout, headers=headers).start()
+    client = Client(transport, name=urlsplit(url).netloc, timeout=timeout)
+    try:
+        return _HttpRun(client, timeout).fallback()
+    except BaseException:
+        client.close()
+        raise
 
 
 class _HttpRun(_Reasoning):
@@ -59,6 +85,8 @@ class _HttpRun(_Reasoning):
             answer = self.c.request(method, params, meta=meta, timeout=self.timeout)
         except HttpError as e:
             ex = e.exchange
+            if isinstance(e, Unauthorized):
+                raise  # credentials, not an era
             if ex is None or (ex.status is None and ex.error):
                 # Nothing answered at all (refused, unreachable): that says nothing about the
                 # era, and calling it "legacy" would hide a typo in the port or a stopped server.

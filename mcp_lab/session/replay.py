@@ -12,6 +12,9 @@ could not have known in advance is taken from the new server, never from the rec
   but the `requestState` the NEW server issued in its own `input_required` answer.  When the new
   server did not ask (it completed at once), the recorded retry is not sent: it is reported as
   missing, with the reason, because echoing a state the new server never issued would be a lie.
+* a value the server minted and the client sent back later (a calendar handle returned by one
+  tool and passed to the next) is learned from the new server's answer at the same place and
+  sent instead (`mcp_lab.session.minted`); the diff compares in the recording's names.
 * a recording made of several processes (an `isolated()` run: process A, B, C) is replayed the
   same way, one fresh connection per recorded process, so a statelessness result stays one.
 
@@ -35,7 +38,8 @@ from typing import Any, Iterable
 
 from mcp_lab.session import cassette as cassettes
 from mcp_lab.session.connect import connect
-from mcp_lab.session.diff import Exchange, ExchangeDiff, TraceDiff, compare, exchanges, pair, rules_for
+from mcp_lab.session.diff import Exchange, ExchangeDiff, TraceDiff, compare, exchanges, pair, rules_for, unmatched
+from mcp_lab.session.minted import Minted, candidates
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Trace
@@ -185,14 +189,15 @@ def _to_legacy(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
 
 
 # -- running ------------------------------------------------------------------------------------
-def _open(server: Any, peer: str, many: bool, timeout: float, trace: Trace):
+def _open(server: Any, peer: str, many: bool, timeout: float, trace: Trace, headers: dict | None = None):
     if isinstance(server, str) and not server.startswith(("http://", "https://")):
         label = server
     elif isinstance(server, str):
         label = None
     else:
         label = os.path.basename(os.fspath(list(server)[-1])) if server else None
-    return connect(server, timeout=timeout, name=peer if many else label, trace=trace)
+    kw = {"headers": headers} if headers else {}
+    return connect(server, timeout=timeout, name=peer if many else label, trace=trace, **kw)
 
 
 def _source(cassette: Any) -> tuple[cassettes.Cassette, str]:
@@ -215,12 +220,15 @@ def replay(
     deadline: float = 60.0,
     server_version: bool = False,
     ignore: Iterable[str] = (),
+    headers: dict[str, str] | None = None,
 ) -> TraceDiff:
     """Send the recorded client messages to `server` and compare its answers with the recorded ones.
 
     `cassette` is a path, a `Cassette` or a `Trace`; `server` a short name, an argv list or a URL.
     `era` converts the conversation first ("modern" / "legacy").  `server_version=True` ignores
-    serverInfo.version; `ignore` adds path patterns to ignore (`"result.instructions"`, `"**.ttlMs"`).
+    serverInfo.version; `ignore` adds paths to ignore, as the diff prints them
+    (`"answer.result.instructions"`, `"answer.result.tools[*].description"`, `"**.ttlMs"`).
+    `headers` go with every HTTP request (credentials).
     """
     if timeout <= 0 or deadline <= 0:
         raise ValueError("timeout and deadline must be positive numbers of seconds")
@@ -231,6 +239,7 @@ def replay(
     run = _Run(
         server, steps, timeout, time.monotonic() + deadline, legacy=(era or c.era or era_of(recorded)) == "legacy"
     )
+    run.headers = headers
     try:
         run.all()
     finally:
@@ -241,6 +250,9 @@ def replay(
         else " ".join(a for a in (os.path.basename(os.fspath(x)) for x in server) if a != "-m")
     )
     result = TraceDiff(run.items(rules), name, label, rules, run.error, notes, run.trace)
+    result.unreached = run.error is not None and not any(new is not None for _, new, _ in run.sent)
+    result.exception = run.exception
+    result.warnings = unmatched(result.items, ignore)
     # Messages the servers sent unasked (notifications, legacy server requests), aligned apart.
     result.items += compare(
         [x for x in recorded if x.kind == "server"], [x for x in exchanges(run.trace) if x.kind == "server"], rules
@@ -259,10 +271,13 @@ class _Run:
         self.states: dict[str, str] = {}  # recorded requestState -> the new server's
         self.sent: list[tuple[Step, Exchange | None, str | None]] = []
         self.error: str | None = None
+        self.headers: dict | None = None
+        self.exception: BaseException | None = None
+        self.minted = Minted(candidates(steps))  # handles the server made up, learned anew
 
     def client(self, peer: str):
         if peer not in self.clients:
-            c = _open(self.server, peer, self.many, self.timeout, self.trace)  # one trace, one lifeline per process
+            c = _open(self.server, peer, self.many, self.timeout, self.trace, self.headers)  # one lifeline per process
             if self.legacy:
                 c.era = "legacy"
             self.clients[peer] = c
@@ -282,6 +297,7 @@ class _Run:
             try:
                 self.sent.append(self.one(step, min(self.timeout, remaining)))
             except (McpError, OSError) as e:
+                self.exception = e
                 msg = getattr(e, "message", None) or str(e)
                 self.error = f"{step.method or 'raw text'}: {' '.join(msg.split())}"
                 self.sent.append((step, None, f"no answer: {self.error}"))
@@ -318,11 +334,22 @@ class _Run:
                     ),
                 )
             params = {**params, "requestState": new}
+        why = step.why
+        stale = self.minted.unlearned(params)
+        if stale:
+            why = (why + "; " if why else "") + (
+                f"sent the recorded {', '.join(stale)} as is: the new server minted no replacement"
+            )
+        params = self.minted.forward(params)
         rid = c.new_id()
         answer = c.request(step.method, params, meta=False, id=rid, timeout=timeout)
         self._learn_state(step, answer)
-        req = jsonrpc.Request(rid, step.method, params).to_dict()
-        return step, Exchange("request", c.name, req, answer.to_dict()), step.why
+        old = (step.recorded.answer or {}).get("result") if step.recorded else None
+        if isinstance(answer, jsonrpc.Result):
+            self.minted.learn(old, answer.result)
+        # Compared in the recording's names: a handle drawn anew is not a difference.
+        req = self.minted.back(jsonrpc.Request(rid, step.method, params).to_dict())
+        return step, Exchange("request", c.name, req, self.minted.back(answer.to_dict())), why
 
     def _learn_state(self, step: Step, answer: Any) -> None:
         old = (step.recorded.answer or {}).get("result") if step.recorded else None

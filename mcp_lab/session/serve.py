@@ -87,6 +87,13 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
     )
 
 
+def _label(argv: list[str]) -> str:
+    """A server's name from its argv: the last word that is neither an option nor the port."""
+    words = [a for a in argv if "{port}" not in a and not a.startswith("-")]
+    files = [a for a in words if "." in Path(a).name or "/" in a]  # server.py, dist/index.js
+    return Path((files or words)[-1]).name if words else "server"
+
+
 class HttpServer:
     """A running local HTTP server: `url`, `port`, `process`, and `connect()` for a Client."""
 
@@ -137,7 +144,7 @@ def start(
     else:
         argv = [a.replace("{port}", str(port)) for a in server]
         extra_env = {"PORT": str(port)}
-        name = Path(argv[-1]).name if argv else "server"
+        name = _label(list(server))
     proc = ServerProcess(argv, env={**extra_env, **(env or {})})
     srv = HttpServer(name, f"http://{HOST}:{port}{path}", port, proc)
     _LIVE.add(srv)
@@ -147,8 +154,14 @@ def start(
             if proc.returncode is not None:
                 tail = " | ".join(proc.stderr_tail())
                 raise TransportClosed(
-                    f"the {name} server exited with code {proc.returncode} before listening"
-                    + (f"; its stderr ended with: {tail}" if tail else "")
+                    f"the {name} server exited with code {proc.returncode} before listening on {HOST}:{port}"
+                    + (f"; its stderr ended with: {tail}" if tail else "; it wrote nothing on stderr")
+                    + (
+                        ""
+                        if isinstance(server, str)
+                        else "; does it serve Streamable HTTP on the port it was given? (a stdio-only server: "
+                        "run it without --http, or `conformance --stdio`)"
+                    )
                 )
             if time.monotonic() >= deadline:
                 raise DeadlineExceeded(f"the {name} server did not listen on {HOST}:{port} within {timeout:g} s")

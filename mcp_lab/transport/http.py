@@ -46,6 +46,7 @@ __all__ = [
     "Exchange",
     "HttpError",
     "ResponseTooLarge",
+    "Unauthorized",
     "MAX_BODY",
     "ACCEPT",
 ]
@@ -57,6 +58,35 @@ _SENTINEL_TAIL = 5
 
 class ResponseTooLarge(HttpError):
     """The reply is bigger than the transport's limit; it was not read."""
+
+
+class Unauthorized(HttpError):
+    """The server answered 401 Unauthorized or 403 Forbidden: it wants credentials (or others)."""
+
+
+def unanswered_error(ex: "Exchange", why: str) -> HttpError:
+    """The error for an exchange that did not answer its request: a 401/403 is said as such."""
+    if ex.status in (401, 403):
+        hint = (
+            "credentials missing or not accepted"
+            if ex.status == 401
+            else "credentials not accepted, or an Origin it does not allow"
+        )
+        body = ex.json()
+        said = (
+            body.get("error", {}).get("message")
+            if isinstance(body, dict) and isinstance(body.get("error"), dict)
+            else None
+        )
+        auth = ex.header("www-authenticate")
+        return Unauthorized(
+            f"the server answered HTTP {ex.status} {ex.reason or ''}".rstrip()
+            + f": it refused the request ({hint})"
+            + (f"; WWW-Authenticate: {auth}" if auth else "")
+            + (f"; it said: {said}" if said else ""),
+            ex,
+        )
+    return HttpError(why, ex)
 
 
 @dataclass
@@ -316,7 +346,7 @@ class HttpTransport:
             if err is not None:
                 raise err
             if not answered:
-                raise HttpError(self._why_unanswered(ex), ex)
+                raise unanswered_error(ex, self._why_unanswered(ex))
 
     # -- raw HTTP for lessons ------------------------------------------------------------
     def request(

@@ -1,8 +1,21 @@
-"""The wire check: every message any Trace records during the suite, judged against the official
-schema of its era (mcp_lab.wire.schema_check, which asks the SDK's generated mcp-types models).
+"""mcp_lab's pytest plugin: a connected client for your tests, and the wire check on every message.
 
-Theory of operation
--------------------
+Installed with the package (entry point `pytest11`, name `mcp_lab`), so `pip install mcp_lab`
+is enough: pytest loads it by itself (`-p no:mcp_lab` turns it off).
+
+    @pytest.mark.mcp_server([sys.executable, "my_server.py"])   # or "calendar", or a URL
+    def test_lists_tools(mcp_client):
+        assert mcp_client.request("tools/list").ok
+
+`mcp_client` starts (or reaches) the server the test names: the `mcp_server` mark (a bundled
+name, an argv list, a URL; `http=True` starts it over Streamable HTTP, `headers={...}` sends
+credentials), else `--mcp-server "python my_server.py"` on the command line, else the
+`mcp_server` ini option.  It probes the server (server/discover, initialize for a legacy one)
+and yields the open Client; the server is stopped when the test ends.  `mcp_connect` is the
+same as a factory, for a test that needs several servers.
+
+The wire check
+--------------
 Messages reach the plugin two ways.  In this process a tap on the Trace model (`add_tap`) hands
 over each event as it is recorded.  Other processes that record Traces (notebook kernels started
 by nbclient, a pytest run in a subprocess) inherit MCP_LAB_WIRE_LOG, which the plugin points at
@@ -16,8 +29,7 @@ it was made (send_raw, request(meta=False), a connection to a server that misbeh
 is counted apart; a message the schema cannot judge is counted as unchecked; an invalid message
 fails the test that produced it, naming the message, the model and the first error.
 
-At the end of the run one line gives the counts.  Opt out of the plugin (for example to measure
-it) with `-p no:wirecheck`.
+At the end of the run one line gives the counts (the same line mcp_lab's own suite prints).
 """
 
 from __future__ import annotations
@@ -160,8 +172,74 @@ def _fail(bad: list[Finding]) -> None:
 _STATE: WireCheckState | None = None
 
 
+def pytest_addoption(parser) -> None:
+    group = parser.getgroup("mcp_lab", "mcp_lab: a connected MCP client and the wire check")
+    group.addoption(
+        "--mcp-server",
+        metavar="SERVER",
+        help="the server the mcp_client fixture connects to: a bundled name, an http(s) URL, or a "
+        "command line (split as a shell would)",
+    )
+    parser.addini("mcp_server", "the server the mcp_client fixture connects to (as --mcp-server)")
+
+
+def _server_of(request):
+    import shlex
+
+    mark = request.node.get_closest_marker("mcp_server")
+    if mark is not None and mark.args:
+        return mark.args[0], dict(mark.kwargs)
+    given = request.config.getoption("--mcp-server") or request.config.getini("mcp_server")
+    if not given:
+        pytest.fail(
+            "mcp_client needs a server: @pytest.mark.mcp_server(NAME_URL_OR_ARGV), --mcp-server "
+            "'python my_server.py', or mcp_server = ... in the pytest ini",
+            pytrace=False,
+        )
+    from mcp_lab.servers import known
+
+    if given in known.KNOWN or given.startswith(("http://", "https://")):
+        return given, {}
+    return shlex.split(given), {}
+
+
+@pytest.fixture
+def mcp_connect():
+    """A factory: `mcp_connect(server, http=False, headers=None, timeout=10)` -> a probed, open
+    Client; every server it started is stopped when the test ends."""
+    import contextlib
+
+    from mcp_lab.session import cli_support
+    from mcp_lab.session.probe import probe
+
+    with contextlib.ExitStack() as stack:
+
+        def connect(server, *, http: bool = False, headers: dict | None = None, timeout: float = 10.0, **kw):
+            target = stack.enter_context(cli_support.serve_target(server, http=http))
+            if headers:
+                kw["headers"] = headers
+            verdict = probe(target, refresh=True, timeout=min(timeout, 5.0), **kw)
+            stack.callback(verdict.close)
+            verdict.client.timeout = timeout
+            return verdict.client
+
+        yield connect
+
+
+@pytest.fixture
+def mcp_client(request, mcp_connect):
+    """The open, probed Client of the server this test names (see the module's notes)."""
+    server, options = _server_of(request)
+    return mcp_connect(server, **options)
+
+
 def pytest_configure(config) -> None:
     global _STATE
+    config.addinivalue_line(
+        "markers",
+        "mcp_server(server, http=False, headers=None): the server the mcp_client fixture connects to "
+        "(a bundled name, an argv list or a URL)",
+    )
     config.addinivalue_line(
         "markers",
         "wire_deliberate(client=why, server=why, server_id_null=why, server_legacy_answer=why): this test puts invalid messages "
@@ -242,6 +320,8 @@ def pytest_testnodedown(node, error) -> None:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
+    if _STATE is None:
+        return
     _STATE.drain()
     terminalreporter.write_line(_STATE.summary())
     if _STATE.deliberate_by_reason:

@@ -1,0 +1,203 @@
+"""Why a conformance check failed: a defect of the server, or something the suite needs that the
+server has no reason to have.
+
+The suite tests a server by calling its own fixtures: tools named `test_simple_text`,
+`test_missing_capability`, ..., prompts named `test_simple_prompt`, resources under `test://`.
+A server built for the suite (the showcase) has them; an engineer's server does not, and every
+check that calls one fails without saying anything about the server.  So before the suite runs,
+the server's surface is read (`server/discover`, then tools/list, prompts/list, resources/list
+and resources/templates/list for what it declares), and each failing check is put in one of:
+
+    defect       the server broke a rule the check tests
+    fixture      the check calls a suite fixture (a `test_*` tool or prompt, a `test://`
+                 resource) that the server does not list
+    capability   the check exercises a capability the server did not declare (completions,
+                 prompts, resources, tools): a -32601 there is right
+    untestable   the suite says it could not exercise the rule, or (through the stdio bridge)
+                 the check tests the HTTP binding, which the bridge provides, not the server
+
+Which fixtures a scenario calls is read from the pinned suite itself (each scenario's class in
+its `dist/index.js` names them); the one scenario that bundles many rules, `server-stateless`,
+is mapped check by check below.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["DEFECT", "FIXTURE", "CAPABILITY", "UNTESTABLE", "KINDS", "Surface", "surface_of", "classify"]
+
+DEFECT, FIXTURE, CAPABILITY, UNTESTABLE = "defect", "fixture", "capability", "untestable"
+KINDS = {
+    DEFECT: "defects of the server",
+    FIXTURE: "fixtures the suite calls and the server does not have",
+    CAPABILITY: "capabilities the server did not declare",
+    UNTESTABLE: "untestable here",
+}
+
+# server-stateless runs many rules; only these checks call a fixture (from the pinned suite's code).
+_STATELESS_FIXTURES = {
+    "sep-2575-server-rejects-undeclared-capability": ("test_missing_capability",),
+    "sep-2575-missing-capability-http-400": ("test_missing_capability",),
+    "sep-2575-http-server-no-independent-requests-on-stream": ("test_streaming_elicitation",),
+    "sep-2575-server-no-log-without-loglevel": ("test_logging_tool",),
+    "sep-2575-server-sends-prompts-list-changed-on-subscription": ("test_trigger_prompt_change",),
+    "sep-2575-server-sends-tools-list-changed-on-subscription": ("test_trigger_tool_change",),
+    "sep-2575-server-honors-notification-filter": ("test_trigger_tool_change",),
+    "sep-2575-server-tags-subscription-id": ("test_trigger_tool_change",),
+}
+# The capability a scenario exercises, by the start of its name.
+_CAPABILITY_OF = (
+    ("completion-", "completions"),
+    ("prompts-", "prompts"),
+    ("resources-", "resources"),
+    ("sep-2164-resource", "resources"),
+    ("tools-", "tools"),
+    ("input-required-result-", "tools"),
+)
+# Scenarios (and server-stateless checks) about the HTTP binding: through the stdio bridge they
+# test the bridge.
+_HTTP_SCENARIOS = ("dns-rebinding-protection", "server-sse-multiple-streams", "caching")
+_NAME = re.compile(r"test_[a-z0-9_]+|test://[A-Za-z0-9/{}_.-]+")
+
+
+@dataclass
+class Surface:
+    """What a server declares and lists: the ground the classification stands on."""
+
+    capabilities: dict = field(default_factory=dict)
+    tools: set[str] = field(default_factory=set)
+    prompts: set[str] = field(default_factory=set)
+    resources: set[str] = field(default_factory=set)
+    templates: set[str] = field(default_factory=set)
+    read: bool = False  # False: the surface could not be read, so nothing is classified as a fixture
+
+    def has(self, name: str) -> bool:
+        if name.startswith("test://"):
+            if name in self.resources or name in self.templates:
+                return True
+            return any(re.fullmatch(re.sub(r"\\\{[^}]*\\\}", "[^/]+", re.escape(t)), name) for t in self.templates)
+        return name in self.tools or name in self.prompts
+
+
+def _names(client, method: str, key: str, field_name: str) -> set[str]:
+    from mcp_lab.wire import jsonrpc
+
+    out: set[str] = set()
+    cursor = None
+    for _ in range(20):  # pages, bounded
+        answer = client.request(method, {"cursor": cursor} if cursor else None)
+        if not isinstance(answer, jsonrpc.Result):
+            return out
+        out |= {x.get(field_name) for x in answer.result.get(key) or [] if isinstance(x, dict)}
+        cursor = answer.result.get("nextCursor")
+        if not cursor:
+            break
+    return {n for n in out if isinstance(n, str)}
+
+
+def surface_of(url: str, *, headers: dict | None = None, timeout: float = 10.0, legacy: bool = False) -> Surface:
+    """Read a running server's declared capabilities and listed primitives (best effort: a server
+    that cannot be read gives an empty Surface with `read` False; a 401/403 is raised).  `legacy`:
+    the run is at a handshake-era revision, so the server is asked the way the suite asks it,
+    with `initialize` (no `server/discover` probe a legacy server would answer with id null)."""
+    from mcp_lab.session.probe_http import initialize_http, probe_http
+    from mcp_lab.transport.http import Unauthorized
+    from mcp_lab.wire.errors import McpError
+
+    try:
+        if legacy:
+            v = initialize_http(url, timeout=timeout, headers=headers)
+        else:
+            v = probe_http(url, timeout=timeout, headers=headers)
+    except Unauthorized:
+        raise  # the suite would fail every check for it: say so first, once
+    except (McpError, OSError, ValueError):
+        return Surface()
+    try:
+        caps = v.capabilities or {}
+        s = Surface(capabilities=caps, read=v.era is not None)
+        c = v.client
+        if "tools" in caps:
+            s.tools = _names(c, "tools/list", "tools", "name")
+        if "prompts" in caps:
+            s.prompts = _names(c, "prompts/list", "prompts", "name")
+        if "resources" in caps:
+            s.resources = _names(c, "resources/list", "resources", "uri")
+            s.templates = _names(c, "resources/templates/list", "resourceTemplates", "uriTemplate")
+        return s
+    except (McpError, OSError, ValueError):
+        return Surface(capabilities=v.capabilities or {}, read=False)
+    finally:
+        v.close()
+
+
+@functools.lru_cache(maxsize=1)
+def scenario_fixtures() -> dict[str, tuple[str, ...]]:
+    """{scenario: the fixture names its code calls}, read from the pinned suite."""
+    from .suite import suite_paths
+
+    _, cli = suite_paths()
+    js = cli.read_text(encoding="utf-8")
+    starts = [(m.start(), m.group(1)) for m in re.finditer(r"this\.name=`([a-z0-9:/_-]+)`", js)]
+    out: dict[str, tuple[str, ...]] = {}
+    for i, (at, name) in enumerate(starts):
+        segment = js[at : starts[i + 1][0] if i + 1 < len(starts) else len(js)]
+        found = sorted(set(_NAME.findall(segment)))
+        # A tool's embedded resource is content, not something listed; a "nonexistent" one is
+        # meant to be missing.
+        keep = [n for n in found if n.startswith("test_") or (name.startswith("resources-") and "{" not in n)]
+        out[name] = tuple(n for n in keep if "nonexistent" not in n)
+    return out
+
+
+def _capability(scenario: str) -> str | None:
+    return next((cap for prefix, cap in _CAPABILITY_OF if scenario.startswith(prefix)), None)
+
+
+def _is_http_check(scenario: str, check_id: str) -> bool:
+    """A check of the HTTP binding, or of a subscriptions/listen stream (an HTTP stream the
+    bridge's one-request processes cannot hold open)."""
+    return (
+        scenario in _HTTP_SCENARIOS
+        or "http" in scenario
+        or "-http-" in check_id
+        or "subscription" in check_id
+        or "notification-filter" in check_id
+    )
+
+
+def classify(check, surface: Surface, *, bridged: bool = False) -> tuple[str, str]:
+    """(kind, reason) for one failing check (a `results.Check`)."""
+    scenario, cid = check.scenario, check.id
+    cap = _capability(scenario)
+    if surface.read and cap and cap not in surface.capabilities:
+        return CAPABILITY, f"the server does not declare the `{cap}` capability this scenario exercises"
+    if scenario == "server-stateless":
+        needed = _STATELESS_FIXTURES.get(cid, ())
+    else:
+        try:
+            needed = scenario_fixtures().get(scenario, ())
+        except (OSError, ValueError):
+            needed = ()
+    text = (check.error or "") + " " + json.dumps(check.details or {}, ensure_ascii=False)
+    mentioned = tuple(n for n in _NAME.findall(text) if n.startswith("test_"))
+    missing = sorted({n for n in (*needed, *mentioned) if surface.read and not surface.has(n)})
+    if missing:
+        return FIXTURE, f"calls the suite's fixture {', '.join(missing)}, which the server does not list"
+    if bridged and _is_http_check(scenario, cid):
+        return UNTESTABLE, "tests the HTTP binding, which the stdio bridge provides, not the server"
+    if bridged and cid.startswith("sep-2575-request-meta-invalid") and '"code":-32601' in text.replace(" ", ""):
+        # Through the bridge every request is the first line of a fresh stdio connection, where
+        # a request without _meta's protocolVersion is what a legacy client sends: a dual-era
+        # server may answer it in the legacy era (-32601 for server/discover).
+        return UNTESTABLE, (
+            "on stdio a first request without _meta.protocolVersion reads as a legacy client's; "
+            "the bridge cannot tell a dual-era answer from a defect (check it over HTTP)"
+        )
+    if isinstance(check.details, dict) and check.details.get("untestable"):
+        return UNTESTABLE, "the suite could not exercise this rule: " + " ".join((check.error or "").split())[:160]
+    return DEFECT, "the server broke the rule this check tests"

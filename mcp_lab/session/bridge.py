@@ -1,0 +1,316 @@
+"""A local Streamable HTTP front for a server the conformance suite cannot reach as it is.
+
+    with bridge.serve_stdio([sys.executable, "server.py"]) as b:      # a stdio server
+        conformance.run(b.url)
+    with bridge.forward("https://mcp.example/mcp", {"Authorization": "Bearer ..."}) as b:
+        conformance.run(b.url)                                         # a server that wants headers
+
+Theory of operation.  The suite speaks Streamable HTTP only and sends no credentials.  A bridge
+is a small HTTP server on 127.0.0.1 (the standard library's ThreadingHTTPServer, one thread per
+request) in front of the real server:
+
+* `serve_stdio`: ONE FRESH PROCESS PER HTTP REQUEST.  The 2026-07-28 revision is stateless:
+  every request carries its `_meta` and no session exists, so a process that answers exactly one
+  request and exits is a faithful server, and nothing leaks from one scenario into the next (a
+  process per connection would tie the server's state to how Node pools its sockets).  A few
+  processes are started ahead (`spares`), so a slow start-up is not paid per request.  A legacy
+  request is different: `initialize` opens a session, so it gets a process of its own that
+  lives as long as the `Mcp-Session-Id` the bridge mints.  Messages the server writes before
+  its answer (notifications, progress) are sent as an SSE stream ending with the answer.
+  What this cannot test: the HTTP binding itself (status codes, headers, Origin and Host
+  checks, SSE streams, subscriptions) is the bridge's, not the server's, so those checks are
+  classified untestable; and a stdio server's cross-request state (a handle minted by one
+  request and used by the next) does not survive from one process to the next.
+* `forward`: every request is passed on to the real URL with extra headers (credentials), and
+  the reply streamed back unchanged.
+
+Every wait has a deadline; `close()` stops the server and reaps every process it started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+__all__ = ["Bridge", "StdioBackend", "ForwardBackend", "serve_stdio", "forward"]
+
+HOST = "127.0.0.1"
+_STATUS_OF_ERROR = {-32601: 404, -32602: 400, -32600: 400, -32700: 400, -32020: 400, -32021: 400, -32022: 400}
+
+
+class _Reply:
+    def __init__(self, status: int, headers: dict[str, str] | None = None, body: bytes | Iterator[bytes] = b""):
+        self.status, self.headers, self.body = status, dict(headers or {}), body
+
+
+def _json_reply(obj: dict, status: int = 200, extra: dict | None = None) -> _Reply:
+    body = json.dumps(obj, separators=(",", ":")).encode("utf-8")
+    return _Reply(status, {"Content-Type": "application/json", **(extra or {})}, body)
+
+
+def _error(code: int, message: str, status: int, rid=None) -> _Reply:
+    return _json_reply({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}, status)
+
+
+class StdioBackend:
+    """Serve a stdio server: a fresh process per modern request, one per legacy session."""
+
+    def __init__(self, argv: Sequence[str], *, env: dict | None = None, timeout: float = 30.0, spares: int = 2):
+        self.argv, self.env, self.timeout, self.spares = list(argv), env, timeout, spares
+        self._spare: queue.Queue = queue.Queue()
+        self._sessions: dict[str, tuple] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+        self._all: list = []
+        self.processes_started = 0
+        for _ in range(spares):
+            self._add_spare()
+
+    def _spawn(self):
+        from mcp_lab.transport.stdio import StdioTransport
+
+        t = StdioTransport(self.argv, env=self.env).start()
+        with self._lock:
+            self._all.append(t)
+            self.processes_started += 1
+        return t
+
+    def _add_spare(self) -> None:
+        def start() -> None:
+            t = self._spawn()
+            if self._closed:  # closed while this one was starting: it is nobody's
+                t.close()
+            else:
+                self._spare.put(t)
+
+        if not self._closed:
+            threading.Thread(target=start, daemon=True).start()
+
+    def _take(self):
+        self._add_spare()
+        try:
+            return self._spare.get(timeout=self.timeout)
+        except queue.Empty:
+            raise TimeoutError(f"no server process started within {self.timeout:g} s") from None
+
+    def _retire(self, t) -> None:
+        def go():
+            t.close()
+            with self._lock:
+                if t in self._all:
+                    self._all.remove(t)
+
+        threading.Thread(target=go, daemon=True).start()
+
+    def handle(self, method: str, headers: dict[str, str], body: bytes) -> _Reply:
+        if method != "POST":
+            return _Reply(405, {"Allow": "POST"})
+        try:
+            msg = json.loads(body.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            return _error(-32700, "Parse error: the body is not JSON", 400)
+        if not isinstance(msg, dict) or "method" not in msg:
+            return _error(-32600, "Invalid Request: the body must be one JSON-RPC request or notification", 400)
+        sid = headers.get("mcp-session-id")
+        if sid is not None:
+            with self._lock:
+                session = self._sessions.get(sid)
+            if session is None:
+                return _error(-32600, "Unknown or expired Mcp-Session-Id", 404, msg.get("id"))
+            return self._exchange(session[0], msg, session_lock=session[1], keep=True)
+        if msg.get("method") == "initialize":
+            t = self._take()
+            reply = self._exchange(t, msg, keep=True)
+            if reply.status == 200:
+                sid = uuid.uuid4().hex
+                with self._lock:
+                    self._sessions[sid] = (t, threading.Lock())
+                reply.headers["Mcp-Session-Id"] = sid
+            else:
+                self._retire(t)
+            return reply
+        if "id" not in msg:
+            return _Reply(202)  # a notification without a session concerns no process
+        return self._exchange(self._take(), msg)
+
+    def _exchange(self, t, msg: dict, *, keep: bool = False, session_lock=None) -> _Reply:
+        lock = session_lock or contextlib.nullcontext()
+        with lock:
+            try:
+                t.send_line(json.dumps(msg, separators=(",", ":")), self.timeout)
+                if "id" not in msg:
+                    return _Reply(202)
+                before, answer = self._read_answer(t, msg["id"])
+            except Exception as e:  # the process died (TransportClosed) or went silent: answer, never hang
+                if not keep:
+                    self._retire(t)
+                tail = " | ".join(t.stderr_tail())
+                return _error(-32603, f"the stdio server did not answer: {e}" + (f" ({tail})" if tail else ""), 500)
+        if not keep:
+            self._retire(t)
+        status = 200
+        if isinstance(answer.get("error"), dict):
+            status = _STATUS_OF_ERROR.get(answer["error"].get("code"), 200)
+        if not before:
+            return _json_reply(answer, status)
+        stream = b"".join(b"event: message\ndata: " + json.dumps(m).encode() + b"\n\n" for m in before + [answer])
+        return _Reply(200, {"Content-Type": "text/event-stream"}, stream)
+
+    def _read_answer(self, t, rid) -> tuple[list, dict]:
+        before: list = []
+        deadline = time.monotonic() + self.timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no answer within {self.timeout:g} s")
+            _, line = t.read_line(remaining)
+            try:
+                m = json.loads(line)
+            except ValueError:
+                continue  # a framing violation on stdout: not a message (probe and check report it)
+            if isinstance(m, dict) and m.get("id") == rid and ("result" in m or "error" in m):
+                return before, m
+            if isinstance(m, dict):
+                before.append(m)
+
+    def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            procs, self._all = list(self._all), []
+            self._sessions.clear()
+        while not self._spare.empty():
+            with contextlib.suppress(queue.Empty):
+                procs.append(self._spare.get_nowait())
+        for t in set(procs):
+            t.close()
+
+
+class ForwardBackend:
+    """Pass each request on to `url` with `headers` added; stream the reply back."""
+
+    def __init__(self, url: str, headers: dict[str, str], *, timeout: float = 30.0):
+        import httpx
+
+        self.url, self.headers = url, dict(headers)
+        self._client = httpx.Client(timeout=httpx.Timeout(timeout, connect=5.0), trust_env=False)
+
+    def handle(self, method: str, headers: dict[str, str], body: bytes) -> _Reply:
+        import httpx
+
+        drop = {"host", "content-length", "connection", "accept-encoding"}
+        out = {k: v for k, v in headers.items() if k.lower() not in drop}
+        out.update(self.headers)
+        try:
+            req = self._client.build_request(method, self.url, headers=out, content=body or None)
+            r = self._client.send(req, stream=True)
+        except httpx.HTTPError as e:
+            return _error(-32603, f"the bridge could not reach {self.url}: {e}", 502)
+        keep = {
+            k: v
+            for k, v in r.headers.items()
+            if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding")
+        }
+
+        def stream():
+            try:
+                yield from r.iter_raw()
+            except httpx.HTTPError:
+                return
+            finally:
+                r.close()
+
+        return _Reply(r.status_code, keep, stream())
+
+    def close(self) -> None:
+        self._client.close()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "mcp_lab-bridge"
+
+    def log_message(self, *args) -> None:  # quiet: the suite's output is the record
+        pass
+
+    def _serve(self) -> None:
+        bridge: Bridge = self.server.bridge  # type: ignore[attr-defined]
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        if self.path.split("?")[0] != bridge.path:
+            reply = _Reply(404, {"Content-Type": "text/plain"}, b"not the MCP endpoint")
+        else:
+            reply = bridge.backend.handle(self.command, {k.lower(): v for k, v in self.headers.items()}, body)
+        self.send_response(reply.status)
+        for k, v in reply.headers.items():
+            self.send_header(k, v)
+        if isinstance(reply.body, bytes):
+            self.send_header("Content-Length", str(len(reply.body)))
+            self.end_headers()
+            self.wfile.write(reply.body)
+            return
+        self.send_header("Connection", "close")  # a streamed body ends when the connection does
+        self.close_connection = True
+        self.end_headers()
+        for chunk in reply.body:
+            self.wfile.write(chunk)
+            self.wfile.flush()
+
+    def _guarded(self) -> None:
+        try:
+            self._serve()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the suite hung up (it aborts streams it is done with)
+
+    do_POST = do_GET = do_DELETE = _guarded
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:  # a peer that hung up is no news
+        pass
+
+
+class Bridge:
+    """A running bridge: `url`, and `close()` (also on leaving a `with` block)."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, backend, *, path: str = "/mcp"):
+        self.backend, self.path = backend, path
+        self._httpd = _Server((HOST, 0), _Handler)
+        self._httpd.daemon_threads = True
+        self._httpd.bridge = self  # type: ignore[attr-defined]
+        self.port = self._httpd.server_address[1]
+        self.url = f"http://{HOST}:{self.port}{path}"
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, name=f"mcp-bridge-{next(self._ids)}", daemon=True
+        )
+        self._thread.start()
+
+    def close(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self.backend.close()
+        self._thread.join(5.0)
+
+    def __enter__(self) -> "Bridge":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def serve_stdio(argv: Sequence[str], *, env: dict | None = None, timeout: float = 30.0, spares: int = 2) -> Bridge:
+    """A bridge serving the stdio server `argv` over Streamable HTTP (see the module's notes)."""
+    return Bridge(StdioBackend(argv, env=env, timeout=timeout, spares=spares))
+
+
+def forward(url: str, headers: dict[str, str], *, timeout: float = 30.0) -> Bridge:
+    """A bridge that forwards to `url`, adding `headers` (the suite cannot send them itself)."""
+    return Bridge(ForwardBackend(url, headers, timeout=timeout))

@@ -1,0 +1,266 @@
+"""Check a server's answers: the declared surface exercised, every answer judged.
+
+    report = mcp_lab.check("calendar")                  # a name, an argv, a URL (headers=...)
+    report.ok, report.findings, print(report.text())
+    mcp-lab check -- python my_server.py                # the same from a terminal; exit 1 on a finding
+
+Theory of operation.  The server is probed (`server/discover`, or `initialize` for a legacy
+one); then, for each primitive kind (tools, prompts, resources), its list is asked for whether
+or not the kind is declared, every prompt that needs no argument is got, every listed resource
+is read (up to `limit` of each), and three requests name something that cannot exist: a tool,
+a prompt and a resource.  No tool is ever called except the unknown one, so a check has no side
+effect on the server.  Every line the server sent is then judged against the official schema
+of its era (`mcp_lab.wire.schema_check`, the SDK's generated models, as the test suite's wire
+check does).  Each finding names what was asked, what came back, and the spec's sentence:
+
+    schema          an answer the official schema refuses
+    error-code      an unknown tool or prompt not answered with -32602 (an `isError` result is a
+                    tool that ran; -32603 is an internal error), an unknown resource not
+                    answered with -32602 (-32002, the legacy code, is a warning), an empty
+                    `contents` for a resource that does not exist
+    undeclared      a kind the server serves without declaring its capability
+    not-served      a kind the server declares but does not serve
+    framing         a stdout line that is not an MCP message (stdio)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_lab.wire import jsonrpc
+
+__all__ = ["check", "CheckReport", "CheckFinding"]
+
+SPEC = "https://modelcontextprotocol.io/specification/2026-07-28/"
+_KINDS = {
+    "tools": ("tools/list", "tools", "name", "server/tools"),
+    "prompts": ("prompts/list", "prompts", "name", "server/prompts"),
+    "resources": ("resources/list", "resources", "uri", "server/resources"),
+}
+UNKNOWN_TOOL = "mcp_lab_check_no_such_tool"
+UNKNOWN_PROMPT = "mcp_lab_check_no_such_prompt"
+UNKNOWN_URI = "mcp-lab-check://no/such/resource"
+
+
+@dataclass
+class CheckFinding:
+    kind: str  # schema | error-code | undeclared | not-served | framing
+    severity: str  # defect | warning
+    what: str  # what was asked
+    message: str  # what came back, and what the spec asks
+    spec: str
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class CheckReport:
+    server: str
+    era: str | None
+    version: str | None
+    capabilities: dict
+    served: dict[str, int] = field(default_factory=dict)  # kind -> how many listed
+    asked: int = 0
+    judged: int = 0  # server messages the schema judged
+    findings: list[CheckFinding] = field(default_factory=list)
+    trace: Any = field(default=None, repr=False)
+
+    @property
+    def defects(self) -> list[CheckFinding]:
+        return [f for f in self.findings if f.severity == "defect"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.defects
+
+    def text(self) -> str:
+        verdict = "PASS" if self.ok else "FAIL"
+        listed = ", ".join(f"{n} {k}" for k, n in self.served.items()) or "nothing listed"
+        out = [
+            f"{verdict}  {self.server}: {self.era or 'unknown'} era, {self.version or 'no version'}; "
+            f"{listed}; {self.asked} requests, {self.judged} answers judged against the official schema; "
+            f"{len(self.defects)} defect(s), {len(self.findings) - len(self.defects)} warning(s)"
+        ]
+        for f in sorted(self.findings, key=lambda f: f.severity != "defect"):
+            out.append(f"{'✗' if f.severity == 'defect' else '!'} {f.kind:<11} {f.what}")
+            out.append(f"      {f.message}")
+            out.append(f"      spec: {f.spec}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def to_dict(self) -> dict:
+        return {
+            "ok": self.ok,
+            "defects": len(self.defects),
+            "server": self.server,
+            "era": self.era,
+            "version": self.version,
+            "capabilities": self.capabilities,
+            "served": self.served,
+            "asked": self.asked,
+            "judged": self.judged,
+            "findings": [f.to_dict() for f in sorted(self.findings, key=lambda f: f.severity != "defect")],
+        }
+
+
+class _Run:
+    def __init__(self, client, report: CheckReport, limit: int):
+        self.c, self.r, self.limit = client, report, limit
+
+    def ask(self, method: str, params: dict | None = None):
+        self.r.asked += 1
+        try:
+            return self.c.request(method, params)
+        except jsonrpc.ProtocolError as e:
+            return jsonrpc.Error(None, e.code, e.message)
+
+    def find(self, kind, severity, what, message, page) -> None:
+        self.r.findings.append(CheckFinding(kind, severity, what, message, SPEC + page))
+
+    def kinds(self) -> dict[str, list[dict]]:
+        listed: dict[str, list[dict]] = {}
+        caps = self.r.capabilities
+        for kind, (method, key, _, page) in _KINDS.items():
+            answer = self.ask(method)
+            declared = kind in caps
+            served = isinstance(answer, jsonrpc.Result) and isinstance(answer.result.get(key), list)
+            if declared and not served:
+                code = answer.code if isinstance(answer, jsonrpc.Error) else "a result without a list"
+                self.find(
+                    "not-served",
+                    "defect",
+                    method,
+                    f"the server declares `{kind}` but answered {method} with {code}",
+                    f"{page}#capabilities",
+                )
+            if served and not declared:
+                items = answer.result[key]
+                self.find(
+                    "undeclared",
+                    "defect" if items else "warning",
+                    method,
+                    f"the server serves {method} ({len(items)} item(s)) without declaring the `{kind}` capability",
+                    f"{page}#capabilities",
+                )
+            if served:
+                listed[kind] = [x for x in answer.result[key] if isinstance(x, dict)]
+                self.r.served[kind] = len(listed[kind])
+        return listed
+
+    def exercise(self, listed: dict[str, list[dict]]) -> None:
+        for p in listed.get("prompts", [])[: self.limit]:
+            if isinstance(p.get("name"), str) and not any(a.get("required") for a in p.get("arguments") or []):
+                self.ask("prompts/get", {"name": p["name"]})
+        for res in listed.get("resources", [])[: self.limit]:
+            if isinstance(res.get("uri"), str):
+                self.ask("resources/read", {"uri": res["uri"]})
+
+    def unknowns(self, listed: dict[str, list[dict]]) -> None:
+        if "tools" in listed:
+            a = self.ask("tools/call", {"name": UNKNOWN_TOOL, "arguments": {}})
+            self.expect_invalid_params(
+                a, f"tools/call of an unknown tool ({UNKNOWN_TOOL})", "server/tools#error-handling"
+            )
+        if "prompts" in listed:
+            a = self.ask("prompts/get", {"name": UNKNOWN_PROMPT})
+            self.expect_invalid_params(
+                a, f"prompts/get of an unknown prompt ({UNKNOWN_PROMPT})", "server/prompts#error-handling"
+            )
+        if "resources" in listed:
+            a = self.ask("resources/read", {"uri": UNKNOWN_URI})
+            what = f"resources/read of a resource that does not exist ({UNKNOWN_URI})"
+            if isinstance(a, jsonrpc.Error) and a.code == -32002:
+                self.find(
+                    "error-code",
+                    "warning",
+                    what,
+                    "answered -32002, the code of 2025-11-25 and earlier; 2026-07-28 servers MUST answer -32602",
+                    "server/resources#error-handling",
+                )
+            elif isinstance(a, jsonrpc.Result) and a.result.get("contents") == []:
+                self.find(
+                    "error-code",
+                    "defect",
+                    what,
+                    "answered an empty `contents` array: servers MUST NOT, they MUST answer -32602",
+                    "server/resources#error-handling",
+                )
+            else:
+                self.expect_invalid_params(a, what, "server/resources#error-handling")
+
+    def expect_invalid_params(self, a, what: str, page: str) -> None:
+        if isinstance(a, jsonrpc.Error) and a.code == jsonrpc.INVALID_PARAMS:
+            return
+        if isinstance(a, jsonrpc.Error):
+            got = f"JSON-RPC error {a.code} ({a.message})"
+        elif isinstance(a, jsonrpc.Result) and a.result.get("isError"):
+            got = "a result with isError: true, as if the tool had run and failed"
+        else:
+            got = "a successful result"
+        self.find("error-code", "defect", what, f"answered {got}; the spec asks for JSON-RPC error -32602", page)
+
+    def schema(self) -> None:
+        from mcp_lab.wire.schema_check import WireChecker
+
+        checker = WireChecker()
+        for e in self.c.trace:
+            if e.kind not in ("send", "recv"):
+                if e.kind == "noise":
+                    self.find(
+                        "framing",
+                        "defect",
+                        "stdout",
+                        e.note or "a line that is not MCP",
+                        "basic/transports/stdio#receiving-messages",
+                    )
+                continue
+            sender = "client" if e.kind == "send" else "server"
+            obj = e.message.to_dict() if e.message is not None else e.line
+            f = checker.feed(obj, sender=sender, line=e.line)
+            if sender != "server":
+                continue
+            if f.verdict in ("valid", "invalid"):
+                self.r.judged += 1
+            if f.verdict == "invalid":
+                self.find(
+                    "schema",
+                    "defect",
+                    f"the answer to {f.method or '?'} ({f.version}, model {f.model})",
+                    f"{f.error}: {(e.line or '')[:200]}",
+                    f"schema#{(f.model or '').lower()}",
+                )
+
+
+def check(
+    server: Any, *, timeout: float = 10.0, headers: dict | None = None, limit: int = 20, **connect_kwargs
+) -> CheckReport:
+    """Exercise `server`'s declared surface and judge every answer (see the module's notes).
+
+    `server`: a known short name, an argv list, or an http(s) URL; `headers` go with every HTTP
+    request.  `limit` bounds the prompts got and the resources read of each list.  Raises what
+    `mcp_lab.probe` raises when the server cannot be started or reached (a 401/403 included)."""
+    from mcp_lab.session.probe import probe
+
+    kw = dict(connect_kwargs)
+    if headers:
+        kw["headers"] = headers
+    verdict = probe(server, timeout=min(timeout, 5.0), refresh=True, **kw)
+    try:
+        c = verdict.client
+        c.timeout = timeout
+        report = CheckReport(verdict.server, verdict.era, verdict.version, dict(verdict.capabilities), trace=c.trace)
+        run = _Run(c, report, limit)
+        if verdict.ok:
+            listed = run.kinds()
+            run.exercise(listed)
+            run.unknowns(listed)
+        else:
+            run.find("not-served", "defect", "the probe", "no era and version could be agreed on", "basic/versioning")
+        run.schema()
+        return report
+    finally:
+        verdict.close()
