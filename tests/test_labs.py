@@ -357,7 +357,6 @@ def test_notebooks_are_saved_clean_and_paired():
             "**Time.**",
             "**Reset to the template.**",
             "git checkout -- labs/",
-            "**How a workshop runs it.**",
         ):
             assert word in head, (name, word)
 

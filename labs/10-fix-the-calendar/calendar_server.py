@@ -8,9 +8,12 @@ answered correctly on its own, but the events live in a module-level list, so a 
 exactly as long as the process that made it.  The check in 10-fix-the-calendar.ipynb runs
 every message in a brand-new process, and the event created in one process is gone in the next.
 
-The fix the specification prescribes is not a session.  It is an explicit handle, passed as an
-ordinary tool argument and checked on every call, over state that outlives any process.  The
-check expects, once you are done:
+What the specification requires is not a session: state that spans several requests MUST be
+referenced by an explicit identifier the client passes on each request (basic/index,
+Statelessness).  The form used here is the one the tools page suggests in its Stateful Tools
+section, which is non-normative guidance: a handle, passed as an ordinary tool argument and
+checked on every call, over state that outlives any process.  Where that state lives is not
+prescribed; this lab chooses a SQLite file.  The check expects, once you are done:
 
 * calendars and events stored in the SQLite file named by DB_PATH (the check sets
   $CALENDAR_DB), one transaction per write (TODO 1);
@@ -179,7 +182,9 @@ TOOLS = [
 def refuse_handle(handle: Any) -> str | None:
     """Why this caller may not use `handle`, or None when it may."""
     # TODO 3: check, on every call, that `handle` names a calendar this server issued, that has
-    # not expired, and that caller() created: a handle is a name, not a permission.  Return the
+    # not expired, and that caller() created: this server knows its caller, so a handle is a
+    # name, not a permission (a server that cannot tell callers apart has only the handle: a
+    # bearer token, which is why it is also long, random and expiring).  Return the
     # reason as one sentence ("Unknown calendar handle ...: call create_calendar for a new one",
     # "Not your calendar: ..."); the tools turn it into tool_error(reason).
     return None
