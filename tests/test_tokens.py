@@ -664,10 +664,3 @@ def test_before_after_shares_one_scale_and_draws_the_budget():
     over = str(tokens.before_after(before, before, budget=1))
     assert "over the budget" in over
     assert 'class="budget"' not in str(tokens.before_after(before, after))
-
-
-def test_a_trace_has_a_public_name_for_its_html():
-    from mcp_lab.wire.trace import Trace
-
-    trace = Trace()
-    assert trace.html() == trace._repr_html_()
