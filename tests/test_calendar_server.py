@@ -194,6 +194,21 @@ def test_decline_and_cancel_are_clear_tool_errors(calendar, action):
     assert len(week) == 2
 
 
+def test_tampered_request_state_decides_what_is_created_the_lesson_of_notebook_09(calendar):
+    # The toy breaks the mrtr MUST on purpose (integrity of a requestState that drives business
+    # logic); notebook 09 shows it.  If this starts failing, 09's tamper cell has lost its point.
+    forged = base64.b64encode(json.dumps({"title": "Wire the money to Mallory"}).encode()).decode()
+    calendar.capabilities = FORM
+    r = call(
+        calendar,
+        "create_event",
+        {"title": "Dentist"},
+        requestState=forged,
+        inputResponses={"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}},
+    ).unwrap()
+    assert r["content"][0]["text"] == "Created e3: Wire the money to Mallory at 2026-09-10T08:30:00Z"
+
+
 def test_garbage_request_state_is_invalid_params(calendar):
     r = call(
         calendar,

@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -642,3 +643,24 @@ def test_cli_cost_errors_are_one_line(tmp_path):
     assert usage.returncode == 2 and "cost needs a server" in usage.stderr
     bad = _cli("cost", "calendar", "--encoding", "gpt-5")
     assert bad.returncode == 2 and "--encoding must be one of o200k_base, cl100k_base" in bad.stderr
+
+
+def test_public_names_for_the_hash_and_the_wire_size():
+    assert tokens.expected_sha256("o200k_base") == tokens._SPECS["o200k_base"].sha256
+    assert tokens.wire_bytes({"tools": []}) == len('{"tools":[]}')
+    with pytest.raises(ValueError, match="unknown encoding"):
+        tokens.expected_sha256("nope")
+
+
+def test_before_after_shares_one_scale_and_draws_the_budget():
+    before = catalog_cost(CATALOG, None)
+    after = catalog_cost([dict(t, description="x") for t in CATALOG[1:]], None)
+    svg = str(tokens.before_after(before, after, budget=before.tools_total * 2))
+    assert svg.startswith("<svg") and svg.endswith("</svg>")
+    assert 'class="budget"' in svg and "within the budget" in svg
+    assert svg.count('class="bar"') == len(CATALOG) and "removed" in svg  # the dropped tool is said so
+    widths = [float(w) for w in re.findall(r'class="before" x="\d+" y="\d+" width="(\d+)"', svg)]
+    assert max(widths) < 420  # the scale is the budget (twice the total), not the catalog's own maximum
+    over = str(tokens.before_after(before, before, budget=1))
+    assert "over the budget" in over
+    assert 'class="budget"' not in str(tokens.before_after(before, after))

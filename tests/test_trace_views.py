@@ -88,3 +88,10 @@ def test_diagram_labels_stay_narrow_so_a_wide_diagram_is_not_shrunk():
             continue
         text = line.split(": ", 1)[1] if ": " in line else ""
         assert all(len(piece) <= 48 for piece in text.split("<br/>")), line
+
+
+def test_a_trace_has_a_public_name_for_its_html():
+    from mcp_lab.wire.trace import Trace
+
+    trace = Trace()
+    assert trace.html() == trace._repr_html_()

@@ -321,7 +321,9 @@ def _tampering(r: _Runner, handle: str) -> None:
         if t.ok and not t.is_error:
             raise r.fail(
                 f"process T{n} sent back the requestState of process T0 with {how}, and the server "
-                f"accepted it ({t.summary!r}): requestState is attacker-controlled input; make it with seal() "
+                f"accepted it ({t.summary!r}): requestState is attacker-controlled input, and where it decides "
+                "what is created the server MUST protect its integrity and MUST reject state that fails "
+                "verification (basic/patterns/mrtr, Server Requirements); make it with seal() "
                 "and read it back with unseal() (the template's helpers: an HMAC-SHA256 under a key every "
                 'process shares, -32602 "Invalid requestState" when it does not match), never as '
                 "plain JSON."
@@ -411,6 +413,7 @@ def _chapter_abc(r: _Runner, tools: set) -> None:
         raise r.fail(f"process C read {len(events)} event(s): the write made in process B is gone — {LOST_WRITE_FIX}.")
     raise r.fail(
         "the write made in process B survived, but the server has no create_calendar tool: state that "
-        "spans requests must be named by an explicit handle the client passes on every call, not shared "
-        "by everyone who connects; add create_calendar and a `calendar` argument (TODO 2-3)."
+        "spans requests MUST be referenced by an explicit identifier the client passes on each request "
+        "(basic/index, Statelessness), not shared by everyone who connects; this lab's identifier is a "
+        "handle: add create_calendar and a `calendar` argument (TODO 2-3)."
     )

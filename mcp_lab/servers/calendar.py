@@ -165,8 +165,12 @@ def _create_event(args: dict, params: dict, caps: dict) -> dict:
     if starts is None:
         # Multi round-trip: no request to the client, an answer that says what is missing.
         # requestState carries the partial arguments, so ANY process can finish the call.
-        # It is plain base64 JSON, readable and forgeable: fine for a toy, hostile input for a
-        # real server (the durable server signs it).
+        # A BROKEN MUST, KEPT ON PURPOSE AS A LESSON (notebook 09, section 2): the state is plain
+        # base64 JSON and its fields win over the retry's arguments, so it decides what is
+        # created, yet nothing protects its integrity.  The spec: when requestState influences
+        # business logic the server MUST protect its integrity (HMAC or AEAD) and MUST reject
+        # state that fails verification (basic/patterns/mrtr, Server Requirements).  A client
+        # that rewrites it creates whatever it likes; the durable server signs it and refuses.
         state = params.get("requestState")
         responses = params.get("inputResponses") or {}
         if not isinstance(responses, dict) or not (state is None or isinstance(state, str)):
@@ -174,7 +178,7 @@ def _create_event(args: dict, params: dict, caps: dict) -> dict:
         answer = responses.get("when")
         if state is not None:
             try:
-                args = {**json.loads(base64.b64decode(state, validate=True)), **args}
+                args = {**args, **json.loads(base64.b64decode(state, validate=True))}  # trusted, unchecked
             except (binascii.Error, ValueError, TypeError):
                 raise Refusal(-32602, "Invalid requestState: not the base64 JSON this server issued") from None
         if isinstance(answer, dict):

@@ -5,8 +5,11 @@
 
 Theory of operation.  The toy calendar (`mcp_lab.servers.calendar`) keeps its events in a
 module-level list, so a write lives exactly as long as the process that made it.  The
-2026-07-28 revision forbids leaning on the process: any state that spans requests must be
-named by an explicit identifier that the client passes on every request.  So here:
+2026-07-28 revision forbids leaning on the process: state that spans requests MUST be
+referenced by an explicit identifier the client passes on each request (basic/index,
+Statelessness).  The handle below follows the tools page's Stateful Tools section, which is
+non-normative guidance; the storage (SQLite) is this server's choice, the spec prescribes none.
+So here:
 
 * `create_calendar` makes a calendar and returns its **handle**, an opaque string of 128
   random bits ("cal_" + 22 url-safe characters).  The handle is the calendar's only name:
@@ -17,14 +20,17 @@ named by an explicit identifier that the client passes on every request.  So her
   the caller presenting it is that owner; an unknown, forged, expired or someone else's handle
   is a tool execution error (`isError`), which a model can read and act on.  Who the caller
   is (never something the message claims) is decided in `mcp_lab.servers.callers`: on stdio
-  the identity the host gives the process, on HTTP the principal of a bearer token.
+  the identity the host gives the process, on HTTP the principal of a bearer token.  Over HTTP
+  without tokens (open mode) every client is one caller: the unauthenticated case, where the
+  handle is necessarily a bearer token, hence its 128 random bits and its bounded lifetime.
 * events live in SQLite, in WAL mode, one short `BEGIN IMMEDIATE` transaction per write with
   a busy timeout, so any number of processes can share one file and a process killed at any
   moment leaves either the whole event or none of it.  `synchronous=FULL` makes "the server
   answered" mean "the event is on disk".
-* the multi-round-trip continuation (`requestState`) is attacker-controlled input, so it is
-  signed: base64url(payload) "." base64url(HMAC-SHA256(key, payload)), with the payload
-  binding the tool, a digest of the original arguments, a nonce and an
+* the multi-round-trip continuation (`requestState`) is attacker-controlled input that decides
+  what is created, so its integrity MUST be protected and tampered state MUST be refused
+  (basic/patterns/mrtr, Server Requirements): it is signed,
+  base64url(payload) "." base64url(HMAC-SHA256(key, payload)), with the payload binding the tool, a digest of the original arguments, a nonce and an
   expiry (`--state-ttl`, 600 s).  The key is shared by every process of this server (the
   MCP_LAB_DURABLE_KEY environment variable, `--key-file`, or a key file created once beside
   the database), which is what lets process B finish what process A began.  HMAC does not

@@ -63,9 +63,9 @@ from mcp_lab.tokens.catalog import (
     render_catalog,
     render_tool,
     tool_tokens,
+    wire_bytes,
 )
-from mcp_lab.tokens.catalog import _wire_bytes as _wire_bytes  # notebook 05 measures wire bytes with it
-from mcp_lab.tokens.chart import Chart
+from mcp_lab.tokens.chart import Chart, before_after
 from mcp_lab.tokens.encodings import (
     _SPECS as _SPECS,
 )
@@ -75,6 +75,7 @@ from mcp_lab.tokens.encodings import (
     available_encodings,
     count,
     encoding,
+    expected_sha256,
 )
 from mcp_lab.tokens.encodings import (
     _packaged_path as _packaged_path,
@@ -89,6 +90,8 @@ __all__ = [
     "encoding",
     "available_encodings",
     "count",
+    "expected_sha256",
+    "wire_bytes",
     "render_tool",
     "render_catalog",
     "tool_tokens",
@@ -96,6 +99,7 @@ __all__ = [
     "CatalogCost",
     "catalog_cost",
     "Chart",
+    "before_after",
     "Catalog",
     "fetch_catalog",
     "cost",

@@ -36,8 +36,12 @@ def tool_tokens(tool: dict[str, Any], enc: "str | tiktoken.Encoding") -> int:
     return count(render_tool(tool), enc)
 
 
-def _wire_bytes(obj: Any) -> int:
+def wire_bytes(obj: Any) -> int:
+    """UTF-8 bytes of `obj` as compact JSON: how a server writes a result on the wire."""
     return len(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+
+
+_wire_bytes = wire_bytes  # the former private name, kept for existing callers
 
 
 @dataclass(frozen=True)
@@ -173,13 +177,13 @@ def catalog_cost(
 ) -> CatalogCost:
     """Cost of a ``tools/list`` catalog plus the server's ``instructions`` (pure: no I/O)."""
     enc = _enc(encoding)
-    rows = tuple(ToolCost(str(t.get("name", "")), tool_tokens(t, enc), _wire_bytes(t)) for t in tools)
+    rows = tuple(ToolCost(str(t.get("name", "")), tool_tokens(t, enc), wire_bytes(t)) for t in tools)
     return CatalogCost(
         encoding=enc.name,
         tools=rows,
         tools_total=count(render_catalog(tools), enc) if tools else 0,
         instructions_tokens=count(instructions, enc) if instructions else 0,
-        catalog_bytes=_wire_bytes({"tools": list(tools)}),
+        catalog_bytes=wire_bytes({"tools": list(tools)}),
         server=server,
         era=era,
         protocol_version=protocol_version,

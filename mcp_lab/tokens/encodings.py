@@ -81,6 +81,11 @@ def available_encodings() -> list[str]:
     return list(_SPECS)
 
 
+def expected_sha256(name: str) -> str:
+    """The sha256 tiktoken itself expects for encoding `name`'s decompressed file (checked on load)."""
+    return _spec(name).sha256
+
+
 def _spec(name: str) -> _EncodingSpec:
     try:
         return _SPECS[name]

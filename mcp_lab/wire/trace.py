@@ -275,6 +275,10 @@ class Trace:
     def _repr_html_(self) -> str:
         return trace_views.as_html(self)
 
+    def html(self) -> str:
+        """The HTML table a notebook shows for this trace (the public name of `_repr_html_`)."""
+        return trace_views.as_html(self)
+
     def mermaid(self, *, client: str = "client") -> "Diagram":
         """A sequence diagram: one lifeline for the client, one per server peer."""
         return trace_views.as_mermaid(self, client=client)

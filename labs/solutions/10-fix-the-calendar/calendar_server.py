@@ -1,15 +1,19 @@
 """Lab 10: the calendar server you will fix.
 
-    python calendar_server.py          # stdio: one JSON-RPC message per line
+    python calendar_server.py              # stdio: one JSON-RPC message per line
+    python calendar_server.py --http 8765  # Streamable HTTP on 127.0.0.1:8765/mcp
 
 As shipped this is the toy calendar of notebook 09, and it has the same bug: every request is
 answered correctly on its own, but the events live in a module-level list, so a write lives
 exactly as long as the process that made it.  The check in 10-fix-the-calendar.ipynb runs
 every message in a brand-new process, and the event created in one process is gone in the next.
 
-The fix the specification prescribes is not a session.  It is an explicit handle, passed as an
-ordinary tool argument and checked on every call, over state that outlives any process.  The
-check expects, once you are done:
+What the specification requires is not a session: state that spans several requests MUST be
+referenced by an explicit identifier the client passes on each request (basic/index,
+Statelessness).  The form used here is the one the tools page suggests in its Stateful Tools
+section, which is non-normative guidance: a handle, passed as an ordinary tool argument and
+checked on every call, over state that outlives any process.  Where that state lives is not
+prescribed; this lab chooses a SQLite file.  The check expects, once you are done:
 
 * calendars and events stored in the SQLite file named by DB_PATH (the check sets
   $CALENDAR_DB), one transaction per write (TODO 1);
@@ -212,7 +216,9 @@ def create_calendar(args: dict, params: dict, caps: dict) -> dict:
 def refuse_handle(handle: Any) -> str | None:
     """Why this caller may not use `handle`, or None when it may."""
     # TODO 3: check, on every call, that `handle` names a calendar this server issued, that has
-    # not expired, and that caller() created: a handle is a name, not a permission.  Return the
+    # not expired, and that caller() created: this server knows its caller, so a handle is a
+    # name, not a permission (a server that cannot tell callers apart has only the handle: a
+    # bearer token, which is why it is also long, random and expiring).  Return the
     # reason as one sentence ("Unknown calendar handle ...: call create_calendar for a new one",
     # "Not your calendar: ..."); the tools turn it into tool_error(reason).
     if not isinstance(handle, str):
@@ -302,6 +308,23 @@ def dispatch(method: str, params: dict) -> dict:
 
 
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python calendar_server.py")
+    parser.add_argument("--http", type=int, metavar="PORT",
+                        help="serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0: any free port)")
+    args = parser.parse_args()
+    if args.http is not None:
+        # The bundled servers' binding: the same handle(), framed as HTTP.  One process serves
+        # every HTTP client, so caller() is the one person of MCP_LAB_CALLER (or this account).
+        from mcp_lab.servers.streamable_http import serve
+
+        def answer(msg: Any) -> dict | None:
+            return handle_message(msg, dispatch, name=SERVER_INFO["name"])
+
+        serve(answer, args.http, name=SERVER_INFO["name"],
+              banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}, db {DB_PATH}")
+        return
     # stdout carries only MCP messages; anything else (logs, debugging prints) goes to stderr.
     print(f"{SERVER_INFO['name']}: serving 2026-07-28 on stdio", file=sys.stderr)
     for line in sys.stdin.buffer:

@@ -1,0 +1,3 @@
+"""Lab 10 has no interaction: the learner's work is the server file (the solution carries it)."""
+
+ANSWERS: dict = {}
