@@ -1,6 +1,7 @@
 """Lab 10: the calendar server you will fix.
 
-    python calendar_server.py          # stdio: one JSON-RPC message per line
+    python calendar_server.py              # stdio: one JSON-RPC message per line
+    python calendar_server.py --http 8765  # Streamable HTTP on 127.0.0.1:8765/mcp
 
 As shipped this is the toy calendar of notebook 09, and it has the same bug: every request is
 answered correctly on its own, but the events live in a module-level list, so a write lives
@@ -350,11 +351,30 @@ def dispatch(method: str, params: dict) -> dict:
     raise Refusal(-32601, f"Method not found: {method}")
 
 
-def main() -> None:
+def handle(msg: Any) -> dict | None:
+    """One decoded message in, its answer out (None for a notification): what both bindings call."""
+    return handle_message(msg, dispatch, name=SERVER_INFO["name"])
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python calendar_server.py")
+    parser.add_argument("--http", type=int, metavar="PORT",
+                        help="serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0: any free port)")
+    args = parser.parse_args(argv)
+    if args.http is not None:
+        # The bundled servers' binding: the same handle(), framed as HTTP.  One process serves
+        # every HTTP client, so caller() is the one person of MCP_LAB_CALLER (or this account).
+        from mcp_lab.servers.streamable_http import serve
+
+        serve(handle, args.http, name=SERVER_INFO["name"],
+              banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}, db {DB_PATH}")
+        return
     # stdout carries only MCP messages; anything else (logs, debugging prints) goes to stderr.
     print(f"{SERVER_INFO['name']}: serving 2026-07-28 on stdio", file=sys.stderr)
     for line in sys.stdin.buffer:
-        answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO["name"]))
+        answer = handle_line(line, handle)
         if answer is not None:
             sys.stdout.buffer.write(answer)
             sys.stdout.buffer.flush()
