@@ -151,7 +151,7 @@ def test_magics_in_a_notebook():
     ]
     assert kinds == ["lint", "sent", "execute_result"], c[2].outputs
     html = c[2].outputs[0].data["text/html"]
-    assert "meta-missing" in html and "basic/index#meta" in html
+    assert "meta-missing" in html and "basic/index#general-fields" in html
     assert json.loads(c[2].outputs[2].data["text/plain"].split("\n", 1)[1])["error"]["code"] == -32602
     assert "sent 2 lines" in _text(c[10])
     trace_mimes = {k for o in c[14].outputs for k in o.get("data", {})}

@@ -22,6 +22,12 @@ __all__ = ["Check", "Result", "read_checks"]
 
 _TIMESTAMP = re.compile(r"-\d{4}-\d\d-\d\dT[\d-]+Z$")
 _SYMBOL = {"SUCCESS": "✓", "FAILURE": "✗", "WARNING": "!", "SKIPPED": "-", "INFO": "i"}
+# One page wide: fixed columns, long ids and messages wrapped instead of running off the right edge.
+_TABLE_STYLE = (
+    "<style>table.mcp-lab-conformance{border-collapse:collapse;font-size:12px;width:100%;table-layout:fixed}"
+    "table.mcp-lab-conformance td{border-top:1px solid #d0d7de;padding:3px 6px;vertical-align:top;"
+    "overflow-wrap:anywhere;text-align:left}</style>"
+)
 _COLOUR = {"SUCCESS": "#1a7f37", "FAILURE": "#cf222e", "WARNING": "#9a6700", "SKIPPED": "#57606a", "INFO": "#57606a"}
 
 
@@ -170,6 +176,7 @@ class Result:
         head = (
             f"{self.target}: {t['scenarios']} scored scenarios, {t['checks']} checks -- "
             f"{t['SUCCESS']} passed, {t['FAILURE']} failed, {t['WARNING']} warnings, {t['SKIPPED']} skipped"
+            + (f", {t['INFO']} informational (reported, not judged)" if t["INFO"] else "")
         )
         if self.requirements:
             head += f" (requirements {self.requirements})"
@@ -244,26 +251,46 @@ class Result:
         return self.html()
 
     def html(self, *, all_checks: bool = True) -> str:
-        """The summary, a table of the failing checks (baselined ones with their reason), then
-        the passing ones in a collapsed table of the same columns (`all_checks=False` omits it)."""
-        e = html.escape
+        """Sized for a page: the summary; the scored checks that fail the run; then, folded, the
+        scored failures the baseline expects (with their reasons), the checks of scenarios that
+        are not scored (extensions, pending scenarios: they do not count) and the scored checks
+        that passed, were skipped or only informed (`all_checks=False` omits the folded parts)."""
         colour = "#1a7f37" if self.ok else "#cf222e"
-        head = "".join(f"<div>{e(line.strip())}</div>" for line in self.summary().splitlines())
-        failing = [c for c in self.checks if c.failed]
-        passing = [c for c in self.checks if not c.failed]
-        out = [f'<div style="border-left:4px solid {colour};padding-left:8px">{head}</div>']
-        if failing:
-            out.append(self._table(failing))
+        head = "".join(f"<div>{html.escape(line.strip())}</div>" for line in self.summary().splitlines())
+        scored = [c for c in self.checks if c.scored]
+        unexpected = [c for c in scored if c.failed and not c.baselined]
+        out = [_TABLE_STYLE, f'<div style="border-left:4px solid {colour};padding-left:8px">{head}</div>']
+        if unexpected:
+            out.append(f"<p><b>Scored checks that failed, not in the baseline ({len(unexpected)})</b></p>")
+            out.append(self._table(unexpected))
         else:
-            out.append("<p>No check failed.</p>")
-        if all_checks and passing:
-            out.append(
-                f"<details><summary>{len(passing)} checks that passed, were skipped or are informational"
-                f"</summary>{self._table(passing)}</details>"
+            out.append("<p>No scored check failed outside the baseline.</p>")
+        if not all_checks:
+            return "".join(out)
+        expected = [c for c in scored if c.failed and c.baselined]
+        extra = [c for c in self.checks if not c.scored]
+        rest = [c for c in scored if not c.failed]
+        folds = []
+        if expected:
+            folds.append((f"{len(expected)} scored failures the baseline expects, each with its reason", expected))
+        if extra:
+            reasons = ", ".join(sorted({self.not_scored.get(c.scenario, "not scored") for c in extra}))
+            folds.append(
+                (
+                    f"{len(extra)} checks of {len({c.scenario for c in extra})} scenarios that are not scored "
+                    f"({reasons}): {sum(c.failed for c in extra)} failing; they do not count",
+                    sorted(extra, key=lambda c: not c.failed),
+                )
             )
+        if rest:
+            folds.append((f"{len(rest)} scored checks that passed, were skipped or are informational", rest))
+        for summary, checks in folds:
+            out.append(f"<details><summary>{html.escape(summary)}</summary>{self._table(checks)}</details>")
         return "".join(out)
 
     def _table(self, checks: list[Check]) -> str:
+        """A table that fits a page: fixed column widths, long values wrapped, details cut at 300
+        characters with the whole text one click away."""
         e = html.escape
         rows = []
         for c in checks:
@@ -275,7 +302,10 @@ class Result:
                 else ""
             )
             what = e(c.description or c.name) + (f"<br>{link}" if link else "")
-            detail = e(c.detail_text()) if c.failed else ""
+            detail = ""
+            if c.failed:
+                short, full = c.detail_text(300), c.detail_text(100_000)
+                detail = e(short) if short == full else f"<details><summary>{e(short)}</summary>{e(full)}</details>"
             if c.baselined:
                 detail += f"<br><i>expected: {e(c.baselined)}</i>"
             scored = "" if c.scored else f" <small>(not scored: {e(self.not_scored.get(c.scenario, ''))})</small>"
@@ -283,9 +313,10 @@ class Result:
                 f"<tr><td>{e(c.scenario)}{scored}</td><td><code>{e(c.id)}</code></td><td>{cell}</td>"
                 f"<td>{what}</td><td>{detail}</td></tr>"
             )
+        widths = "".join(f'<col style="width:{w}%">' for w in (15, 22, 9, 27, 27))
         return (
-            '<table style="border-collapse:collapse;font-size:12px"><thead><tr><th>scenario</th><th>check</th>'
-            "<th>status</th><th>what the spec requires</th><th>details</th></tr></thead><tbody>"
+            f'<table class="mcp-lab-conformance"><colgroup>{widths}</colgroup><thead><tr><th>scenario</th>'
+            "<th>check</th><th>status</th><th>what the spec requires</th><th>details</th></tr></thead><tbody>"
             + "".join(rows)
             + "</tbody></table>"
         )

@@ -38,7 +38,7 @@ EXPECTED = (
 SEED_TITLES = ["Standup", "Design review"]
 _ENVELOPE = 'basic/index: a request is {"jsonrpc": "2.0", "id": string or integer (never null), "method", "params"}'
 _META_RULE = (
-    "basic/index#meta: every 2026-07-28 request carries params._meta with "
+    "basic/index#general-fields: every 2026-07-28 request carries params._meta with "
     f'"{revisions.PROTOCOL_VERSION_KEY}" and "{revisions.CLIENT_CAPABILITIES_KEY}"; '
     "a server answers -32602 to a request missing either"
 )

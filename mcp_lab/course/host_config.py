@@ -32,7 +32,7 @@ from typing import Any
 
 from mcp_lab.servers import known
 
-__all__ = ["entry", "config", "check", "NAMES"]
+__all__ = ["entry", "config", "check", "try_entry", "NAMES"]
 
 NAMES = ("calendar", "sdk_calendar", "durable", "notes", "everything")
 _MINIMAL_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -85,6 +85,26 @@ def check(name: str, server_entry: dict[str, Any], *, timeout: float = 15.0):
         return verdict
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def try_entry(name: str, server_entry: dict[str, Any], *, timeout: float = 15.0) -> tuple[bool, str]:
+    """Launch an entry you wrote as a host would (see `check`): (True, what answered) or
+    (False, one line saying what went wrong and what to try), never a traceback."""
+    if not isinstance(server_entry, dict) or not isinstance(server_entry.get("command"), str):
+        return False, f'{name}: an entry is an object with a "command" string (and an "args" list)'
+    if not isinstance(server_entry.get("args", []), list):
+        return False, f'{name}: "args" is a list of strings, never one shell string'
+    try:
+        verdict = check(name, server_entry, timeout=timeout)
+    except Exception as e:  # a host sees only that the process did not answer: say so in one line
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        hint = ""
+        if not os.path.isabs(server_entry["command"]) or any(
+            a.endswith(".py") and not os.path.isabs(a) for a in server_entry.get("args", [])
+        ):
+            hint = "; a host starts it in another folder with another PATH: use absolute paths"
+        return False, f"{name}: the server did not start from this entry ({first}){hint}"
+    return True, f"{name}: launched from the entry, {verdict.era} era, version {verdict.version}"
 
 
 def main(names: list[str], *, check_entries: bool = False, out=None) -> int:

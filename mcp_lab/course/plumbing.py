@@ -111,7 +111,8 @@ def _legacy_server_info(what: str, answer: Any, line: str | None) -> None:
             what,
             expected=f'serverInfo inside the result\'s _meta, under "{SERVER_INFO_KEY}"',
             got=f"a top-level serverInfo in {shown(line, 200)}",
-            rule=SPEC + "basic/index#meta (ResultMetaObject): a top-level serverInfo is the legacy initialize shape",
+            rule=SPEC
+            + "basic/index#general-fields (ResultMetaObject): a top-level serverInfo is the legacy initialize shape",
             hint='return {..., "_meta": {"' + SERVER_INFO_KEY + '": SERVER_INFO}}',
         )
 

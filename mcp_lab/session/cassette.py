@@ -54,7 +54,19 @@ from typing import Any
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.trace import EVENT_KINDS, Event, Trace
 
-__all__ = ["FORMAT", "KINDS", "Cassette", "CassetteError", "save", "read", "load", "dumps", "loads", "header_for"]
+__all__ = [
+    "FORMAT",
+    "KINDS",
+    "Cassette",
+    "CassetteError",
+    "save",
+    "read",
+    "load",
+    "dumps",
+    "loads",
+    "header_for",
+    "from_lines",
+]
 
 FORMAT = 1
 MAGIC = "mcp_lab"
@@ -323,3 +335,30 @@ def read(path: str | os.PathLike) -> Cassette:
 def load(path: str | os.PathLike) -> Trace:
     """The Trace of a cassette file (see `read` for the header too)."""
     return read(path).trace
+
+
+def from_lines(text: str, *, peer: str = "yours", title: str = "pasted exchange") -> Trace:
+    """A Trace from `-> line` / `<- line` pairs (client wrote / server wrote), one JSON-RPC
+    message per line: what a bug report or a server log usually holds.  A long message may go
+    on over indented lines, which are joined to the line above.  A line that starts with
+    neither arrow, or whose message is not JSON-RPC, is a `CassetteError` naming it."""
+    messages: list[tuple[int, str, str]] = []
+    for n, line in enumerate(text.strip("\n").splitlines(), 1):
+        if not line.strip():
+            continue
+        if line[:1].isspace() and messages:
+            first, arrow, body = messages[-1]
+            messages[-1] = (first, arrow, body + line.strip())
+            continue
+        arrow, _, body = line.strip().partition(" ")
+        if arrow not in ("->", "<-"):
+            raise CassetteError(f"line {n}: start it with -> (the client wrote it) or <- (the server did)")
+        messages.append((n, arrow, body.strip()))
+    trace = Trace(title=title)
+    for n, arrow, body in messages:
+        try:
+            message = jsonrpc.parse(body)
+        except Exception as e:  # the parser's own error names what is wrong with the message
+            raise CassetteError(f"line {n}: not a JSON-RPC message ({e})") from None
+        trace.add("send" if arrow == "->" else "recv", body, message, peer=peer)
+    return trace

@@ -19,13 +19,17 @@ __all__ = ["diff_html"]
 
 _COLOUR = {"same": "#e6f4ea", "changed": "#fef7e0", "missing": "#fce8e6", "extra": "#e8f0fe"}
 _FOLD = 90
+# Fit a page: fixed column widths, long paths and values wrapped instead of pushing the
+# right-hand columns off the edge.
+_WRAP = "overflow-wrap:anywhere;word-break:break-word;vertical-align:top;text-align:left"
+_FIT = "width:100%;table-layout:fixed;border-collapse:collapse"
 
 
 def _value(v: Any) -> str:
     text = json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     esc = html.escape(text)
     if len(text) <= _FOLD:
-        return f"<code>{esc}</code>"
+        return f"<code style='white-space:pre-wrap;{_WRAP}'>{esc}</code>"
     return (
         f"<details><summary><code>{html.escape(text[:_FOLD])}…</code></summary>"
         f"<code style='white-space:pre-wrap;word-break:break-all'>{esc}</code></details>"
@@ -40,12 +44,14 @@ def _changes(item) -> str:
         left = _value(c.left) if c.kind != "added" else "<i>absent</i>"
         right = _value(c.right) if c.kind != "removed" else "<i>absent</i>"
         rows.append(
-            f"<tr><td style='text-align:left'><code>{html.escape(c.where)}</code></td>"
-            f"<td style='text-align:left;background:#fdecea'>{left}</td>"
-            f"<td style='text-align:left;background:#e6f4ea'>{right}</td></tr>"
+            f"<tr><td style='{_WRAP}'><code>{html.escape(c.where)}</code></td>"
+            f"<td style='{_WRAP};background:#fdecea'>{left}</td>"
+            f"<td style='{_WRAP};background:#e6f4ea'>{right}</td></tr>"
         )
     return (
-        "<table style='font-size:11px;margin:2px 0 4px 16px'><tr><th style='text-align:left'>path</th>"
+        f"<table style='font-size:11px;margin:2px 0 4px 0;{_FIT}'>"
+        "<colgroup><col style='width:30%'><col style='width:35%'><col style='width:35%'></colgroup>"
+        "<tr><th style='text-align:left'>path</th>"
         "<th style='text-align:left'>recorded</th><th style='text-align:left'>new</th></tr>"
         + "".join(rows)
         + "</table>"
@@ -77,12 +83,15 @@ def diff_html(d) -> str:
         right = item.right.outcome if item.right else "—"
         why = f"<br><i>{html.escape(item.why)}</i>" if item.why else ""
         rows.append(
-            f"<tr style='background:{_COLOUR[item.status]}'><td>{n}</td><td>{item.status}</td>"
-            f"<td style='text-align:left'>{html.escape(item.label)}{why}{_changes(item)}</td>"
-            f"<td>{html.escape(left)}</td><td>{html.escape(right)}</td></tr>"
+            f"<tr style='background:{_COLOUR[item.status]}'><td style='{_WRAP}'>{n}</td>"
+            f"<td style='{_WRAP}'>{item.status}</td>"
+            f"<td style='{_WRAP}'>{html.escape(item.label)}{why}{_changes(item)}</td>"
+            f"<td style='{_WRAP}'>{html.escape(left)}</td><td style='{_WRAP}'>{html.escape(right)}</td></tr>"
         )
     table = (
-        "<table style='font-size:12px'><tr><th>#</th><th>status</th><th style='text-align:left'>exchange</th>"
+        f"<table style='font-size:12px;{_FIT}'><colgroup><col style='width:4%'><col style='width:9%'>"
+        "<col style='width:61%'><col style='width:13%'><col style='width:13%'></colgroup>"
+        "<tr><th>#</th><th>status</th><th style='text-align:left'>exchange</th>"
         "<th>recorded</th><th>new</th></tr>" + "".join(rows) + "</table>"
     )
     return f"<div>{head}{notes}{table}</div>"

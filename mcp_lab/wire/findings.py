@@ -64,7 +64,7 @@ class Finding:
 
     severity: str  # "error" | "warning" | "info"
     rule: str  # a stable name, e.g. "id-null", "meta-missing", "schema"
-    section: str  # spec page and anchor relative to SPEC_BASE, e.g. "basic/index#meta"
+    section: str  # spec page and anchor relative to SPEC_BASE, e.g. "basic/index#general-fields"
     message: str  # one line for the learner
     path: str = ""  # JSON path inside the message, e.g. "params._meta", when it applies
 

@@ -1,6 +1,6 @@
 """The lint's `_meta` checks: the keys a request must carry in 2026-07-28, and the reserved-prefix
 and naming rules every `_meta` key follows
-(https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta).
+(https://modelcontextprotocol.io/specification/2026-07-28/basic/index#general-fields).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def check_request_meta(out: Findings, params: Any) -> None:
         add(
             "error",
             "meta-missing",
-            "basic/index#meta",
+            "basic/index#general-fields",
             f"no params, so no params._meta: every {LATEST} request must carry {PROTOCOL_VERSION_KEY} "
             f"and {CLIENT_CAPABILITIES_KEY}; the server answers -32602 Invalid params",
             path="params",
@@ -46,20 +46,20 @@ def check_request_meta(out: Findings, params: Any) -> None:
         add(
             "error",
             "meta-missing",
-            "basic/index#meta",
+            "basic/index#general-fields",
             f"params has no _meta: every {LATEST} request must carry {PROTOCOL_VERSION_KEY} and "
             f"{CLIENT_CAPABILITIES_KEY}; the server answers -32602 Invalid params",
             path="params._meta",
         )
         return
     if not isinstance(meta, dict):
-        add("error", "meta-type", "basic/index#meta", "_meta must be an object", path="params._meta")
+        add("error", "meta-type", "basic/index#general-fields", "_meta must be an object", path="params._meta")
         return
     if PROTOCOL_VERSION_KEY not in meta:
         add(
             "error",
             "meta-protocol-version",
-            "basic/index#meta",
+            "basic/index#general-fields",
             f"_meta lacks the required {PROTOCOL_VERSION_KEY}; the server answers -32602",
             path=f"params._meta[{json.dumps(PROTOCOL_VERSION_KEY)}]",
         )
@@ -83,7 +83,7 @@ def check_request_meta(out: Findings, params: Any) -> None:
         add(
             "error",
             "meta-client-capabilities",
-            "basic/index#meta",
+            "basic/index#general-fields",
             f"_meta lacks the required {CLIENT_CAPABILITIES_KEY} ({{}} declares no optional "
             "capability); the server answers -32602",
             path=f"params._meta[{json.dumps(CLIENT_CAPABILITIES_KEY)}]",
@@ -92,7 +92,7 @@ def check_request_meta(out: Findings, params: Any) -> None:
         add(
             "warning",
             "meta-client-info",
-            "basic/index#meta",
+            "basic/index#general-fields",
             f'clients SHOULD send {CLIENT_INFO_KEY} ({{"name", "version"}}) on every request',
             path="params._meta",
         )
@@ -127,7 +127,7 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
                     add(
                         "warning",
                         "meta-key-unprefixed",
-                        "basic/index#meta",
+                        "basic/index#general-fields",
                         f"{key!r} is not a reserved key; did you mean {reserved!r}?",
                         path=path,
                     )
@@ -137,7 +137,7 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
                     add(
                         "warning",
                         "meta-key-name",
-                        "basic/index#meta",
+                        "basic/index#general-fields",
                         f"{key!r} is not a valid _meta name (alphanumerics, with - _ . inside)",
                         path=path,
                     )
@@ -147,7 +147,7 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
             add(
                 "warning",
                 "meta-key-prefix",
-                "basic/index#meta",
+                "basic/index#general-fields",
                 f"the prefix {prefix + '/'!r} is not dot-separated labels (letters, digits, hyphens)",
                 path=path,
             )
@@ -161,7 +161,7 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
             add(
                 "warning",
                 "meta-reserved-prefix",
-                "basic/index#meta",
+                "basic/index#general-fields",
                 f"{key!r} uses a prefix reserved for MCP ({labels[1]!r} as second label), but it is {what}",
                 path=path,
             )
@@ -169,7 +169,7 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
             add(
                 "warning",
                 "meta-key-name",
-                "basic/index#meta",
+                "basic/index#general-fields",
                 f"{name!r} is not a valid _meta name (alphanumerics, with - _ . inside)",
                 path=path,
             )

@@ -252,6 +252,14 @@ class Trace:
     def received(self) -> list[str]:
         return [e.line for e in self if e.kind == "recv"]
 
+    def notifications(self, method: str, *, since: int = 0) -> list[dict]:
+        """The params of each `method` notification the client received, from event `since` on."""
+        return [
+            e.message.params or {}
+            for e in list(self)[since:]
+            if e.kind == "recv" and isinstance(e.message, jsonrpc.Notification) and e.message.method == method
+        ]
+
     @property
     def peers(self) -> list[str]:
         seen: list[str] = []
