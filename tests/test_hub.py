@@ -22,6 +22,8 @@ import os
 import pwd
 import re
 import shutil
+import signal
+import ssl
 import stat
 import subprocess
 import sys
@@ -424,3 +426,85 @@ def test_wrong_settings_fail_in_one_line(tmp_path: Path) -> None:
         wanted = "runs as root: sudo make hub"
     assert wanted in done.stderr, done.stderr[-500:]
     assert "Traceback" not in done.stderr, done.stderr[-800:]
+
+
+# -- `make hub` itself, over HTTPS with the teacher's certificate -----------------------------
+
+
+def _self_signed(folder: Path) -> tuple[Path, Path]:
+    cert, key = folder / "hub.crt", folder / "hub.key"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
+        + ["-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    key.chmod(0o600)
+    return cert, key
+
+
+def test_make_hub_starts_over_https_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    """`make hub` as documented: it installs no conformance suite, serves the login page over
+    HTTPS with the given certificate, and Ctrl-C (SIGINT to its process group) stops everything."""
+    import httpx
+    import psutil
+
+    if os.geteuid() != 0:
+        pytest.skip("the hub runs as root: it gives every learner a system user of their own")
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make the test's certificate")
+    plan = subprocess.run(
+        ["make", "-n", "hub", "-W", "mcp_lab/conformance/suite/package-lock.json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert plan.returncode == 0 and "conformance/suite" not in plan.stdout, plan.stdout[-800:]
+    data = Path(tempfile.mkdtemp(prefix="mcp-lab-make-hub-"))
+    data.chmod(0o711)
+    cert, key = _self_signed(tmp_path)
+    probe = WorkshopHub(data / "hub", [])  # only for its free ports and settings
+    env = {
+        **probe.env,
+        "MCP_LAB_HUB_SSL_CERT": str(cert),
+        "MCP_LAB_HUB_SSL_KEY": str(key),
+        "MCP_LAB_HUB_LEARNERS": "",
+    }
+    env.pop("MCP_LAB_HUB_ADMIN_PASSWORD")
+    probe.http.close()
+    log = tmp_path / "make-hub.log"
+    with open(log, "wb") as out:
+        make = subprocess.Popen(
+            ["make", "hub"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    seen: dict[int, psutil.Process] = {}
+    trust = ssl.create_default_context(cafile=str(cert))
+    try:
+        end, page = time.monotonic() + 90, None
+        while time.monotonic() < end and make.poll() is None:
+            for p in psutil.Process(make.pid).children(recursive=True):
+                seen.setdefault(p.pid, p)
+            try:
+                page = httpx.get(f"https://127.0.0.1:{probe.port}/hub/login", verify=trust, timeout=5)
+                if page.status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(0.3)
+        assert page is not None and page.status_code == 200, log.read_text(errors="replace")[-2000:]
+        assert 'name="password"' in page.text
+        for p in psutil.Process(make.pid).children(recursive=True):
+            seen.setdefault(p.pid, p)
+        os.killpg(make.pid, signal.SIGINT)
+        make.wait(timeout=60)
+        _, alive = psutil.wait_procs(list(seen.values()), timeout=15)
+        assert not alive, f"left after Ctrl-C: {[p.pid for p in alive]}"
+        text = log.read_text(errors="replace")
+        assert f"https://127.0.0.1:{probe.port}/" in text and PASSWORD not in text, text[-1500:]
+    finally:
+        if make.poll() is None:
+            os.killpg(make.pid, signal.SIGKILL)
+            make.wait(timeout=10)
+        shutil.rmtree(data, ignore_errors=True)
