@@ -63,9 +63,12 @@ def room():
         for name in LEARNERS:
             hub.login(name)
             hub.start_server(name)
+        hub.login("teacher", ADMIN_PASSWORD)  # the grader, for the submission test
+        hub.start_server("teacher")
         for name in LEARNERS:
             hub.wait_ready(name)
         hub.ready_seconds = time.perf_counter() - t0
+        hub.wait_ready("teacher")
         yield hub
     finally:
         left = hub.stop()
@@ -146,7 +149,7 @@ def test_five_learners_each_run_the_lab_as_their_own_user(room: WorkshopHub) -> 
         r = hub.http.get(f"{hub.server_url(other)}/api/contents/", headers=hub.headers(name), follow_redirects=False)
         assert r.status_code == 403, f"{name}'s token opened {other}'s server: {r.status_code}"
     homes = sorted(p.name for p in (data / "homes").iterdir())
-    assert homes == sorted(LEARNERS), f"one home per learner expected, found {homes}"
+    assert homes == sorted([*LEARNERS, "teacher"]), f"one home per learner expected, found {homes}"
     assert "200 GET /hub/api/users?state=[secret] (idle-culler@127.0.0.1)" in hub.log_tail(10_000), (
         "the idle culler never listed the users:\n" + hub.log_tail()
     )
@@ -284,25 +287,38 @@ def test_names_are_normalised(room: WorkshopHub) -> None:
 
 # -- submission, grading, feedback ------------------------------------------------------------
 
-TEACHER_STEPS = r"""
-import subprocess, os, json
+# What the formgrader's buttons call (nbgrader's NbGraderAPI), in one process of the teacher's
+# kernel; the same steps as the commands in docs/teaching.md.
+TEACHER_API = r"""
+import json, os
+from jupyter_core.paths import jupyter_config_path
+from nbgrader.apps import NbGrader, NbGraderAPI
 course = os.path.expanduser("~/course")
-def nbgrader(*args):
-    done = subprocess.run(["nbgrader", *args], cwd=course, capture_output=True, text=True, timeout=600)
-    return [" ".join(args), done.returncode, done.stderr[-1500:]]
+os.chdir(course)
+app = NbGrader()
+app.config_file_paths.extend([*jupyter_config_path(), course])
+app.load_config_file()
+api = NbGraderAPI(config=app.config)
+def step(name, *args):
+    done = getattr(api, name)(*args)
+    return [name, done["success"], done.get("log", "")[-3000:] + done.get("error", "")[-3000:]]
 """
 
 
-def _teacher_runs(hub: WorkshopHub, code: str) -> list:
+def _teacher_runs(hub: WorkshopHub, steps: str) -> list:
+    """Run `steps` (a list expression of step(...) calls) in the teacher's kernel; all must succeed."""
     scratch = "grading.ipynb"
     _put(hub, "teacher", scratch, {"type": "notebook", "format": "json", "content": _empty_notebook()})
-    result = asyncio.run(run_notebook(hub.server_url("teacher"), hub.tokens["teacher"], scratch, (TEACHER_STEPS, code)))
-    printed = text_of(result["outputs"][1]).strip()
+    code = TEACHER_API + f"print(json.dumps([{steps}]))"
+    result = asyncio.run(run_notebook(hub.server_url("teacher"), hub.tokens["teacher"], scratch, (code,)))
+    outputs = result["outputs"][0]
+    printed = "".join(o["text"] for o in outputs if o["type"] == "stream" and o["name"] == "stdout").strip()
+    printed = printed or text_of(outputs)  # an error's own text, for the message below
     assert printed.startswith("["), f"the teacher's cell failed: {printed[-1500:]}"
-    steps = json.loads(printed)
-    for args, code_, err in steps:
-        assert code_ == 0, f"nbgrader {args} exited {code_}:\n{err}"
-    return steps
+    done = json.loads(printed)
+    for name, success, log in done:
+        assert success, f"nbgrader {name} failed:\n{log}"
+    return done
 
 
 def _assignments(hub: WorkshopHub, name: str, action: str = "") -> list:
@@ -321,8 +337,6 @@ def _assignments(hub: WorkshopHub, name: str, action: str = "") -> list:
 
 def test_a_submission_is_graded_and_its_feedback_returned(room: WorkshopHub) -> None:
     hub = room
-    hub.login("teacher", ADMIN_PASSWORD)
-    hub.start_server("teacher")
     hub.wait_ready("teacher")
     # Grading is the teacher's: learners' servers have no formgrader.
     assert (
@@ -333,20 +347,18 @@ def test_a_submission_is_graded_and_its_feedback_returned(room: WorkshopHub) -> 
     )
     r = hub.http.get(f"{hub.server_url('ana')}/formgrader/api/assignments", headers=hub.headers("ana"))
     assert r.status_code == 404, f"ana's server serves the formgrader: {r.status_code}"
-    _teacher_runs(
-        hub, f'print(json.dumps([nbgrader("generate_assignment", "{LAB}"), nbgrader("release_assignment", "{LAB}")]))'
-    )
+    _teacher_runs(hub, f'step("generate_assignment", "{LAB}"), step("release_assignment", "{LAB}")')
 
     _assignments(hub, "ana", "fetch")
     solved = json.loads(solution_notebook().read_text(encoding="utf-8"))
     _put(hub, "ana", f"{LAB}/{LAB}.ipynb", {"type": "notebook", "format": "json", "content": solved})
     _assignments(hub, "ana", "submit")
 
+    ana = hub.system_user("ana")  # nbgrader's student id: the account that submitted
     steps = _teacher_runs(
         hub,
-        "print(json.dumps([nbgrader(*a) for a in ("
-        f'("collect", "{LAB}"), ("autograde", "{LAB}", "--create"), ("generate_feedback", "{LAB}"),'
-        f' ("release_feedback", "{LAB}"))]))',
+        f'step("collect", "{LAB}"), step("autograde", "{LAB}", "{ana}"), '
+        f'step("generate_feedback", "{LAB}", "{ana}"), step("release_feedback", "{LAB}", "{ana}")',
     )
     autograde = steps[1][2]
     assert "cannot be converted to" not in autograde and "cheating attempt" not in autograde, autograde
@@ -411,20 +423,27 @@ def test_a_new_password_revokes_every_session(room: WorkshopHub) -> None:
 
 
 def test_wrong_settings_fail_in_one_line(tmp_path: Path) -> None:
-    """A too-short workshop password stops the hub with one line that says what to do."""
-    done = subprocess.run(
-        [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)],
-        cwd=tmp_path,
-        env={**os.environ, "MCP_LAB_HUB_PASSWORD": "short", "MCP_LAB_HUB_DATA": str(tmp_path / "hub")},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode != 0
-    wanted = "MCP_LAB_HUB_PASSWORD must have at least 8 characters"
+    """A wrong setting stops the hub with one line that says what to do (the settings' own
+    checks, case by case, are in tests/test_hub_accounts.py)."""
+    settings, says = {"MCP_LAB_HUB_PASSWORD": "short"}, "MCP_LAB_HUB_PASSWORD must have at least 8 characters"
     if os.geteuid() != 0:
-        wanted = "runs as root: sudo make hub"
-    assert wanted in done.stderr, done.stderr[-500:]
+        says = "runs as root: sudo make hub"
+    data = Path(tempfile.mkdtemp(prefix="mcp-lab-hub-"))
+    data.chmod(0o711)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_LAB_HUB_")}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)],
+            cwd=tmp_path,
+            env={**env, "MCP_LAB_HUB_DATA": str(data / "hub"), **settings},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
+    assert done.returncode != 0
+    assert says in done.stderr, done.stderr[-500:]
     assert "Traceback" not in done.stderr, done.stderr[-800:]
 
 

@@ -53,6 +53,13 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+def prefix_problem(prefix: str) -> str | None:
+    """Why `prefix` cannot start the learners' system user names; None if it can."""
+    if _PLAIN.fullmatch(prefix) and len(prefix) <= 12:
+        return None
+    return f"{prefix!r}: use up to 12 lower-case letters, digits, '_' or '-', starting with a letter or digit"
+
+
 def system_name(name: str, prefix: str = DEFAULT_PREFIX) -> str:
     """The operating-system user a learner runs as: `<prefix><name>`, or `<prefix>u<hash>` for a
     name that is not plain lower-case ASCII or would be too long."""

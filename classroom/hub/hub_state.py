@@ -27,6 +27,8 @@ import secrets
 import sqlite3
 from pathlib import Path
 
+import course_accounts
+
 COURSE_ID = "mcp_lab"
 # The teacher's extensions: learners submit and fetch feedback, they do not grade.
 TEACHER_SERVER_EXTENSIONS = ("nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list")
@@ -35,6 +37,42 @@ TEACHER_LAB_PLUGINS = (
     "@jupyter/nbgrader:create-assignment",
     "@jupyter/nbgrader:course-list",
 )
+
+
+class SettingError(ValueError):
+    """A setting the hub cannot start with; the message says which and what to do."""
+
+
+def secret_file(path: str) -> str:
+    """The secret kept in the file at `path` ("" for no path): the file must be root's, mode 600."""
+    if not path:
+        return ""
+    try:
+        info = os.stat(path)
+        text = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as e:
+        raise SettingError(f"{path!r} cannot be read: {e.strerror}") from None
+    if info.st_mode & 0o077 or info.st_uid != 0:
+        raise SettingError(f"{path!r} must be root's and mode 600 (it is mode {info.st_mode & 0o777:o}): chmod 600 it")
+    return text
+
+
+def roster(listed: str, listed_file: str) -> set[str]:
+    """The learners' names from "ana,ben" and/or a file of one name a line (# starts a comment),
+    normalised; a name that cannot be a learner's is an error naming it."""
+    names = listed.split(",")
+    if listed_file:
+        try:
+            lines = Path(listed_file).read_text(encoding="utf-8").splitlines()
+        except OSError as e:
+            raise SettingError(f"MCP_LAB_HUB_LEARNERS_FILE={listed_file!r} cannot be read: {e.strerror}") from None
+        names += [line.split("#", 1)[0] for line in lines]
+    kept = {course_accounts.normalise(n) for n in names if n.strip()}
+    for name in sorted(kept):
+        problem = course_accounts.name_problem(name)
+        if problem or name == course_accounts.TEACHER:
+            raise SettingError(f"the roster's name {name!r} cannot be a learner's: {problem or 'teacher is reserved'}")
+    return kept
 
 
 def private_file(path: Path, text: str) -> None:
@@ -70,13 +108,17 @@ def generated_password(data: Path) -> str:
 
 
 def passwords_changed(data: Path, passwords: list[str]) -> bool:
-    """True when the passwords differ from those of the last start (recorded as a salted hash)."""
+    """True when the passwords differ from those of the last start (recorded as a salted hash),
+    or when sessions exist from a start that recorded none (a data folder of an older hub)."""
     kept = data / "password-fingerprint"
-    salt = secrets.token_hex(16)
+    salt, before = secrets.token_hex(16), None
     if kept.exists():
         salt, _, before = kept.read_text(encoding="utf-8").strip().partition(":")
     now = hmac.new(salt.encode(), "\0".join(passwords).encode("utf-8"), hashlib.sha256).hexdigest()
-    changed = kept.exists() and not hmac.compare_digest(before, now)
+    if before is None:
+        changed = (data / "jupyterhub_cookie_secret").exists()
+    else:
+        changed = not hmac.compare_digest(before, now)
     private_file(kept, f"{salt}:{now}\n")
     return changed
 

@@ -67,17 +67,10 @@ def _positive(name, default):
 
 def _secret_file(name):
     """The text of the file named by the environment variable `name`, or "" when it is unset."""
-    path = os.environ.get(name, "")
-    if not path:
-        return ""
     try:
-        mode = os.stat(path).st_mode
-        text = Path(path).read_text(encoding="utf-8").strip()
-    except OSError as e:
-        _fail(f"{name}={path!r} cannot be read: {e.strerror}")
-    if mode & 0o077:
-        _fail(f"{name}={path!r} is readable by others (mode {mode & 0o777:o}); chmod 600 it")
-    return text
+        return hub_state.secret_file(os.environ.get(name, ""))
+    except hub_state.SettingError as e:
+        _fail(f"{name}={e}")
 
 
 def _workshop_password(data):
@@ -94,19 +87,12 @@ def _workshop_password(data):
 
 
 def _roster():
-    names = os.environ.get("MCP_LAB_HUB_LEARNERS", "").split(",")
-    listed = os.environ.get("MCP_LAB_HUB_LEARNERS_FILE", "")
-    if listed:
-        try:
-            names += [line.split("#", 1)[0] for line in Path(listed).read_text(encoding="utf-8").splitlines()]
-        except OSError as e:
-            _fail(f"MCP_LAB_HUB_LEARNERS_FILE={listed!r} cannot be read: {e.strerror}")
-    roster = {course_accounts.normalise(n) for n in names if n.strip()}
-    for name in sorted(roster):
-        problem = course_accounts.name_problem(name)
-        if problem or name == course_accounts.TEACHER:
-            _fail(f"the roster's name {name!r} cannot be a learner's: {problem or 'teacher is reserved'}")
-    return roster
+    try:
+        return hub_state.roster(
+            os.environ.get("MCP_LAB_HUB_LEARNERS", ""), os.environ.get("MCP_LAB_HUB_LEARNERS_FILE", "")
+        )
+    except hub_state.SettingError as e:
+        _fail(str(e))
 
 
 def _reachable(path, what, fix):
@@ -147,8 +133,8 @@ if hub_state.passwords_changed(DATA, [PASSWORD, ADMIN_PASSWORD]) or NEW_GROUP:
     print(f"mcp_lab hub: every earlier session revoked ({revoked} tokens, new cookie secret)", file=sys.stderr)
 IDLE_MINUTES = _positive("MCP_LAB_HUB_IDLE_MINUTES", 60)
 PREFIX = os.environ.get("MCP_LAB_HUB_USER_PREFIX", course_accounts.DEFAULT_PREFIX)
-if not course_accounts._PLAIN.fullmatch(PREFIX) or len(PREFIX) > 12:
-    _fail(f"MCP_LAB_HUB_USER_PREFIX={PREFIX!r}: use up to 12 lower-case letters, digits, '_' or '-'")
+if course_accounts.prefix_problem(PREFIX):
+    _fail(f"MCP_LAB_HUB_USER_PREFIX={course_accounts.prefix_problem(PREFIX)}")
 SSL_CERT, SSL_KEY = os.environ.get("MCP_LAB_HUB_SSL_CERT", ""), os.environ.get("MCP_LAB_HUB_SSL_KEY", "")
 if bool(SSL_CERT) != bool(SSL_KEY):
     _fail("set both MCP_LAB_HUB_SSL_CERT and MCP_LAB_HUB_SSL_KEY (the certificate and its key), or neither")
