@@ -481,6 +481,8 @@ def test_make_hub_starts_over_https_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         timeout=60,
     )
     assert plan.returncode == 0 and "conformance/suite" not in plan.stdout, plan.stdout[-800:]
+    plan = subprocess.run(["make", "-n", "hub", "NEW_GROUP=1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "MCP_LAB_HUB_NEW_GROUP=1 " in plan.stdout, plan.stdout[-800:]
     data = Path(tempfile.mkdtemp(prefix="mcp-lab-make-hub-"))
     data.chmod(0o711)
     cert, key = _self_signed(tmp_path)

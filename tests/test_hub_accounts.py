@@ -91,3 +91,19 @@ def test_a_changed_password_is_noticed(tmp_path: Path) -> None:
     older.mkdir()
     (older / "jupyterhub_cookie_secret").write_text("00", encoding="utf-8")
     assert hub_state.passwords_changed(older, ["one-password", ""]) is True  # sessions of an older hub
+
+
+def test_revoking_sessions_drops_the_cookie_secret_and_every_users_token(tmp_path: Path) -> None:
+    import sqlite3
+
+    (tmp_path / "jupyterhub_cookie_secret").write_text("00", encoding="utf-8")
+    with sqlite3.connect(tmp_path / "jupyterhub.sqlite") as db:
+        db.execute("CREATE TABLE api_tokens (id INTEGER, user_id INTEGER, service_id INTEGER)")
+        db.execute("CREATE TABLE oauth_codes (id INTEGER)")
+        db.executemany("INSERT INTO api_tokens VALUES (?, ?, ?)", [(1, 1, None), (2, 2, None), (3, None, 1)])
+        db.execute("INSERT INTO oauth_codes VALUES (1)")
+    assert hub_state.revoke_sessions(tmp_path) == 2
+    assert not (tmp_path / "jupyterhub_cookie_secret").exists()
+    with sqlite3.connect(tmp_path / "jupyterhub.sqlite") as db:
+        assert db.execute("SELECT id FROM api_tokens").fetchall() == [(3,)]  # a service's stays
+        assert db.execute("SELECT count(*) FROM oauth_codes").fetchone() == (0,)
