@@ -146,6 +146,12 @@ _checkout_reachable()
 for private in ("labs/solutions", "labs/source", ".git"):
     if (CHECKOUT / private).is_dir():
         (CHECKOUT / private).chmod(0o700)
+if (CHECKOUT / ".git").is_file():
+    print(
+        "mcp_lab hub: this checkout is a git worktree; its repository (named in .git) holds the "
+        "solutions in its history: keep that folder unreadable by others (chmod 700)",
+        file=sys.stderr,
+    )
 LEARNER_PYTHON, LEARNER_ENV = learner_runtime.build(DATA / "runtime", Path(sys.prefix))
 LEARNER_CONFIG, TEACHER_CONFIG = hub_state.write_server_configs(DATA, DATA / "homes" / course_accounts.TEACHER)
 if ADMIN_PASSWORD:
