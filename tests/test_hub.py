@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -60,15 +61,16 @@ def room():
     try:
         hub.start()
         t0 = time.perf_counter()
-        for name in LEARNERS:
-            hub.login(name)
-            hub.start_server(name)
-        hub.login("teacher", ADMIN_PASSWORD)  # the grader, for the submission test
-        hub.start_server("teacher")
-        for name in LEARNERS:
+
+        def arrive(name: str) -> None:  # as a room of browsers does: everyone at once
+            hub.login(name, ADMIN_PASSWORD if name == "teacher" else PASSWORD)
+            hub.start_server(name)  # the hub answers once the server is up or after 10 s
             hub.wait_ready(name)
+
+        with ThreadPoolExecutor(len(LEARNERS) + 1) as pool:
+            # the teacher (the submission test's grader) arrives with the room
+            list(pool.map(arrive, [*LEARNERS, "teacher"]))
         hub.ready_seconds = time.perf_counter() - t0
-        hub.wait_ready("teacher")
         yield hub
     finally:
         left = hub.stop()

@@ -119,6 +119,7 @@ class WorkshopHub:
         if self.http.is_closed:
             self.http = httpx.Client(timeout=30.0)
         with open(self.log_path, "ab") as log:
+            self.log_path.chmod(0o600)  # the hub's own log, like its other files: root's only
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)],
                 cwd=self.data,
