@@ -170,6 +170,12 @@ c = get_config()  # noqa: F821 (provided by JupyterHub when it reads this file)
 # -- where it listens and keeps its state ------------------------------------------------------
 SCHEME = "https" if SSL_CERT else "http"
 IP = os.environ.get("MCP_LAB_HUB_IP", "127.0.0.1")
+if IP not in ("127.0.0.1", "localhost", "::1") and not SSL_CERT:
+    print(
+        f"mcp_lab hub: serving plain HTTP on {IP}: passwords cross the network readable; give the hub "
+        "MCP_LAB_HUB_SSL_CERT and MCP_LAB_HUB_SSL_KEY, or a TLS proxy in front (docs/teaching.md, HTTPS)",
+        file=sys.stderr,
+    )
 c.JupyterHub.bind_url = f"{SCHEME}://{IP}:{PORT}/"
 if SSL_CERT:
     c.JupyterHub.ssl_cert = SSL_CERT
