@@ -360,6 +360,17 @@ def test_a_submission_is_graded_and_its_feedback_returned(room: WorkshopHub) -> 
     solved = json.loads(solution_notebook().read_text(encoding="utf-8"))
     _put(hub, "ana", f"{LAB}/{LAB}.ipynb", {"type": "notebook", "format": "json", "content": solved})
     _assignments(hub, "ana", "submit")
+    # ... and hands in the same work as bruno, straight into the exchange's inbound folder.
+    bruno, inbound = hub.system_user("bruno"), hub.data / "exchange" / "mcp_lab" / "inbound"
+    forge = (
+        "import datetime, os, shutil\n"
+        "stamp = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S.%f UTC')\n"
+        f"shutil.copytree(os.path.expanduser('~/{LAB}'), '{inbound}/{bruno}+{LAB}+' + stamp + '+forged')\n"
+        "print('forged')"
+    )
+    _put(hub, "ana", "forge.ipynb", {"type": "notebook", "format": "json", "content": _empty_notebook()})
+    forged = asyncio.run(run_notebook(hub.server_url("ana"), hub.tokens["ana"], "forge.ipynb", (forge,)))
+    assert text_of(forged["outputs"][0]).strip() == "forged", text_of(forged["outputs"][0])
 
     ana = hub.system_user("ana")  # nbgrader's student id: the account that submitted
     steps = _teacher_runs(
@@ -367,6 +378,9 @@ def test_a_submission_is_graded_and_its_feedback_returned(room: WorkshopHub) -> 
         f'step("collect", "{LAB}"), step("autograde", "{LAB}", "{ana}"), '
         f'step("generate_feedback", "{LAB}", "{ana}"), step("release_feedback", "{LAB}", "{ana}")',
     )
+    assert f"it names {bruno} but was made by {ana}" in steps[0][2], steps[0][2]
+    submitted = sorted(p.name for p in (hub.data / "homes" / "teacher" / "course" / "submitted").iterdir())
+    assert submitted == [ana], f"collected for {submitted}: a forged submission counted"
     autograde = steps[1][2]
     assert "cannot be converted to" not in autograde and "cheating attempt" not in autograde, autograde
 

@@ -152,6 +152,14 @@ def write_server_configs(data: Path, teacher_home: Path) -> tuple[Path, Path]:
     _json(learner / "nbgrader_config.json", exchange)
     grading = {**exchange, "CourseDirectory": {"course_id": COURSE_ID, "root": str(teacher_home / "course")}}
     _json(teacher / "nbgrader_config.json", grading)
+    # The collect step keeps only submissions made by the account they name (hub_exchange.py).
+    here = Path(__file__).resolve().parent
+    (teacher / "nbgrader_config.py").write_text(
+        f"import sys\nsys.path.insert(0, {str(here)!r})\nfrom hub_exchange import OwnerCheckedCollect\n"
+        "c = get_config()  # noqa: F821\nc.ExchangeFactory.collect = OwnerCheckedCollect\n",
+        encoding="utf-8",
+    )
+    (teacher / "nbgrader_config.py").chmod(0o644)
     return learner, teacher
 
 
