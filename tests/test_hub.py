@@ -309,6 +309,10 @@ api = NbGraderAPI(config=app.config)
 def step(name, *args):
     done = getattr(api, name)(*args)
     return [name, done["success"], done.get("log", "")[-3000:] + done.get("error", "")[-3000:]]
+def cli(*args):  # the command a teacher types in her Lab's terminal
+    import subprocess
+    done = subprocess.run(["nbgrader", *args], cwd=course, capture_output=True, text=True, timeout=300)
+    return [" ".join(args), done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]]
 """
 
 
@@ -376,9 +380,11 @@ def test_a_submission_is_graded_and_its_feedback_returned(room: WorkshopHub) -> 
     steps = _teacher_runs(
         hub,
         f'step("collect", "{LAB}"), step("autograde", "{LAB}", "{ana}"), '
-        f'step("generate_feedback", "{LAB}", "{ana}"), step("release_feedback", "{LAB}", "{ana}")',
+        f'step("generate_feedback", "{LAB}", "{ana}"), step("release_feedback", "{LAB}", "{ana}"), '
+        'cli("db", "student", "list")',
     )
     assert f"it names {bruno} but was made by {ana}" in steps[0][2], steps[0][2]
+    assert ana in steps[-1][2], f"the CLI's gradebook does not list {ana}: {steps[-1][2]}"
     submitted = sorted(p.name for p in (hub.data / "homes" / "teacher" / "course" / "submitted").iterdir())
     assert submitted == [ana], f"collected for {submitted}: a forged submission counted"
     autograde = steps[1][2]
