@@ -490,16 +490,9 @@ def _self_signed(folder: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-def test_make_hub_starts_over_https_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    """`make hub` as documented: it installs no conformance suite, serves the login page over
-    HTTPS with the given certificate, and Ctrl-C (SIGINT to its process group) stops everything."""
-    import httpx
-    import psutil
-
-    if os.geteuid() != 0:
-        pytest.skip("the hub runs as root: it gives every learner a system user of their own")
-    if shutil.which("openssl") is None:
-        pytest.skip("openssl is needed to make the test's certificate")
+def _check_make_hub_plan() -> None:
+    """`make hub` would not install the conformance suite (even with its lock changed), and
+    passes NEW_GROUP=1 on to the hub."""
     plan = subprocess.run(
         ["make", "-n", "hub", "-W", "mcp_lab/conformance/suite/package-lock.json"],
         cwd=ROOT,
@@ -510,6 +503,19 @@ def test_make_hub_starts_over_https_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     assert plan.returncode == 0 and "conformance/suite" not in plan.stdout, plan.stdout[-800:]
     plan = subprocess.run(["make", "-n", "hub", "NEW_GROUP=1"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert "MCP_LAB_HUB_NEW_GROUP=1 " in plan.stdout, plan.stdout[-800:]
+
+
+def test_make_hub_starts_over_https_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    """`make hub` as documented: it installs no conformance suite, serves the login page over
+    HTTPS with the given certificate, and Ctrl-C (SIGINT to its process group) stops everything."""
+    import httpx
+    import psutil
+
+    if os.geteuid() != 0:
+        pytest.skip("the hub runs as root: it gives every learner a system user of their own")
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make the test's certificate")
+    _check_make_hub_plan()
     data = Path(tempfile.mkdtemp(prefix="mcp-lab-make-hub-"))
     data.chmod(0o711)
     cert, key = _self_signed(tmp_path)
