@@ -11,7 +11,8 @@
 #                                         a fresh install takes 10-18 s and 240 MB
 #   .venv/.stamp-teach                    `pip install -e '.[course,dev,teach]'` (JupyterHub, nbgrader)
 #   classroom/hub/node_modules/.stamp-npm `npm ci` of the hub's configurable-http-proxy
-# `make teach` adds the last two (make test, hub, bench-hub and wheelhouse need them).
+# `make teach` adds the last two (make test, bench-hub and wheelhouse need them); `make hub` installs them
+# without the conformance suite (target hub-install).
 # `make setup OFFLINE=path/to/bundle` installs everything, teach included, from a classroom
 # bundle written by `make wheelhouse` (pip --no-index, npm --offline): no network at all.
 #   <venv>/share/jupyter/lab/settings/overrides.json   JupyterLab defaults for this environment
@@ -53,11 +54,16 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: setup prereqs teach lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
+.PHONY: setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
 teach: setup $(TEACH_STAMP) $(HUB_NPM_STAMP)
+
+# What the workshop hub and its learners' servers need, and no more: the package with the teach
+# extra, the kernels, the reference server, the Lab's defaults and the hub's proxy; not the
+# conformance suite and its Node 22 (notebook 14 needs it: `make setup` adds it).
+hub-install: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(LAB_SETTINGS) $(TEACH_STAMP) $(HUB_NPM_STAMP)
 
 prereqs:
 	@sh tools/check_prereqs.sh >/dev/null
@@ -163,13 +169,15 @@ fmt: setup
 bench: setup
 	$(VPY) bench/bench.py
 
-# The workshop hub on 127.0.0.1 (classroom/hub/jupyterhub_config.py lists its settings:
+# The workshop hub, run as root (classroom/hub/jupyterhub_config.py lists its settings:
 # MCP_LAB_HUB_PORT, MCP_LAB_HUB_PASSWORD, ...); Ctrl-C stops it and every learner's server.
-hub: teach
-	$(VENV)/bin/jupyterhub -f $(HUB)/jupyterhub_config.py
+# `make hub NEW_GROUP=1` revokes every earlier session (a new group in the same room).
+NEW_GROUP ?=
+hub: hub-install
+	$(if $(NEW_GROUP),MCP_LAB_HUB_NEW_GROUP=$(NEW_GROUP)) $(VENV)/bin/jupyterhub -f $(HUB)/jupyterhub_config.py
 
-# Capacity of the hub on this machine: 1, 3 and 5 learners at once (README, "Capacity").
-bench-hub: teach
+# Capacity of the hub on this machine: 1, 3 and 5 learners at once (docs/teaching.md, "Capacity").
+bench-hub: hub-install
 	$(VPY) bench/bench_hub.py
 
 # The classroom bundle for a room without internet: every wheel and npm package set-up needs.

@@ -51,6 +51,7 @@ def measure(n: int, solution: Path) -> dict:
     lab_path = f"labs/{solution.name}"
     content = json.loads(solution.read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="mcp-lab-bench-hub-") as tmp:
+        Path(tmp).chmod(0o711)  # learners' accounts pass through it to their homes
         with WorkshopHub(Path(tmp) / "hub", names) as hub:
             ready = _login_and_start(hub, names)
             for name in names:

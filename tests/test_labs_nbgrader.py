@@ -73,7 +73,11 @@ def test_autograde_gives_the_solution_full_marks_and_the_untouched_lab_zero(tmp_
         shutil.copy(SOLUTIONS / f"{lab}.ipynb", solved / f"{lab}.ipynb")
         if (SOLUTIONS / lab).is_dir():
             shutil.copytree(SOLUTIONS / lab, solved / lab, ignore=shutil.ignore_patterns("*.sqlite3*", "__pycache__"))
-        nbgrader(course, "autograde", lab, "--create")
+        graded = nbgrader(course, "autograde", lab, "--create")
+        assert "cannot be converted to" not in graded, f"{lab}: nbgrader read the check's output as a score"
+        nbgrader(course, "generate_feedback", lab)
+        left = [p.name for p in (course / "feedback").rglob("*") if p.suffix in (".sqlite3", ".key")]
+        assert not left, f"{lab}: the feedback carries files the grading run made: {left}"
 
     scores = {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:

@@ -1,26 +1,30 @@
-"""The spawner of the workshop hub: one server per learner, each with its own copy of the course.
+"""The spawner of the workshop hub: one server per learner, as that learner's own system user.
 
-Every learner's server runs as the hub's own operating-system user (JupyterHub's
-`SimpleLocalProcessSpawner`), with a home folder of its own under the hub's data folder.  On a
-learner's first start the course (`notebooks/` and the student versions in `labs/`; never
-`labs/solutions/` or the labs' sources in `labs/source/`) is copied into that home; later
-starts keep the learner's edits.  The servers use this checkout's virtual environment, so the
-bundled servers (`mcp_lab.connect`), the pinned Node reference server and the "MCP wire" kernel
-(registered in the environment by `make setup`) are ready without any per-learner install.
+JupyterHub's `LocalProcessSpawner` (the hub runs as root; it switches to the learner's uid
+before the server starts) with three additions: the learner's system user `<prefix><name>` is
+created on their first login (`course_accounts`); their home is a folder of the hub's data
+folder, owned by them and mode 700; and on the first start the course (`notebooks/` and the
+student versions in `labs/`; never `labs/solutions/` or the labs' sources in `labs/source/`) is
+copied into that home, later starts keeping the learner's edits.  The servers run this
+checkout's virtual environment, root's and read-only to learners, so the bundled servers, the
+pinned Node reference server and the "MCP wire" kernel are ready without any per-learner
+install, and a learner cannot change the package (or the checkers the grader imports).
 
-What this does not do: separate learners from each other.  They share one user id, so one
-learner's code can read another's files.  That is acceptable for a workshop of people who
-trust each other; for anything else use Zero to JupyterHub (classroom/z2jh/) or a spawner that
-gives each learner a system user or a container (SystemdSpawner, DockerSpawner).
+The learner's Jupyter configuration path points at a folder the hub writes (`learner_config`):
+nbgrader's exchange and course id, and the teacher's extensions (formgrader, course list,
+create assignment) switched off.  The teacher's server (user `teacher`) gets the grading
+configuration instead, and an nbgrader course folder in its home.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 from pathlib import Path
 
-from jupyterhub.spawner import SimpleLocalProcessSpawner
+import course_accounts
+from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
 from traitlets import List, Unicode
 
 # Never handed to a learner: the worked solutions and the labs' one-source versions (nbgrader
@@ -56,21 +60,72 @@ def copy_course(course_root: Path, home: Path, parts: list[str]) -> bool:
     return True
 
 
-class CourseSpawner(SimpleLocalProcessSpawner):
-    """SimpleLocalProcessSpawner that copies the course into the learner's home first."""
+class CourseSpawner(LocalProcessSpawner):
+    """LocalProcessSpawner with a system user per learner, a private home and the course in it."""
 
     course_root = Unicode(config=True, help="The checkout whose course is copied to learners.")
     course_parts = List(
         Unicode(), list(COURSE_PARTS), config=True, help="Folders of the checkout copied into each learner's home."
     )
+    homes = Unicode(config=True, help="The folder holding one home per learner, <homes>/<name>.")
+    system_prefix = Unicode(course_accounts.DEFAULT_PREFIX, config=True, help="Prefix of the learners' system users.")
+    learner_config = Unicode(config=True, help="JUPYTER_CONFIG_PATH of a learner's server.")
+    teacher_config = Unicode(config=True, help="JUPYTER_CONFIG_PATH of the teacher's server.")
+
+    @property
+    def home_dir(self) -> str:
+        return str(Path(self.homes) / self.user.name)
+
+    @property
+    def system_user(self) -> str:
+        return course_accounts.system_name(self.user.name, self.system_prefix)
+
+    def _prepare(self) -> bool:
+        """The system user, the home (the course copied in once), everything owned by the learner."""
+        home = Path(self.home_dir)
+        entry = course_accounts.ensure_system_user(self.system_user, home)
+        copied = copy_course(Path(self.course_root), home, list(self.course_parts))
+        if self.user.name == course_accounts.TEACHER and not (home / "course").exists():
+            from mcp_lab.course.generate import nbgrader_course
+
+            nbgrader_course(home / "course")
+            copied = True
+        course_accounts.own_home(home, entry, everything=copied)
+        return copied
 
     async def start(self):
-        copied = await asyncio.to_thread(
-            copy_course, Path(self.course_root), Path(self.home_dir), list(self.course_parts)
-        )
+        copied = await asyncio.to_thread(self._prepare)
         if copied:
             self.log.info("copied the course into %s for %s", self.home_dir, self.user.name)
         return await super().start()
+
+    def make_preexec_fn(self, name):
+        """Become the learner's system user (uid, gid, groups) and start in their home."""
+        become = set_user_setuid(self.system_user, chdir=False)
+        home = self.home_dir
+
+        def preexec():
+            become()
+            os.umask(0o022)
+            os.chdir(home)
+
+        return preexec
+
+    def user_env(self, env):
+        teacher = self.user.name == course_accounts.TEACHER
+        env.update(
+            USER=self.system_user,
+            LOGNAME=self.system_user,
+            HOME=self.home_dir,
+            SHELL="/bin/bash",
+            JUPYTER_CONFIG_PATH=self.teacher_config if teacher else self.learner_config,
+            # nbgrader runs `alembic` as a program; the venv's tools come first
+            PATH=os.pathsep.join([str(Path(self.cmd[0]).parent), env.get("PATH", os.defpath)]),
+        )
+        return env
+
+    async def move_certs(self, paths):  # internal TLS is not used; nothing to move
+        return paths
 
 
 def main(argv: list[str]) -> int:

@@ -169,6 +169,12 @@ c.Execute.timeout = 180
 # The learner's work includes the server files beside the notebook: grade the learner's copy,
 # not the release's (autograde otherwise restores every non-notebook file from source/).
 c.Autograde.exclude_overwriting = {exclude!r}
+# What a check's run leaves beside the notebook (the calendar's database and its key) is the
+# grading run's, not the learner's: never copied into feedback or between folders.
+c.CourseDirectory.ignore = [
+    ".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback",
+    "*.sqlite3", "*.sqlite3-wal", "*.sqlite3-shm", "*.sqlite3-journal", "*.key",
+]
 """
 
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pwd
+import secrets
 import signal
 import socket
 import subprocess
@@ -79,9 +81,11 @@ def tree_pss(proc: psutil.Process) -> int:
 class WorkshopHub:
     """The real hub on free ports; a context manager that leaves no process behind."""
 
-    def __init__(self, data: Path, learners: list[str]):
+    def __init__(self, data: Path, learners: list[str], **settings: str):
         self.data = Path(data)
         self.learners = list(learners)
+        # System users of this hub only (tests on one machine may run hubs side by side).
+        self.prefix = f"mct{secrets.token_hex(2)}-"
         self.port, api_port, proxy_api_port = free_ports(3)
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(
@@ -93,7 +97,9 @@ class WorkshopHub:
             MCP_LAB_HUB_DATA=str(self.data),
             MCP_LAB_HUB_LEARNERS=",".join(self.learners),
             MCP_LAB_HUB_ADMIN_PASSWORD=ADMIN_PASSWORD,
+            MCP_LAB_HUB_USER_PREFIX=self.prefix,
         )
+        self.env.update(settings)
         self.log_path = self.data / "hub.log"
         self.proc: subprocess.Popen | None = None
         self.seen: dict[int, psutil.Process] = {}
@@ -102,10 +108,18 @@ class WorkshopHub:
 
     # -- lifetime ------------------------------------------------------------------------------
     def __enter__(self) -> "WorkshopHub":
+        self.start()
+        return self
+
+    def start(self) -> None:
+        """Start (or, after `stop`, start again) the hub on the same ports and data folder."""
         self.data.mkdir(parents=True, exist_ok=True)
         if not PROXY.exists():
             raise HubError(f"{PROXY} is missing: run `make teach` (npm ci in classroom/hub)")
-        with open(self.log_path, "wb") as log:
+        if self.http.is_closed:
+            self.http = httpx.Client(timeout=30.0)
+        with open(self.log_path, "ab") as log:
+            self.log_path.chmod(0o600)  # the hub's own log, like its other files: root's only
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "jupyterhub", "-f", str(HUB_CONFIG)],
                 cwd=self.data,
@@ -120,10 +134,23 @@ class WorkshopHub:
         except BaseException:
             self.stop()
             raise
-        return self
 
     def __exit__(self, *exc) -> None:
         self.stop()
+        self.remove_accounts()
+
+    def system_user(self, name: str) -> str:
+        return self.prefix + name
+
+    def remove_accounts(self) -> list[str]:
+        """`userdel` every system user this hub made (they all carry its prefix)."""
+        made = [e.pw_name for e in pwd.getpwall() if e.pw_name.startswith(self.prefix)]
+        for user in made:
+            subprocess.run(["userdel", "-r", user], capture_output=True, timeout=60, check=False)
+        left = [e.pw_name for e in pwd.getpwall() if e.pw_name.startswith(self.prefix)]
+        if left:
+            raise HubError(f"system users left after userdel: {left}")
+        return made
 
     def log_tail(self, lines: int = 30) -> str:
         try:
