@@ -15,6 +15,7 @@ from mcp_lab.wire.trace import Trace
 __all__ = ["connect", "connect_in_memory"]
 
 
+# Long for its docstring and keywords: every argument a learner may pass, explained where help() shows it.
 def connect(
     server,
     *,
