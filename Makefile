@@ -166,8 +166,9 @@ fmt: setup
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
 	$(VENV)/bin/ruff format $(LINT_PATHS)
 
+# `make bench QUICK=1`: every row with a few rounds (rough figures; what tests/test_bench.py runs).
 bench: setup
-	$(VPY) bench/bench.py
+	$(VPY) bench/bench.py $(if $(filter-out 0,$(QUICK)),--quick)
 
 # The workshop hub, run as root (classroom/hub/jupyterhub_config.py lists its settings:
 # MCP_LAB_HUB_PORT, MCP_LAB_HUB_PASSWORD, ...); Ctrl-C stops it and every learner's server.

@@ -11,10 +11,13 @@ on the same machine, so the verdicts mean "how much do we add" rather than "how 
   HTTP keep-alive round trip     1 connection reused       a new connection each         ratio < 2x
   HTTP burst of 50 connects      slowest of 50 at once     one alone                     slowest < 500 ms
 
-Rows are produced by the functions in MEASUREMENTS, each returning a Row; add a function to add
-a row. A measurement that cannot run (e.g. a module not there yet) becomes an ERROR row and the
+and the rows of bench_http.py, bench_tokens.py, bench_cassette.py, bench_notebooks.py and
+bench_conformance.py (each file's docstring describes its rows).  Rows are produced by the
+functions in MEASUREMENTS, each returning a Row (bench/harness.py) or a list of them; add a
+function to add a row. A measurement that cannot run (e.g. a module not there yet) becomes an ERROR row and the
 others still run. Exit status: 0 when every row ran (PASS or MISS), 1 when a row is ERROR,
-and with --strict also 1 on a MISS.
+and with --strict also 1 on a MISS.  `--quick` (`make bench QUICK=1`) runs every row with a few
+rounds: the same table with rough figures, what the test suite runs (tests/test_bench.py).
 
 Not collected by pytest (no test_ prefix): benchmarks are reports, not assertions, on a 2-core
 machine shared with other work. Every wait here has a deadline, every process is reaped.
@@ -31,40 +34,29 @@ import sys
 import threading
 import time
 import traceback
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-ROOT = Path(__file__).resolve().parents[1]
-PY = sys.executable
-SPAWN_RUNS = 7  # interpreter starts per spawn measurement (median)
-WARM_ROUNDS = 500  # round trips per warm measurement (median)
-DEADLINE = 10.0  # seconds for any single wait on a child
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_cassette  # noqa: E402
+import bench_conformance  # noqa: E402
+import bench_http  # noqa: E402
+import bench_notebooks  # noqa: E402
+import bench_tokens  # noqa: E402
+import harness  # noqa: E402
+from harness import DEADLINE, PY, ROOT, Row, render  # noqa: E402
 
 
-@dataclass
-class Row:
-    metric: str
-    value: float | None = None  # ms
-    baseline: float | None = None  # ms
-    ratio: float | None = None
-    target: str = ""
-    ok: bool | None = None  # None = ERROR
-    note: str = ""
+def _spawn_runs() -> int:
+    return harness.rounds(7, 2)  # interpreter starts per spawn measurement (median)
 
 
-def _env() -> dict:
-    # The children import mcp_lab from this checkout even when it is not installed.
-    env = dict(os.environ)
-    # Measure what a learner meets: cached bytecode. (These machines export
-    # PYTHONDONTWRITEBYTECODE=1, which would make every fresh interpreter recompile mcp_lab.)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return env
+def _warm_rounds() -> int:
+    return harness.rounds(500, 20)  # round trips per warm measurement (median)
 
 
-def _ms(seconds: float) -> float:
-    return seconds * 1000.0
+def _sdk_rounds() -> int:
+    return harness.rounds(300, 20)  # tools/call round trips per client in the SDK comparison
 
 
 def _run_to_exit(argv: list[str]) -> float:
@@ -73,7 +65,7 @@ def _run_to_exit(argv: list[str]) -> float:
     done = subprocess.run(
         argv,
         cwd=ROOT,
-        env=_env(),
+        env=harness.env(),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -131,10 +123,10 @@ def measure_import() -> Row:
     row = Row("import mcp_lab (fresh interpreter)", target="cost < 150 ms")
     _run_to_exit([PY, "-c", "import mcp_lab"])  # warm the .pyc files and the page cache
     imports, bases = [], []
-    for _ in range(SPAWN_RUNS):  # interleaved: drift hits both alike
+    for _ in range(_spawn_runs()):  # interleaved: drift hits both alike
         bases.append(_run_to_exit([PY, "-c", "pass"]))
         imports.append(_run_to_exit([PY, "-c", "import mcp_lab"]))
-    row.value, row.baseline = _ms(statistics.median(imports)), _ms(statistics.median(bases))
+    row.value, row.baseline = harness.ms(statistics.median(imports)), harness.ms(statistics.median(bases))
     row.ratio = row.value / row.baseline
     cost = row.value - row.baseline
     row.ok = cost < 150.0
@@ -147,7 +139,7 @@ def _cold_calendar(line: bytes) -> float:
     proc = subprocess.Popen(
         [PY, "-m", "mcp_lab.servers.calendar"],
         cwd=ROOT,
-        env=_env(),
+        env=harness.env(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -170,10 +162,10 @@ def measure_cold_start() -> Row:
     line = _discover_line()
     _cold_calendar(line)  # warm-up, not counted
     colds, bases = [], []
-    for _ in range(SPAWN_RUNS):
+    for _ in range(_spawn_runs()):
         bases.append(_run_to_exit([PY, "-c", "pass"]))
         colds.append(_cold_calendar(line))
-    row.value, row.baseline = _ms(statistics.median(colds)), _ms(statistics.median(bases))
+    row.value, row.baseline = harness.ms(statistics.median(colds)), harness.ms(statistics.median(bases))
     row.ratio = row.value / row.baseline
     row.ok = row.ratio < 2.0
     row.note = "server/discover; baseline: `-c pass` spawn to exit"
@@ -190,7 +182,7 @@ class _RawPipe:
 
     def __init__(self, argv: list[str], rounds: int):
         self.proc = subprocess.Popen(
-            argv, cwd=ROOT, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            argv, cwd=ROOT, env=harness.env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
         self.watchdog = threading.Timer(DEADLINE + rounds * 0.05, self.proc.kill)
         self.watchdog.start()
@@ -242,19 +234,19 @@ def _measure_against(row: Row, raw_argv: list[str], raw_line_for) -> Row:
             if not client.request("tools/list").ok:
                 raise RuntimeError("tools/list failed")
 
-        raw = _RawPipe(raw_argv, WARM_ROUNDS)
+        raw = _RawPipe(raw_argv, _warm_rounds())
         try:
-            ours, base = _interleaved(call, raw, raw_line_for(client, len(jsonrpc.encode(first))), WARM_ROUNDS)
+            ours, base = _interleaved(call, raw, raw_line_for(client, len(jsonrpc.encode(first))), _warm_rounds())
         finally:
             raw.close()
-    row.value, row.baseline = _ms(statistics.median(ours)), _ms(statistics.median(base))
+    row.value, row.baseline = harness.ms(statistics.median(ours)), harness.ms(statistics.median(base))
     row.ratio = row.value / row.baseline
     return row
 
 
 def measure_warm_round_trip() -> Row:
     """The whole round trip (client + server) beside a raw pipe echo: how far above the floor."""
-    row = Row(f"warm round trip, tools/list x{WARM_ROUNDS}", target="(reported: includes server work)")
+    row = Row(f"warm round trip, tools/list x{_warm_rounds()}", target="(reported: includes server work)")
 
     def echo_line(client, size: int) -> bytes:
         # The echo moves an answer-sized line, so both sides pay the same pipe bytes.
@@ -277,7 +269,7 @@ def measure_client_overhead() -> Row:
     own work cancels out, what is left is mcp_lab's client + transport cost."""
     from mcp_lab import revisions
 
-    row = Row(f"Client overhead, tools/list x{WARM_ROUNDS}", target="ratio < 1.2x")
+    row = Row(f"Client overhead, tools/list x{_warm_rounds()}", target="ratio < 1.2x")
 
     def request_line(client, size: int) -> bytes:
         return (
@@ -294,9 +286,6 @@ def measure_client_overhead() -> Row:
     return row
 
 
-SDK_ROUNDS = 300  # tools/call round trips per client in the SDK comparison (median)
-
-
 def measure_against_the_sdk_client() -> Row:
     """mcp_lab's Client against the official SDK's `mcp.Client`, both on the bundled calendar
     over stdio, per uncached `tools/call` (the SDK answers a repeated tools/list from its cache
@@ -307,24 +296,24 @@ def measure_against_the_sdk_client() -> Row:
 
     import mcp_lab
 
-    row = Row(f"Client vs the SDK's Client, tools/call x{SDK_ROUNDS}", target="ratio <= 0.5x (>= 2x faster)")
+    row = Row(f"Client vs the SDK's Client, tools/call x{_sdk_rounds()}", target="ratio <= 0.5x (>= 2x faster)")
     arguments = {"title": "Bench", "startsAt": "2026-09-10T08:30:00Z"}
     params = {"name": "create_event", "arguments": arguments}
     ours: list[float] = []
     theirs: list[float] = []
 
     async def run() -> None:
-        with anyio.fail_after(SDK_ROUNDS * 2 * DEADLINE):  # every wait has a deadline
+        with anyio.fail_after(_sdk_rounds() * 2 * DEADLINE):  # every wait has a deadline
             await compare()
 
     async def compare() -> None:
-        server = StdioServerParameters(command=PY, args=["-m", "mcp_lab.servers.calendar"], env=_env())
+        server = StdioServerParameters(command=PY, args=["-m", "mcp_lab.servers.calendar"], env=harness.env())
         async with SdkClient(server, read_timeout_seconds=DEADLINE) as sdk:
             with mcp_lab.connect("calendar", timeout=DEADLINE) as mine:
                 for _ in range(3):  # warm both
                     mine.request("tools/call", params).unwrap()
                     await sdk.call_tool("create_event", arguments)
-                while len(ours) < SDK_ROUNDS:
+                while len(ours) < _sdk_rounds():
                     for _ in range(20):
                         t0 = time.perf_counter()
                         mine.request("tools/call", params).unwrap()
@@ -337,7 +326,7 @@ def measure_against_the_sdk_client() -> Row:
                             raise RuntimeError(f"the SDK's tools/call failed: {answer}")
 
     anyio.run(run)
-    row.value, row.baseline = _ms(statistics.median(ours)), _ms(statistics.median(theirs))
+    row.value, row.baseline = harness.ms(statistics.median(ours)), harness.ms(statistics.median(theirs))
     row.ratio = row.value / row.baseline
     row.ok = row.ratio <= 0.5
     row.note = (
@@ -355,63 +344,28 @@ MEASUREMENTS: list[Callable[[], "Row | list[Row]"]] = [
     measure_against_the_sdk_client,
 ]
 
-# Token rows (issue 6) live beside the rows above, in the same Row format.
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_cassette import MEASUREMENTS as CASSETTE_MEASUREMENTS  # noqa: E402
-from bench_conformance import MEASUREMENTS as CONFORMANCE_MEASUREMENTS  # noqa: E402
-from bench_http import MEASUREMENTS as HTTP_MEASUREMENTS  # noqa: E402
-from bench_notebooks import MEASUREMENTS as NOTEBOOK_MEASUREMENTS  # noqa: E402
-from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
-
-# a function may return several rows
+# The other rows, each file's MEASUREMENTS in the same Row format: a function may return several rows.
 MEASUREMENTS += (
-    HTTP_MEASUREMENTS + TOKEN_MEASUREMENTS + CASSETTE_MEASUREMENTS + NOTEBOOK_MEASUREMENTS + CONFORMANCE_MEASUREMENTS
+    bench_http.MEASUREMENTS
+    + bench_tokens.MEASUREMENTS
+    + bench_cassette.MEASUREMENTS
+    + bench_notebooks.MEASUREMENTS
+    + bench_conformance.MEASUREMENTS
 )
-
-
-# -- report ---------------------------------------------------------------------------------
-
-
-def _fmt_ms(v: float | None) -> str:
-    return "-" if v is None else (f"{v:.3f} ms" if v < 1 else f"{v:.1f} ms")
-
-
-def render(rows: list[Row]) -> str:
-    head = ("metric", "value", "baseline", "ratio", "target", "verdict")
-    cells = [head]
-    for r in rows:
-        verdict = "ERROR" if r.ok is None else ("PASS" if r.ok else "MISS")
-        cells.append(
-            (
-                r.metric,
-                _fmt_ms(r.value),
-                _fmt_ms(r.baseline),
-                "-" if r.ratio is None else f"{r.ratio:.2f}x",
-                r.target,
-                verdict,
-            )
-        )
-    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
-    out = []
-    for n, c in enumerate(cells):
-        out.append("  ".join(s.ljust(w) for s, w in zip(c, widths)).rstrip())
-        if n == 0:
-            out.append("  ".join("-" * w for w in widths))
-    notes = [f"  {r.metric}: {r.note}" for r in rows if r.note]
-    return "\n".join(out + ([""] + notes if notes else []))
 
 
 def main(argv: list[str]) -> int:
     strict = "--strict" in argv
-    print(f"mcp_lab bench: Python {sys.version.split()[0]} at {PY}, {os.cpu_count()} CPUs", flush=True)
+    harness.set_quick(harness.quick() or "--quick" in argv)
+    mode = " (quick: a few rounds per row, rough figures)" if harness.quick() else ""
+    print(f"mcp_lab bench: Python {sys.version.split()[0]} at {PY}, {os.cpu_count()} CPUs{mode}", flush=True)
     rows = []
     for fn in MEASUREMENTS:
         t0 = time.perf_counter()
         try:
             row = fn()
         except Exception as e:  # one broken row must not hide the others
-            name = fn.__name__.removeprefix("measure_").replace("_", " ")
-            row = Row(name, ok=None, note=f"{type(e).__name__}: {e}")
+            row = harness.error_row(fn, e)
             if "-v" in argv:
                 traceback.print_exc()
         print(f"  measured {fn.__name__} in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)

@@ -17,10 +17,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_tokens import _bench  # noqa: E402  (bench.py's module, whether it runs as __main__ or not)
-
-EXCHANGES = 200
-RUNS = 5
+import harness  # noqa: E402
+from harness import Row  # noqa: E402
 
 
 def _live(n: int) -> float:
@@ -34,33 +32,37 @@ def _live(n: int) -> float:
     return time.perf_counter() - t0
 
 
-def measure_replay_overhead() -> "object":
+def measure_replay_overhead() -> Row:
     import mcp_lab
 
-    b = _bench()
-    row = b.Row(f"replay per exchange, tools/list x{EXCHANGES}", target="ratio < 2x")
+    exchanges, runs = harness.rounds(200, 10), harness.rounds(5, 1)
+    row = Row(f"replay per exchange, tools/list x{exchanges}", target="ratio < 2x")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.jsonl"
         with mcp_lab.connect("calendar") as c:
-            for _ in range(EXCHANGES):
+            for _ in range(exchanges):
                 c.request("tools/list")
             c.trace.save(path)
         live, replayed = [], []
-        for _ in range(RUNS):
-            live.append(_live(EXCHANGES) / EXCHANGES)
+        for _ in range(runs):
+            live.append(_live(exchanges) / exchanges)
             t0 = time.perf_counter()
             d = mcp_lab.replay(path, "calendar", deadline=120)
-            replayed.append((time.perf_counter() - t0) / EXCHANGES)
+            replayed.append((time.perf_counter() - t0) / exchanges)
             if not d.same:
                 raise RuntimeError(f"the replay differed: {d.headline()}")
-    row.value, row.baseline = b._ms(statistics.median(replayed)), b._ms(statistics.median(live))
+    row.value, row.baseline = harness.ms(statistics.median(replayed)), harness.ms(statistics.median(live))
     row.ratio = row.value / row.baseline
     row.ok = row.ratio < 2.0
     row.note = (
-        f"medians of {RUNS} alternating runs, each one calendar process and {EXCHANGES} exchanges; "
+        f"medians of {runs} alternating runs, each one calendar process and {exchanges} exchanges; "
         "the replay includes reading the cassette, id remapping, normalising and diffing each answer"
     )
     return row
 
 
 MEASUREMENTS = [measure_replay_overhead]
+
+
+if __name__ == "__main__":
+    sys.exit(harness.run_alone(MEASUREMENTS, sys.argv[1:]))

@@ -15,28 +15,25 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import Row  # noqa: E402
 
-
-def _bench():
-    if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))
-    from bench_tokens import _bench as bench_module  # the one place that finds bench.py's Row
-
-    return bench_module()
+QUICK_SCENARIOS = ["tools-list"]  # quick mode: one scenario, not the whole frozen set
 
 
 def _timed(name: str) -> tuple[float, object]:
     from mcp_lab import conformance
 
+    scenarios = QUICK_SCENARIOS if harness.quick() else None
     t0 = time.perf_counter()
-    result = conformance.run(name, expected_failures="auto")
+    result = conformance.run(name, scenarios=scenarios, expected_failures="auto")
     return time.perf_counter() - t0, result
 
 
-def measure_conformance_showcase():
-    b = _bench()
-    row = b.Row("conformance suite vs showcase (2026-07-28 set)", target="ratio < 2x")
+def measure_conformance_showcase() -> Row:
+    which = f"quick: scenario {', '.join(QUICK_SCENARIOS)}" if harness.quick() else "2026-07-28 set"
+    row = Row(f"conformance suite vs showcase ({which})", target="ratio < 2x")
     base_s, base = _timed("calendar")
     value_s, result = _timed("showcase")
     row.value, row.baseline, row.ratio = value_s * 1000, base_s * 1000, value_s / base_s
@@ -54,4 +51,4 @@ MEASUREMENTS = [measure_conformance_showcase]
 
 
 if __name__ == "__main__":
-    print(_bench().render([measure_conformance_showcase()]))
+    sys.exit(harness.run_alone(MEASUREMENTS, sys.argv[1:]))

@@ -25,10 +25,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import DEADLINE, PY, ROOT, Row, _env  # noqa: E402
+import harness  # noqa: E402
+from harness import DEADLINE, PY, ROOT, Row  # noqa: E402
 
-ROUNDS = 200
-BURST = 50
 VERSION = "2026-07-28"
 BODY = json.dumps(
     {
@@ -63,7 +62,7 @@ class _Server:
 
     def __enter__(self) -> int:
         root = Path(os.environ.get("MCP_LAB_BENCH_ROOT", ROOT))
-        env = {**_env(), "PYTHONPATH": str(root)}
+        env = {**harness.env(), "PYTHONPATH": str(root)}
         self.port = _free_port()
         argv = [PY, "-m", "mcp_lab.servers.calendar", "--http", str(self.port)]
         self.proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -104,14 +103,23 @@ def _fresh_round_trip(port: int) -> float:
     return time.perf_counter() - t0
 
 
+def _rounds() -> int:
+    return harness.rounds(200, 10)
+
+
+def _burst() -> int:
+    return harness.rounds(50, 10)
+
+
 def measure_keep_alive() -> Row:
-    row = Row(f"HTTP keep-alive round trip, tools/list x{ROUNDS}", target="ratio < 2x")
+    rounds = _rounds()
+    row = Row(f"HTTP keep-alive round trip, tools/list x{rounds}", target="ratio < 2x")
     with _Server() as port:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=DEADLINE)
         kept, fresh = [], []
         try:
             _post(conn)  # warm-up: the connection is open
-            for _ in range(ROUNDS):  # interleaved, so both see the same machine load
+            for _ in range(rounds):  # interleaved, so both see the same machine load
                 t0 = time.perf_counter()
                 _post(conn)
                 kept.append(time.perf_counter() - t0)
@@ -127,9 +135,10 @@ def measure_keep_alive() -> Row:
 
 
 def measure_burst() -> Row:
-    row = Row(f"HTTP burst of {BURST} connects", target="slowest < 500 ms")
+    burst, alone = _burst(), harness.rounds(20, 3)
+    row = Row(f"HTTP burst of {burst} connects", target="slowest < 500 ms")
     with _Server() as port:
-        single = statistics.median(_fresh_round_trip(port) for _ in range(20))
+        single = statistics.median(_fresh_round_trip(port) for _ in range(alone))
         times: list[float] = []
         errors: list[str] = []
         go = threading.Event()
@@ -141,7 +150,7 @@ def measure_burst() -> Row:
             except Exception as e:  # noqa: BLE001 - reported in the row, not raised from a thread
                 errors.append(repr(e))
 
-        threads = [threading.Thread(target=one) for _ in range(BURST)]
+        threads = [threading.Thread(target=one) for _ in range(burst)]
         for t in threads:
             t.start()
         go.set()
@@ -151,15 +160,13 @@ def measure_burst() -> Row:
     row.baseline = single * 1000
     row.ratio = None if row.value is None else row.value / row.baseline
     row.ok = not errors and row.value is not None and row.value < 500
-    row.note = f"the slowest of {BURST} simultaneous connect + tools/list; baseline: one alone (median of 20)"
+    row.note = f"the slowest of {burst} simultaneous connect + tools/list; baseline: one alone (median of {alone})"
     if errors:
-        row.note += f"; {len(errors)} of {BURST} FAILED, e.g. {errors[0]}"
+        row.note += f"; {len(errors)} of {burst} FAILED, e.g. {errors[0]}"
     return row
 
 
 MEASUREMENTS = [measure_keep_alive, measure_burst]
 
 if __name__ == "__main__":
-    from bench import render
-
-    print(render([fn() for fn in MEASUREMENTS]))
+    sys.exit(harness.run_alone(MEASUREMENTS, sys.argv[1:]))

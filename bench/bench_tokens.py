@@ -1,11 +1,6 @@
 """`make bench` rows for mcp_lab.tokens (issue 6, item 7), in bench/bench.py's Row format.
 
-bench.py includes them with two lines after its MEASUREMENTS list:
-
-    from bench_tokens import MEASUREMENTS as TOKEN_MEASUREMENTS  # noqa: E402
-    MEASUREMENTS += TOKEN_MEASUREMENTS
-
-Run alone: `python bench/bench_tokens.py`. Not collected by pytest (no test_ prefix).
+bench.py adds this file's MEASUREMENTS to its own.  Run alone: `python bench/bench_tokens.py`. Not collected by pytest (no test_ prefix).
 
   metric                               value                        baseline                 target
   load o200k_base (fresh interpreter)  `-c "...encoding()"`, warm   `-c pass`                cost < 1 s
@@ -26,29 +21,17 @@ import time
 from pathlib import Path
 from typing import Callable
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-COUNT_ROUNDS = 50  # catalog_cost calls per measurement (median)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+from harness import DEADLINE, PY, ROOT, Row  # noqa: E402
+
 LOAD_CODE = "import mcp_lab.tokens as t; t.encoding('o200k_base')"
 
 
-def _bench():
-    """bench.py's module: `__main__` when bench.py runs these rows, else imported by name."""
-    main = sys.modules.get("__main__")
-    if getattr(main, "__file__", None) and Path(main.__file__).name == "bench.py" and hasattr(main, "Row"):
-        return main
-    if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))
-    import bench
-
-    return bench
-
-
-def measure_encoding_load() -> "object":
-    b = _bench()
-    row = b.Row("load o200k_base (fresh interpreter)", target="cost < 1 s")
+def measure_encoding_load() -> Row:
+    row = Row("load o200k_base (fresh interpreter)", target="cost < 1 s")
     with tempfile.TemporaryDirectory(prefix="mcp_lab-bench-") as cache:
-        env = {**b._env(), "MCP_LAB_CACHE_DIR": cache}
+        env = {**harness.env(), "MCP_LAB_CACHE_DIR": cache}
 
         def run(argv: list[str]) -> float:
             t0 = time.perf_counter()
@@ -59,70 +42,60 @@ def measure_encoding_load() -> "object":
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
-                timeout=b.DEADLINE,
+                timeout=DEADLINE,
             )
             if done.returncode != 0:
                 tail = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["(no stderr)"]
                 raise RuntimeError(f"loading the encoding exited {done.returncode}: {tail[0]}")
             return time.perf_counter() - t0
 
-        cold = run([b.PY, "-c", LOAD_CODE])  # empty cache: not counted, reported
+        cold = run([PY, "-c", LOAD_CODE])  # empty cache: not counted, reported
         loads, bases = [], []
-        for _ in range(b.SPAWN_RUNS):  # interleaved, as bench.py's import row
-            bases.append(run([b.PY, "-c", "pass"]))
-            loads.append(run([b.PY, "-c", LOAD_CODE]))
-    row.value, row.baseline = b._ms(statistics.median(loads)), b._ms(statistics.median(bases))
+        for _ in range(harness.rounds(7, 2)):  # interleaved, as bench.py's import row
+            bases.append(run([PY, "-c", "pass"]))
+            loads.append(run([PY, "-c", LOAD_CODE]))
+    row.value, row.baseline = harness.ms(statistics.median(loads)), harness.ms(statistics.median(bases))
     row.ratio = row.value / row.baseline
     extra = row.value - row.baseline
     row.ok = extra < 1000.0
     row.note = (
         f"import + encoding() cost {extra:.0f} ms over `-c pass` (warm cache); "
-        f"cold first run {b._ms(cold) - row.baseline:.0f} ms"
+        f"cold first run {harness.ms(cold) - row.baseline:.0f} ms"
     )
     return row
 
 
-def measure_catalog_count() -> "object":
+def measure_catalog_count() -> Row:
     import json
 
     from mcp_lab import tokens
 
-    b = _bench()
-    row = b.Row("count the reference catalog (encoding loaded)", target="< 50 ms")
+    rounds = harness.rounds(50, 5)  # catalog_cost calls per measurement (median)
+    row = Row("count the reference catalog (encoding loaded)", target="< 50 ms")
     enc = tokens.encoding("o200k_base")
     cat = tokens.fetch_catalog("everything")  # the pinned reference server, 13 tools
     tools, instructions = list(cat.tools), cat.instructions
     tokens.catalog_cost(tools, instructions, enc)  # warm-up, not counted
     counts, bases = [], []
-    for _ in range(COUNT_ROUNDS):
+    for _ in range(rounds):
         t0 = time.perf_counter()
         len(json.dumps({"tools": tools, "instructions": instructions}))
         bases.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         result = tokens.catalog_cost(tools, instructions, enc)
         counts.append(time.perf_counter() - t0)
-    row.value, row.baseline = b._ms(statistics.median(counts)), b._ms(statistics.median(bases))
+    row.value, row.baseline = harness.ms(statistics.median(counts)), harness.ms(statistics.median(bases))
     row.ratio = row.value / row.baseline
     row.ok = row.value < 50.0
     row.note = (
         f"catalog_cost of {len(tools)} tools + instructions = {result.total:,} tokens, median of "
-        f"{COUNT_ROUNDS}; baseline: len(json.dumps(catalog)) of the same {cat.era}-era catalog"
+        f"{rounds}; baseline: len(json.dumps(catalog)) of the same {cat.era}-era catalog"
     )
     return row
 
 
-MEASUREMENTS: list[Callable[[], object]] = [measure_encoding_load, measure_catalog_count]
+MEASUREMENTS: list[Callable[[], Row]] = [measure_encoding_load, measure_catalog_count]
 
 
 if __name__ == "__main__":
-    b = _bench()
-    rows = []
-    for fn in MEASUREMENTS:
-        try:
-            rows.append(fn())
-        except Exception as e:  # the same ERROR row bench.py makes
-            rows.append(
-                b.Row(fn.__name__.removeprefix("measure_").replace("_", " "), ok=None, note=f"{type(e).__name__}: {e}")
-            )
-    print(b.render(rows))
-    sys.exit(1 if any(r.ok is None for r in rows) else 0)
+    sys.exit(harness.run_alone(MEASUREMENTS, sys.argv[1:]))

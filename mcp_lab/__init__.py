@@ -20,6 +20,7 @@ import importlib
 from typing import Any
 
 from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire import trace as _trace
 from mcp_lab.wire.errors import (
     DeadlineExceeded,
     HttpError,
@@ -68,6 +69,11 @@ _LAZY = {
     "cassette": ("mcp_lab.session.cassette", None),
     "check": ("mcp_lab.session.check", "check"),
 }
+
+
+# Trace.save / Trace.load hand the Trace to the cassette module (session/: the file format and its
+# I/O), loaded on the first save or load. The facade names it: the wire layer names no layer above.
+_trace.use_cassette_files(lambda: importlib.import_module("mcp_lab.session.cassette"))
 
 
 def __getattr__(name: str) -> Any:

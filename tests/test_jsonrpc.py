@@ -89,7 +89,7 @@ def test_invalid_request_keeps_a_readable_id():
     with pytest.raises(ProtocolError) as e:
         parse('{"jsonrpc":"1.0","id":7,"method":"x"}')
     assert e.value.id == 7
-    assert e.value.to_error().to_dict() == {
+    assert jsonrpc.Error.from_exception(e.value).to_dict() == {
         "jsonrpc": "2.0",
         "id": 7,
         "error": {"code": -32600, "message": e.value.message},

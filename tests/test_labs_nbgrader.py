@@ -5,12 +5,12 @@ extra's nbgrader 0.9.6 in a temporary course folder:
 
 1. `python -m mcp_lab.course.generate --nbgrader-course DIR` writes DIR/source/<lab>/ and
    DIR/nbgrader_config.py;
-2. `nbgrader generate_assignment <lab>` writes DIR/release/<lab>/ (nbgrader's own ClearSolutions,
-   checksums and locked cells) and records the assignment in DIR/gradebook.db;
+2. `nbgrader generate_assignment "*"` (every lab; a teacher may name one) writes DIR/release/<lab>/
+   (nbgrader's own ClearSolutions, checksums and locked cells) and records each lab in DIR/gradebook.db;
 3. two learners hand in: "untouched" hands back the release as it is; "solved" hands in the
    lab's solution (labs/solutions/<lab>.ipynb and the files beside it), under
    DIR/submitted/<learner>/<lab>/;
-4. `nbgrader autograde <lab> --create` executes each submission and scores its graded cell
+4. `nbgrader autograde "*" --create` executes each submission and scores its graded cell
    (the lab's check), and the gradebook must say: solved = max score, untouched = 0.
 
 nbgrader runs `alembic` (its database migrations) as a program, so the venv's bin folder goes
@@ -58,12 +58,13 @@ def test_autograde_gives_the_solution_full_marks_and_the_untouched_lab_zero(tmp_
     course = tmp_path / "course"
     labs = generate.nbgrader_course(course)
     assert labs == ["05-requests-by-hand", "08-ask-the-person", "10-fix-the-calendar", "12-token-budget"], labs
+    nbgrader(course, "generate_assignment", "*")  # every lab at once: one nbgrader start, not one per lab
     for lab in labs:
-        nbgrader(course, "generate_assignment", lab)
         release = course / "release" / lab
         release_text = "\n".join(
             p.read_text(encoding="utf-8") for p in release.rglob("*") if p.suffix in (".py", ".ipynb")
         )
+        assert f"{lab}.ipynb" in {p.name for p in release.iterdir()}, f"{lab}: no release written"
         assert "### BEGIN SOLUTION" not in release_text and "### BEGIN STUB" not in release_text, (
             f"{lab}: the release must hold the student version only"
         )
@@ -73,11 +74,11 @@ def test_autograde_gives_the_solution_full_marks_and_the_untouched_lab_zero(tmp_
         shutil.copy(SOLUTIONS / f"{lab}.ipynb", solved / f"{lab}.ipynb")
         if (SOLUTIONS / lab).is_dir():
             shutil.copytree(SOLUTIONS / lab, solved / lab, ignore=shutil.ignore_patterns("*.sqlite3*", "__pycache__"))
-        graded = nbgrader(course, "autograde", lab, "--create")
-        assert "cannot be converted to" not in graded, f"{lab}: nbgrader read the check's output as a score"
-        nbgrader(course, "generate_feedback", lab)
-        left = [p.name for p in (course / "feedback").rglob("*") if p.suffix in (".sqlite3", ".key")]
-        assert not left, f"{lab}: the feedback carries files the grading run made: {left}"
+    graded = nbgrader(course, "autograde", "*", "--create")
+    assert "cannot be converted to" not in graded, "nbgrader read a check's output as a score"
+    nbgrader(course, "generate_feedback", "*")
+    left = [p.name for p in (course / "feedback").rglob("*") if p.suffix in (".sqlite3", ".key")]
+    assert not left, f"the feedback carries files the grading run made: {left}"
 
     scores = {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:

@@ -269,6 +269,7 @@ def _contract(argv: list[str], timeout: float, ok: Callable[[str], None]) -> Non
         ok(f"tools/list lists {TOOL}(startsAt)")
 
 
+# Long on purpose: the accept path as the person meets it, two rounds checked one after the other.
 def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[str]:
     """Accept: two rounds, a new id, the state echoed, the room booked."""
     what = "accept (the person picks a room)"

@@ -78,11 +78,29 @@ def _served(tools: list, timeout: float) -> tuple[list[dict], Any]:
 
 
 def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> CheckReport:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
+    tools = _readable(trimmed)
+    report = CheckReport(server="your trimmed catalog")
+    ok = report.passed.append
 
-    import mcp_lab.tokens as tokens
+    wire_tools, trace = _served(tools, timeout)
+    ok(f"served by a real process: tools/list returned {len(wire_tools)} tools")
+    want = _same_names(wire_tools, original)
+    ok(f"all {len(want)} tools kept, names unchanged")
 
+    by_name = {t["name"]: t for t in wire_tools}
+    dropped = [arg for orig in original for arg in _check_tool(orig, by_name[orig["name"]])]
+    ok("every description non-empty; every inputSchema valid JSON Schema 2020-12 of type object")
+    ok("every required argument kept, with its type and a description")
+    plumbing.judge_trace("the served catalog", trace)  # each Tool as the official schema defines it
+    ok("the tools/list answer validates against the 2026-07-28 schema (ListToolsResult, Tool)")
+    if dropped:
+        ok("optional arguments dropped (the model can no longer use them): " + ", ".join(dropped))
+    _within_budget(wire_tools, budget, report)
+    return report
+
+
+def _readable(trimmed: Any) -> list[dict]:
+    """The learner's catalog as a list of tool dicts, or a CheckFailed saying what it is instead."""
     if trimmed is ... or trimmed is None:
         raise CheckFailed(
             "`trimmed` is still a placeholder: build the trimmed list of tools (start from a copy "
@@ -101,12 +119,11 @@ def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> C
         raise CheckFailed(
             f"every entry of the trimmed catalog must be a tool object (a dict); one is {shown(bad, 80)}."
         )
-    report = CheckReport(server="your trimmed catalog")
-    ok = report.passed.append
+    return tools
 
-    wire_tools, trace = _served(tools, timeout)
-    ok(f"served by a real process: tools/list returned {len(wire_tools)} tools")
 
+def _same_names(wire_tools: list[dict], original: list[dict]) -> list[str]:
+    """The original's tool names, when the served catalog has exactly those, once each."""
     names = [t.get("name") for t in wire_tools]
     want = [t["name"] for t in original]
     missing = [n for n in want if n not in names]
@@ -122,111 +139,122 @@ def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> C
             rule=_TOOLS_RULE + "; the name is what the model calls, so it is the API",
             hint="shorten what a tool says, never which tools exist or what they are called",
         )
-    ok(f"all {len(want)} tools kept, names unchanged")
+    return want
 
-    by_name = {t["name"]: t for t in wire_tools}
-    dropped: list[str] = []
-    for orig in original:
-        name = orig["name"]
-        tool = by_name[name]
-        desc = tool.get("description")
-        if not isinstance(desc, str) or not desc.strip():
+
+def _check_tool(orig: dict, tool: dict) -> list[str]:
+    """One served tool against its original; returns the optional arguments it dropped."""
+    name = orig["name"]
+    schema = _check_described_schema(name, tool)
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    required = schema.get("required") or []
+    orig_props = orig["inputSchema"].get("properties", {})
+    for arg in orig["inputSchema"].get("required", []):
+        _check_required_argument(f"tool {name}, required argument {arg!r}", arg, props, required, orig_props[arg])
+    dropped = []
+    for arg, o in orig_props.items():
+        if arg not in props:
+            dropped.append(f"{name}.{arg}")
+        elif "enum" in o and props[arg].get("enum") != o["enum"]:
             raise failure(
-                f"tool {name}",
-                expected="a non-empty description",
-                got=shown(desc),
-                rule=_TOOLS_RULE + "; the description is how the model knows when to call the tool",
-                hint="one short sentence: what the tool does, and a warning if it writes",
+                f"tool {name}, argument {arg!r}",
+                expected=f"the enum {shown(o['enum'])}",
+                got=shown(props[arg].get("enum")),
+                rule="an enum is the list of values the tool accepts; without it the model guesses",
+                hint="keep enum",
             )
-        schema = tool.get("inputSchema")
-        if not isinstance(schema, dict):
-            raise failure(
-                f"tool {name}",
-                expected="an inputSchema object",
-                got=shown(schema, 120),
-                rule=_TOOLS_RULE,
-                hint="keep inputSchema; trim inside it",
-            )
-        try:
-            Draft202012Validator.check_schema(schema)
-        except SchemaError as e:
-            where = "/".join(str(p) for p in e.absolute_path) or "(top)"
-            raise failure(
-                f"tool {name}",
-                expected="an inputSchema that is valid JSON Schema 2020-12",
-                got=f"{e.message} at {where}",
-                rule="server/tools: inputSchema is a JSON Schema (2020-12 unless it says otherwise)",
-                hint="a keyword's value must keep its type, e.g. required stays a list of strings",
-            ) from None
-        if schema.get("type") != "object":
-            raise failure(
-                f"tool {name}",
-                expected='inputSchema with "type": "object"',
-                got=shown(schema.get("type")),
-                rule='schema Tool: inputSchema.type is "object"',
-                hint='keep "type": "object"',
-            )
-        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        required = schema.get("required") or []
-        orig_props = orig["inputSchema"].get("properties", {})
-        for arg in orig["inputSchema"].get("required", []):
-            what = f"tool {name}, required argument {arg!r}"
-            prop = props.get(arg)
-            if arg not in required or not isinstance(prop, dict):
-                raise failure(
-                    what,
-                    expected="still listed in required and defined in properties",
-                    got=("not in required" if arg not in required else "not in properties")
-                    + f" (properties: {sorted(props)})",
-                    rule="server/tools: the model can only send "
-                    "the arguments the schema describes; a required one it does not know makes every "
-                    "call fail",
-                    hint='a property may be called "title" or "description": strip '
-                    "keywords from schemas, not entries from properties",
-                )
-            o = orig_props[arg]
-            if prop.get("type") != o.get("type"):
-                raise failure(
-                    what,
-                    expected=f"its type {shown(o.get('type'))}",
-                    got=shown(prop.get("type")),
-                    rule="the type is what the model must send; without it any value looks valid",
-                    hint="keep type (and format) on every argument you keep",
-                )
-            if o.get("type") == "array" and (prop.get("items") or {}).get("type") != (o.get("items") or {}).get("type"):
-                raise failure(
-                    what,
-                    expected=f"items of type {shown((o.get('items') or {}).get('type'))}",
-                    got=shown(prop.get("items")),
-                    rule="an array's item type is part of its type",
-                    hint="keep items",
-                )
-            d = prop.get("description")
-            if not isinstance(d, str) or not d.strip() or _plain(d) == _plain(arg):
-                raise failure(
-                    what,
-                    expected="a description that says what to send",
-                    got=shown(d),
-                    rule="server/tools: the schema is the model's only documentation of an argument",
-                    hint="a few words: the unit, the format or an example value",
-                )
-        for arg, o in orig_props.items():
-            if arg not in props:
-                dropped.append(f"{name}.{arg}")
-            elif "enum" in o and props[arg].get("enum") != o["enum"]:
-                raise failure(
-                    f"tool {name}, argument {arg!r}",
-                    expected=f"the enum {shown(o['enum'])}",
-                    got=shown(props[arg].get("enum")),
-                    rule="an enum is the list of values the tool accepts; without it the model guesses",
-                    hint="keep enum",
-                )
-    ok("every description non-empty; every inputSchema valid JSON Schema 2020-12 of type object")
-    ok("every required argument kept, with its type and a description")
-    plumbing.judge_trace("the served catalog", trace)  # each Tool as the official schema defines it
-    ok("the tools/list answer validates against the 2026-07-28 schema (ListToolsResult, Tool)")
-    if dropped:
-        ok("optional arguments dropped (the model can no longer use them): " + ", ".join(dropped))
+    return dropped
+
+
+def _check_described_schema(name: str, tool: dict) -> dict:
+    """A non-empty description and an inputSchema that is valid JSON Schema of type object."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    desc = tool.get("description")
+    if not isinstance(desc, str) or not desc.strip():
+        raise failure(
+            f"tool {name}",
+            expected="a non-empty description",
+            got=shown(desc),
+            rule=_TOOLS_RULE + "; the description is how the model knows when to call the tool",
+            hint="one short sentence: what the tool does, and a warning if it writes",
+        )
+    schema = tool.get("inputSchema")
+    if not isinstance(schema, dict):
+        raise failure(
+            f"tool {name}",
+            expected="an inputSchema object",
+            got=shown(schema, 120),
+            rule=_TOOLS_RULE,
+            hint="keep inputSchema; trim inside it",
+        )
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as e:
+        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        raise failure(
+            f"tool {name}",
+            expected="an inputSchema that is valid JSON Schema 2020-12",
+            got=f"{e.message} at {where}",
+            rule="server/tools: inputSchema is a JSON Schema (2020-12 unless it says otherwise)",
+            hint="a keyword's value must keep its type, e.g. required stays a list of strings",
+        ) from None
+    if schema.get("type") != "object":
+        raise failure(
+            f"tool {name}",
+            expected='inputSchema with "type": "object"',
+            got=shown(schema.get("type")),
+            rule='schema Tool: inputSchema.type is "object"',
+            hint='keep "type": "object"',
+        )
+    return schema
+
+
+def _check_required_argument(what: str, arg: str, props: dict, required: list, o: dict) -> None:
+    """A required argument stays required and defined, with its type, item type and a description."""
+    prop = props.get(arg)
+    if arg not in required or not isinstance(prop, dict):
+        raise failure(
+            what,
+            expected="still listed in required and defined in properties",
+            got=("not in required" if arg not in required else "not in properties") + f" (properties: {sorted(props)})",
+            rule="server/tools: the model can only send "
+            "the arguments the schema describes; a required one it does not know makes every "
+            "call fail",
+            hint='a property may be called "title" or "description": strip '
+            "keywords from schemas, not entries from properties",
+        )
+    if prop.get("type") != o.get("type"):
+        raise failure(
+            what,
+            expected=f"its type {shown(o.get('type'))}",
+            got=shown(prop.get("type")),
+            rule="the type is what the model must send; without it any value looks valid",
+            hint="keep type (and format) on every argument you keep",
+        )
+    if o.get("type") == "array" and (prop.get("items") or {}).get("type") != (o.get("items") or {}).get("type"):
+        raise failure(
+            what,
+            expected=f"items of type {shown((o.get('items') or {}).get('type'))}",
+            got=shown(prop.get("items")),
+            rule="an array's item type is part of its type",
+            hint="keep items",
+        )
+    d = prop.get("description")
+    if not isinstance(d, str) or not d.strip() or _plain(d) == _plain(arg):
+        raise failure(
+            what,
+            expected="a description that says what to send",
+            got=shown(d),
+            rule="server/tools: the schema is the model's only documentation of an argument",
+            hint="a few words: the unit, the format or an example value",
+        )
+
+
+def _within_budget(wire_tools: list[dict], budget: int, report: CheckReport) -> None:
+    """The price, last: o200k_base tokens of the served definitions against the budget."""
+    import mcp_lab.tokens as tokens
 
     cost = tokens.catalog_cost(wire_tools, None, ENCODING)
     report.cost = cost  # type: ignore[attr-defined]   (the per-tool table, for the notebook)
@@ -239,8 +267,7 @@ def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> C
             f"({worst.tokens:,}). Hint: prose that repeats itself, examples in descriptions, and "
             "schema keywords a model does not need (title, examples) are the cheapest to cut."
         )
-    ok(f"catalog costs {cost.tools_total:,} tokens; the budget is {budget:,} ({ENCODING})")
-    return report
+    report.passed.append(f"catalog costs {cost.tools_total:,} tokens; the budget is {budget:,} ({ENCODING})")
 
 
 def _plain(text: str) -> str:

@@ -108,6 +108,7 @@ def _as_object(i: int, value: Any) -> dict:
     return value
 
 
+# Long on purpose: one failure paragraph per rule a hand-written request breaks, in the order met.
 def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
     what = _label(i)
     method = EXPECTED[i][0]
@@ -238,6 +239,7 @@ def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
     return report
 
 
+# Long on purpose: one block per request of the lab, each with the failure its answer explains.
 def _judge(i: int, obj: dict, result: dict) -> str:
     """The answer a correct request gets; returns the line the report shows."""
     what = _label(i)

@@ -37,124 +37,144 @@ def esc(x) -> str:
     return html.escape(str(x), quote=True)
 
 
+def _range(lo, hi, both: str, least: str, most: str, otherwise: str = "") -> str:
+    """A hint for bounds: `both`, `least` and `most` are formats taking {lo} and {hi}."""
+    if lo is not None and hi is not None:
+        return both.format(lo=lo, hi=hi)
+    if lo is not None:
+        return least.format(lo=lo)
+    if hi is not None:
+        return most.format(hi=hi)
+    return otherwise
+
+
+# One builder per field kind: (ipywidgets, spec, layout, schema default) -> (widget, hint).
+def _text(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
+    s = spec.schema
+    widget = w.Text(
+        value=default if isinstance(default, str) else "",
+        layout=wide,
+        placeholder={"email": "name@example.com", "uri": "https://…"}.get(spec.kind, ""),
+    )
+    hint = _range(
+        s.get("minLength"),
+        s.get("maxLength"),
+        "{lo}–{hi} characters",
+        "at least {lo} characters",
+        "at most {hi} characters",
+    )
+    if spec.kind != "string":
+        hint = ("an e-mail address" if spec.kind == "email" else "an absolute URI") + (f", {hint}" if hint else "")
+    return widget, hint
+
+
+def _date(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
+    return w.DatePicker(value=None, layout=wide), "a date (YYYY-MM-DD)"
+
+
+def _date_time(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
+    # DatetimePicker holds a timezone-aware datetime (the browser shows local time and the
+    # kernel receives it converted from UTC); content carries it as a UTC string with a Z.
+    hint = "date and time in your browser's local time; sent as UTC, e.g. 2026-09-10T08:30:00Z"
+    return w.DatetimePicker(value=None, layout=wide), hint
+
+
+def _number(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
+    # A Text box, not Bounded*Text: bounded widgets silently clamp what the person typed
+    # (in the browser and in traitlets) and can never be empty, so "required", "leave out
+    # an optional number" and the min/max messages could not be shown. See the report.
+    what = "a whole number" if spec.kind == "integer" else "a number"
+    widget = w.Text(value=format_number(default) if is_num(default) else "", layout=wide, placeholder=what)
+    lo, hi = spec.schema.get("minimum"), spec.schema.get("maximum")
+    lo, hi = (None if lo is None else format_number(lo)), (None if hi is None else format_number(hi))
+    return widget, _range(lo, hi, what + " from {lo} to {hi}", what + ", at least {lo}", what + ", at most {hi}", what)
+
+
+def _boolean(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
+    return w.Checkbox(value=default if isinstance(default, bool) else False, indent=False, description="yes"), ""
+
+
+def _enum(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
+    consts = [c for _, c in spec.options]
+    opts = list(spec.options)
+    if not (isinstance(default, str) and default in consts):
+        # No pre-selection: an explicit "nothing chosen" entry lets "required" be checked.
+        opts = [("— choose —", None)] + opts
+        default = None
+    return w.Dropdown(options=opts, value=default, layout=wide), ""
+
+
+def _multi(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
+    consts = [c for _, c in spec.options]
+    pre = (
+        tuple(c for c in consts if c in default) if isinstance(default, list) else ()
+    )  # option order, like the browser
+    widget = w.SelectMultiple(options=list(spec.options), value=pre, layout=wide, rows=min(max(len(consts), 2), 8))
+    s = spec.schema
+    bounds = _range(
+        s.get("minItems"), s.get("maxItems"), "choose {lo}–{hi}; ", "choose at least {lo}; ", "choose at most {hi}; "
+    )
+    return widget, bounds + "select with Ctrl/Cmd-click"
+
+
+WIDGET_BUILDERS = {
+    "string": _text,
+    "email": _text,
+    "uri": _text,
+    "date": _date,
+    "date-time": _date_time,
+    "number": _number,
+    "integer": _number,
+    "boolean": _boolean,
+    "enum": _enum,
+    "multi": _multi,
+}
+
+
+def _label_html(spec: FieldSpec, secret: list[str]) -> str:
+    """The field's label: title (and name), a required star, the description, a secret's warning."""
+    label = esc(spec.title or spec.name)
+    if spec.title and spec.title != spec.name:
+        label += f' <span style="color:#888">({esc(spec.name)})</span>'
+    if spec.required:
+        label += ' <span style="color:#c00" title="required">*</span>'
+    parts = [f"<b>{label}</b>"]
+    if spec.description:
+        parts.append(f'<div style="color:#555">{esc(spec.description)}</div>')
+    if secret:
+        parts.append(
+            '<div style="border-left:4px solid #c00;background:#fff0f0;padding:2px 6px">'
+            f"⚠ This field asks for a secret ({esc(', '.join(secret))}). The MCP spec forbids "
+            "form mode for sensitive data: servers MUST use URL mode "
+            f'(<a href="{SPEC_ELICITATION}" target="_blank" rel="noopener noreferrer">client/elicitation</a>, '
+            "security considerations). This client does not collect it; Accept leaves it out.</div>"
+        )
+    return "".join(parts)
+
+
 class Field:
     """One property: its real widget, a label, and the inline message line under it."""
 
-    def __init__(self, spec: FieldSpec, secret: list[str]):  # noqa: C901 -- one branch per widget kind, read top to bottom like the schema subset
+    def __init__(self, spec: FieldSpec, secret: list[str]):
         w = load_ipywidgets()
         self.spec = spec
         self.name = spec.name
         self.secret = secret
         self.input_error: str | None = None  # a value set() could not put into a picker
-        s = spec.schema
         wide = w.Layout(width="min(100%, 28em)")
-        default = s.get("default")
-        hint = ""
+        default = spec.schema.get("default")
         if secret:
             # The honest rendering: the client refuses to collect it. A disabled Password box shows
             # where the field is without ever accepting or echoing input; nothing is sent for it.
-            self.widget = w.Password(
-                value="",
-                disabled=True,
-                layout=wide,
-                placeholder="not collected: servers MUST use URL mode for secrets",
-            )
-        elif spec.kind in ("string", "email", "uri"):
-            self.widget = w.Text(
-                value=default if isinstance(default, str) else "",
-                layout=wide,
-                placeholder={"email": "name@example.com", "uri": "https://…"}.get(spec.kind, ""),
-            )
-            lo, hi = s.get("minLength"), s.get("maxLength")
-            if lo is not None and hi is not None:
-                hint = f"{lo}–{hi} characters"
-            elif lo is not None:
-                hint = f"at least {lo} characters"
-            elif hi is not None:
-                hint = f"at most {hi} characters"
-            if spec.kind != "string":
-                hint = ("an e-mail address" if spec.kind == "email" else "an absolute URI") + (
-                    f", {hint}" if hint else ""
-                )
-        elif spec.kind == "date":
-            self.widget = w.DatePicker(value=None, layout=wide)
-            hint = "a date (YYYY-MM-DD)"
-        elif spec.kind == "date-time":
-            # DatetimePicker holds a timezone-aware datetime (the browser shows local time and the
-            # kernel receives it converted from UTC); content carries it as a UTC string with a Z.
-            self.widget = w.DatetimePicker(value=None, layout=wide)
-            hint = "date and time in your browser's local time; sent as UTC, e.g. 2026-09-10T08:30:00Z"
-        elif spec.kind in ("number", "integer"):
-            # A Text box, not Bounded*Text: bounded widgets silently clamp what the person typed
-            # (in the browser and in traitlets) and can never be empty, so "required", "leave out
-            # an optional number" and the min/max messages could not be shown. See the report.
-            self.widget = w.Text(
-                value=format_number(default) if is_num(default) else "",
-                layout=wide,
-                placeholder="a whole number" if spec.kind == "integer" else "a number",
-            )
-            lo, hi = s.get("minimum"), s.get("maximum")
-            what = "a whole number" if spec.kind == "integer" else "a number"
-            if lo is not None and hi is not None:
-                hint = f"{what} from {format_number(lo)} to {format_number(hi)}"
-            elif lo is not None:
-                hint = f"{what}, at least {format_number(lo)}"
-            elif hi is not None:
-                hint = f"{what}, at most {format_number(hi)}"
-            else:
-                hint = what
-        elif spec.kind == "boolean":
-            self.widget = w.Checkbox(
-                value=default if isinstance(default, bool) else False, indent=False, description="yes"
-            )
-        elif spec.kind == "enum":
-            consts = [c for _, c in spec.options]
-            opts = list(spec.options)
-            if not (isinstance(default, str) and default in consts):
-                # No pre-selection: an explicit "nothing chosen" entry lets "required" be checked.
-                opts = [("— choose —", None)] + opts
-                default = None
-            self.widget = w.Dropdown(options=opts, value=default, layout=wide)
-        elif spec.kind == "multi":
-            consts = [c for _, c in spec.options]
-            pre = (
-                tuple(c for c in consts if c in default) if isinstance(default, list) else ()
-            )  # option order, like the browser
-            self.widget = w.SelectMultiple(
-                options=list(spec.options), value=pre, layout=wide, rows=min(max(len(consts), 2), 8)
-            )
-            lo, hi = s.get("minItems"), s.get("maxItems")
-            hint = "select with Ctrl/Cmd-click"
-            if lo is not None and hi is not None:
-                hint = f"choose {lo}–{hi}; " + hint
-            elif lo is not None:
-                hint = f"choose at least {lo}; " + hint
-            elif hi is not None:
-                hint = f"choose at most {hi}; " + hint
+            placeholder = "not collected: servers MUST use URL mode for secrets"
+            self.widget, hint = w.Password(value="", disabled=True, layout=wide, placeholder=placeholder), ""
+        elif spec.kind in WIDGET_BUILDERS:
+            self.widget, hint = WIDGET_BUILDERS[spec.kind](w, spec, wide, default)
         else:  # pragma: no cover - analyse guarantees a kind when there are no problems
             raise AssertionError(spec.kind)
-        if spec.kind == "date" and isinstance(default, str):
+        if spec.kind in ("date", "date-time") and isinstance(default, str):
             self._assign(default)
-        if spec.kind == "date-time" and isinstance(default, str):
-            self._assign(default)
-
-        label = esc(spec.title or spec.name)
-        if spec.title and spec.title != spec.name:
-            label += f' <span style="color:#888">({esc(spec.name)})</span>'
-        if spec.required:
-            label += ' <span style="color:#c00" title="required">*</span>'
-        parts = [f"<b>{label}</b>"]
-        if spec.description:
-            parts.append(f'<div style="color:#555">{esc(spec.description)}</div>')
-        if secret:
-            parts.append(
-                '<div style="border-left:4px solid #c00;background:#fff0f0;padding:2px 6px">'
-                f"⚠ This field asks for a secret ({esc(', '.join(secret))}). The MCP spec forbids "
-                "form mode for sensitive data: servers MUST use URL mode "
-                f'(<a href="{SPEC_ELICITATION}" target="_blank" rel="noopener noreferrer">client/elicitation</a>, '
-                "security considerations). This client does not collect it; Accept leaves it out.</div>"
-            )
-        self.label = w.HTML("".join(parts))
+        self.label = w.HTML(_label_html(spec, secret))
         self.hint = hint
         self.message = w.HTML()
         self.box = w.VBox([self.label, self.widget, self.message], layout=w.Layout(margin="0 0 8px 0"))

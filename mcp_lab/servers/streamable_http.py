@@ -214,6 +214,7 @@ class _HeaderView:
         return values[-1].strip(_OWS) if values else default
 
 
+# Long on purpose: the ASGI app is a closure over its settings, its handlers nested in one place.
 def make_app(
     handle: Callable[..., dict | None],
     *,

@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcp_lab.session.exchanges import Exchange, exchanges
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.trace import EVENT_KINDS, Event, Trace
 
@@ -95,10 +96,8 @@ class Cassette:
         return self.server.get("era")
 
     @property
-    def exchanges(self) -> list:
+    def exchanges(self) -> list[Exchange]:
         """The recorded conversation as exchanges: each client message with its answer."""
-        from mcp_lab.session.diff import exchanges
-
         return exchanges(self.trace)
 
     def __repr__(self) -> str:

@@ -20,6 +20,7 @@ __all__ = ["connect", "connect_in_memory", "START_TIMEOUT"]
 START_TIMEOUT = 20.0
 
 
+# Long for its docstring and keywords: every argument a learner may pass, explained where help() shows it.
 def connect(
     server,
     *,

@@ -242,6 +242,7 @@ def _server_name(server: Any) -> str:
     return argv[-1].rsplit("/", 1)[-1] if argv else "server"
 
 
+# Long on purpose: one process per message, start to reap, in one loop a reader follows top to bottom.
 def isolated(
     server: str | Sequence[str],
     messages: Iterable[Any],

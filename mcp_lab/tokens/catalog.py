@@ -9,12 +9,11 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mcp_lab.tokens.chart import Bar, Chart, bar_svg
 from mcp_lab.tokens.encodings import DEFAULT_ENCODING, _enc, count
 
 if TYPE_CHECKING:  # pragma: no cover - typing only, keeps the import light
     import tiktoken
-
-    from mcp_lab.tokens.chart import Chart
 
 
 def _record(tool: dict[str, Any]) -> dict[str, Any]:
@@ -159,11 +158,15 @@ class CatalogCost:
             f"<tbody>{''.join(rows)}</tbody><tfoot>{foot}</tfoot></table>"
         )
 
-    def chart(self) -> "Chart":
+    def chart(self) -> Chart:
         """A horizontal bar chart of tokens per tool (costliest first), as inline SVG."""
-        from mcp_lab.tokens.chart import Chart, _bar_svg
-
-        return Chart(_bar_svg(self))
+        bars = [Bar(t.name, t.tokens, t.bytes, self._mark(t)) for t in self.tools]
+        title = f"Tokens per tool definition ({self.encoding}), {self.tools_total:,} in all"
+        heading = (
+            f"{len(self.tools)} tools, {self.tools_total:,} tokens + instructions "
+            f"{self.instructions_tokens:,} = {self.total:,} ({self.encoding})"
+        )
+        return Chart(bar_svg(bars, title=title, heading=heading))
 
 
 def catalog_cost(

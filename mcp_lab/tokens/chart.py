@@ -1,12 +1,23 @@
-"""A horizontal bar chart of a catalog's tokens per tool, as inline SVG (no plotting library)."""
+"""A horizontal bar chart of tokens per tool, as inline SVG (no plotting library).
+
+It draws what it is given (`Bar`s and two lines of text) and knows nothing of a catalog:
+`CatalogCost.chart()` (mcp_lab.tokens.catalog) builds the bars, so neither module imports
+the other both ways.
+"""
 
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
-if TYPE_CHECKING:  # pragma: no cover - typing only (catalog.py imports this module)
-    from mcp_lab.tokens.catalog import CatalogCost
+
+class Bar(NamedTuple):
+    """One tool's bar: its name, tokens, bytes on the wire, and a mark ("costliest", "cheapest" or "")."""
+
+    name: str
+    tokens: int
+    bytes: int
+    mark: str = ""
 
 
 class Chart:
@@ -25,9 +36,10 @@ class Chart:
         return f"<Chart svg {len(self.svg)} chars>"
 
 
-def _bar_svg(cost: CatalogCost) -> str:
+def bar_svg(bars: list[Bar], *, title: str, heading: str) -> str:
+    """The SVG of `bars`, costliest first; `title` is its tooltip, `heading` the line above."""
     e = html.escape
-    rows = sorted(cost.tools, key=lambda t: -t.tokens)
+    rows = sorted(bars, key=lambda t: -t.tokens)
     bar_h, gap, label_w, bar_w, right = 18, 6, 260, 360, 150
     top = 28
     height = top + len(rows) * (bar_h + gap) + 10
@@ -37,13 +49,12 @@ def _bar_svg(cost: CatalogCost) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12" role="img">',
-        f"<title>Tokens per tool definition ({e(cost.encoding)}), {cost.tools_total:,} in all</title>",
-        f'<text x="0" y="16" font-weight="bold">{len(rows)} tools, {cost.tools_total:,} tokens '
-        f"+ instructions {cost.instructions_tokens:,} = {cost.total:,} ({e(cost.encoding)})</text>",
+        f"<title>{e(title)}</title>",
+        f'<text x="0" y="16" font-weight="bold">{e(heading)}</text>',
     ]
     for i, t in enumerate(rows):
         y = top + i * (bar_h + gap)
-        mark = cost._mark(t)
+        mark = t.mark
         w = max(1, round(bar_w * t.tokens / peak))
         label = f"{t.tokens:,}" + (f" {mark}" if mark else "")
         parts.append(

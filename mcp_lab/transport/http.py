@@ -197,6 +197,22 @@ class _TooBig(Exception):
     pass
 
 
+class _Report:
+    """Calls `on_http` for one exchange (once, and again only for a stream that goes on after its
+    answer); `done` says whether it was called. A broken observer never breaks the exchange."""
+
+    def __init__(self, on_http, ex: "Exchange"):
+        self.on_http, self.ex, self.done = on_http, ex, False
+
+    def __call__(self, note: str | None = None) -> None:
+        self.done = True
+        if self.on_http is not None:
+            try:
+                self.on_http(self.ex, note or self.ex.summary)
+            except Exception:  # a broken observer must not break the exchange
+                pass
+
+
 def _mib(n: int) -> str:
     return f"{n / 1048576:g} MiB" if n >= 1048576 else f"{n} bytes"
 
@@ -446,7 +462,7 @@ class HttpTransport:
         timeout: float | None = None,
     ) -> Exchange:
         import httpx
-        from httpx_sse import EventSource, SSEError
+        from httpx_sse import SSEError
 
         self.start()
         hdrs = self._request_headers(obj, derive, extra)
@@ -455,18 +471,7 @@ class HttpTransport:
         ex = Exchange(method=method, url=self.url, request_headers=list(hdrs.items()), request_body=text or "", seq=seq)
         self.exchanges.append(ex)
         self.last_exchange = ex
-        reported = False
-
-        def report(note: str | None = None) -> None:
-            nonlocal reported
-            reported = True
-            cb = self.on_http
-            if cb is not None:
-                try:
-                    cb(ex, note or ex.summary)
-                except Exception:  # a broken observer must not break the exchange
-                    pass
-
+        report = _Report(self.on_http, ex)
         try:
             # This request's own deadline (plus a margin) bounds the read; the client's
             # default applies when the caller gave none.
@@ -485,29 +490,7 @@ class HttpTransport:
                 ):
                     # Only a legacy handshake opens a session; a modern exchange never adopts one.
                     self.session_id = r.headers["mcp-session-id"]
-                length = r.headers.get("content-length")
-                if length and length.isdigit() and int(length) > self.max_body:
-                    raise _TooBig(f"Content-Length {length} is over the {_mib(self.max_body)} limit")
-                if ex.is_sse:
-                    for sse in EventSource(_Limited(r, self.max_body, ex)).iter_sse():
-                        ex.events.append({"event": sse.event, "data": sse.data, "id": sse.id})
-                        if deliver is not None and sse.data.strip():
-                            # (an event with empty data, e.g. a legacy resumption primer, is no message)
-                            if not reported and self._answers(sse.data, obj):
-                                report()  # the trace shows the HTTP before the answer it carried
-                            deliver(ex, sse.data)
-                        # Anything after the response is unusual; it is shown in a second note.
-                else:
-                    chunks, size = [], 0
-                    for chunk in r.iter_bytes():
-                        size += len(chunk)
-                        if size > self.max_body:
-                            raise _TooBig(f"the body passed the {_mib(self.max_body)} limit")
-                        chunks.append(chunk)
-                    ex.body = b"".join(chunks).decode(r.encoding or "utf-8", errors="replace")
-                    report()
-                    if deliver is not None and ex.body.strip():
-                        deliver(ex, ex.body)
+                self._read_reply(r, ex, obj, deliver, report)
         except _TooBig as e:
             ex.error = str(e)
             report(f"{ex.summary}: refused, {e}")
@@ -531,11 +514,40 @@ class HttpTransport:
             raise HttpError(f"HTTP failure talking to {self.url}: {ex.error}", ex) from None
         finally:
             ex.done = True
-        if not reported:
+        if not report.done:
             report()
         elif ex.is_sse and len(ex.events) > 1 and not self._answers(ex.events[-1]["data"], obj):
             report(f"{ex.summary}: the stream went on after the response")
         return ex
+
+    def _read_reply(self, r, ex: Exchange, obj: Any, deliver, report: "_Report") -> None:
+        """The reply's body into `ex`, within max_body: each SSE event as it comes (delivered,
+        the HTTP reported before the answer it carries), or a plain body read whole."""
+        from httpx_sse import EventSource
+
+        length = r.headers.get("content-length")
+        if length and length.isdigit() and int(length) > self.max_body:
+            raise _TooBig(f"Content-Length {length} is over the {_mib(self.max_body)} limit")
+        if ex.is_sse:
+            for sse in EventSource(_Limited(r, self.max_body, ex)).iter_sse():
+                ex.events.append({"event": sse.event, "data": sse.data, "id": sse.id})
+                if deliver is not None and sse.data.strip():
+                    # (an event with empty data, e.g. a legacy resumption primer, is no message)
+                    if not report.done and self._answers(sse.data, obj):
+                        report()  # the trace shows the HTTP before the answer it carried
+                    deliver(ex, sse.data)
+                # Anything after the response is unusual; it is shown in a second note.
+        else:
+            chunks, size = [], 0
+            for chunk in r.iter_bytes():
+                size += len(chunk)
+                if size > self.max_body:
+                    raise _TooBig(f"the body passed the {_mib(self.max_body)} limit")
+                chunks.append(chunk)
+            ex.body = b"".join(chunks).decode(r.encoding or "utf-8", errors="replace")
+            report()
+            if deliver is not None and ex.body.strip():
+                deliver(ex, ex.body)
 
     @staticmethod
     def _answers(data: str, obj: Any) -> bool:

@@ -58,11 +58,6 @@ class ProtocolError(McpError):
         self.data = data
         self.id = id
 
-    def to_error(self):
-        from mcp_lab.wire.jsonrpc import Error
-
-        return Error(id=self.id, code=self.code, message=self.message, data=self.data)
-
 
 class RemoteError(ProtocolError):
     """A server answered with a JSON-RPC error; `code`, `message` and `data` are the server's."""

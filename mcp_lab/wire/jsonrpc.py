@@ -136,6 +136,11 @@ class Error:
 
     ok = False
 
+    @classmethod
+    def from_exception(cls, e: ProtocolError) -> "Error":
+        """The error answer a ProtocolError stands for (its code, message, data and id)."""
+        return cls(id=e.id, code=e.code, message=e.message, data=e.data)
+
     def unwrap(self) -> dict:
         raise RemoteError(self.code, self.message, self.data, self.id)
 

@@ -62,6 +62,8 @@ __all__ = [
     "Finding",
     "Findings",
     "lint",
+    "Draft",
+    "CHECKS",
     "compact",
     "fill_meta",
     "render_text",
@@ -102,256 +104,289 @@ def fill_meta(obj: Any, meta: dict) -> Any:
     return {**obj, "params": {**params, "_meta": merged}}
 
 
-# -- the lint ----------------------------------------------------------------------------------
-def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bool = False) -> Findings:  # noqa: C901 -- one check per rule, in the order a learner meets them
-    """Lint one hand-typed message.
+# -- the lint: a table of checks ----------------------------------------------------------------
+class Draft:
+    """One hand-typed message as the checks read it: the text to send, the connection's era,
+    the ids still pending, and the text decoded once (`obj`, or `json_error` when it is not JSON)."""
+
+    def __init__(self, text: str, *, era: str | None = None, pending: Collection = (), raw: bool = False):
+        self.text, self.era, self.pending, self.raw = text, era, pending, raw
+        self.body = text[:-1] if text.endswith("\n") else text
+        self.obj: Any = None
+        self.json_error: Exception | None = None
+        try:
+            self.obj = json.loads(self.body)
+        except (ValueError, RecursionError) as e:
+            self.json_error = e
+
+    @property
+    def fields(self) -> dict:
+        return self.obj if isinstance(self.obj, dict) else {}
+
+    @property
+    def has_id(self) -> bool:
+        return "id" in self.fields
+
+    @property
+    def method(self) -> Any:
+        return self.fields.get("method")
+
+    @property
+    def params(self) -> Any:
+        return self.fields.get("params")
+
+    @property
+    def meta(self) -> Any:
+        return self.params.get("_meta") if isinstance(self.params, dict) else None
+
+    @property
+    def notification_method(self) -> bool:
+        return isinstance(self.method, str) and self.method.startswith("notifications/")
+
+
+# Each check adds its findings to `out` and returns True when the checks below it cannot run (the
+# layers of the module docstring, outermost first). `lint` runs them in the order of CHECKS.
+def check_framing(d: Draft, out: Findings) -> bool:
+    """With `raw`, an embedded newline splits the message into several stdio lines."""
+    if d.raw and "\n" in d.body:
+        n = d.body.count("\n")
+        out.append(
+            Finding(
+                "error",
+                "embedded-newline",
+                "basic/transports/stdio",
+                f"the text holds {n} embedded newline(s): on stdio that is {n + 1} separate lines, "
+                "and the server parses each fragment on its own (expect -32700 for each)",
+            )
+        )
+    return False
+
+
+def check_json_object(d: Draft, out: Findings) -> bool:
+    """JSON at all, and one object (not a batch, not a scalar): nothing below runs otherwise."""
+    if d.json_error is not None:
+        why = f"not JSON ({d.json_error}); the server can only answer -32700 Parse error, with no id"
+        out.append(Finding("error", "not-json", "basic/index#messages", why))
+    elif isinstance(d.obj, list):
+        why = "a JSON array is a JSON-RPC batch, and MCP has no batches: send one object per line"
+        out.append(Finding("error", "batch", "basic/index#messages", why))
+    elif not isinstance(d.obj, dict):
+        out.append(Finding("error", "not-object", "basic/index#messages", "a message must be a JSON object"))
+    else:
+        return False
+    return True
+
+
+def check_jsonrpc_member(d: Draft, out: Findings) -> bool:
+    """`"jsonrpc": "2.0"`, present and exact."""
+    if "jsonrpc" not in d.obj:
+        why = 'the "jsonrpc": "2.0" member is missing; the server answers -32600 Invalid Request'
+        out.append(Finding("error", "jsonrpc-version", "basic/index#messages", why, path="jsonrpc"))
+    elif d.obj["jsonrpc"] != "2.0":
+        why = f'"jsonrpc" must be exactly the string "2.0", not {json.dumps(d.obj["jsonrpc"])}'
+        out.append(Finding("error", "jsonrpc-version", "basic/index#messages", why, path="jsonrpc"))
+    return False
+
+
+def check_id(d: Draft, out: Findings) -> bool:
+    """An id, when there is one: never null, a string or an integer, not pending already."""
+    if not d.has_id:
+        return False
+    rid = d.obj["id"]
+    if rid is None:
+        rule, why = "id-null", "id must not be null in MCP (stricter than JSON-RPC): use a string or an integer"
+    elif not jsonrpc.is_valid_id(rid):
+        rule, why = "id-type", f"id must be a string or an integer, not {type(rid).__name__} {json.dumps(rid)}"
+    elif contains_id(d.pending, rid):
+        rule = "id-pending"
+        why = (
+            f"id {json.dumps(rid)} is still pending (sent, not yet answered): a sender must not reuse it; pick a new id"
+        )
+    else:
+        return False
+    out.append(Finding("error", rule, "basic/index#requests", why, path="id"))
+    return False
+
+
+def check_method_and_params(d: Draft, out: Findings) -> bool:
+    """A non-empty string method (else a response, or nothing at all), no result or error
+    beside it, params an object: without these nothing below can be judged."""
+    obj = d.obj
+    if "method" not in obj:
+        if "result" in obj or "error" in obj:
+            why = (
+                "this is a response; in 2026-07-28 servers never send requests, so a client never "
+                "sends a response" + (" (a legacy server may have asked one)" if d.era == "legacy" else "")
+            )
+            severity = "error" if d.era != "legacy" else "warning"
+            out.append(Finding(severity, "response-from-client", "basic/patterns/index", why))
+        else:
+            why = 'no "method": this is neither a request nor a notification'
+            out.append(Finding("error", "method-missing", "basic/index#requests", why, path="method"))
+        return True
+    if not isinstance(d.method, str) or not d.method:
+        why = '"method" must be a non-empty string'
+        out.append(Finding("error", "method-type", "basic/index#requests", why, path="method"))
+        return True
+    if "result" in obj or "error" in obj:
+        out.append(
+            Finding("error", "mixed-message", "basic/index#messages", "a request cannot also carry result or error")
+        )
+    if "params" in obj and not isinstance(obj["params"], dict):
+        why = f'"params" must be an object in MCP, not {json.dumps(obj["params"])[:40]}'
+        out.append(Finding("error", "params-type", "basic/index#requests", why, path="params"))
+        return True
+    return False
+
+
+def check_request_or_notification(d: Draft, out: Findings) -> bool:
+    """Whether the id makes it a request or a notification, and what that implies."""
+    method = d.method
+    if d.has_id and d.notification_method:
+        why = (
+            f"{method} carries an id, so it is a request, not a notification: the server must "
+            "answer it (expect -32601 Method not found)"
+        )
+        out.append(Finding("info", "notification-with-id", "basic/index#notifications", why))
+    elif not d.has_id and not d.notification_method:
+        known = " (" + method + " is a request method)" if method in REQUEST_METHODS else ""
+        why = f"no id, so this is a notification{known}: the server must not answer it, and nothing will come back"
+        out.append(Finding("info", "request-without-id", "basic/index#notifications", why))
+    elif not d.has_id:
+        why = f"{method} is a notification: the server never answers it, even when it does not know it"
+        out.append(Finding("info", "notification", "basic/index#notifications", why))
+    return False
+
+
+def check_legacy_connection(d: Draft, out: Findings) -> bool:
+    """On a legacy connection: modern-only methods, modern `_meta`, and the legacy schema. The
+    modern checks below do not apply, so this ends the lint on such a connection."""
+    if d.era != "legacy":
+        return False
+    method, meta = d.method, d.meta
+    if method in MODERN_ONLY_METHODS:
+        why = (
+            f"{method} is new in {LATEST}; a legacy server answers it with an error of its own choosing "
+            "(often -32601, sometimes -32602) or not at all, so a probe treats any answer that is not a "
+            "DiscoverResult or a recognised modern error as 'legacy', never one code"
+        )
+        out.append(Finding("warning", "modern-only-method", "changelog", why))
+    if isinstance(meta, dict) and any(k in meta for k in revisions.REQUIRED_META_KEYS + (CLIENT_INFO_KEY,)):
+        why = (
+            "2026-07-28 _meta keys on a legacy connection: a legacy-only server ignores them, but a "
+            "dual-era server (the official SDK's) fixes the era per connection and answers -32600; "
+            "on this connection version and capabilities were negotiated by initialize"
+        )
+        out.append(Finding("warning", "meta-on-legacy", "basic/versioning", why, path="params._meta"))
+    if d.has_id and method in LEGACY_REQUEST_METHODS:
+        check_schema(out, method, LEGACY, d.params, notification=False)
+    elif not d.has_id and method.startswith("notifications/"):
+        check_schema(out, method, LEGACY, d.params, notification=True)
+    elif method not in MODERN_ONLY_METHODS:
+        why = (
+            f"{method} is not a {LEGACY} client {'request' if d.has_id else 'notification'}; "
+            "expect -32601 unless the server defines it"
+        )
+        out.append(Finding("warning", "unknown-method", "changelog", why))
+    return True
+
+
+# What replaced each method the handshake era had and 2026-07-28 removed.
+LEGACY_REPLACEMENTS = {
+    "initialize": "server/discover plus _meta on every request",
+    "notifications/initialized": "nothing: there is no handshake",
+    "ping": "nothing",
+    "logging/setLevel": f"the per-request _meta key {LOG_LEVEL_KEY}",
+    "resources/subscribe": "subscriptions/listen",
+    "resources/unsubscribe": "subscriptions/listen",
+    "notifications/roots/list_changed": "nothing",
+}
+
+
+def check_legacy_only_method(d: Draft, out: Findings) -> bool:
+    """A method 2026-07-28 removed, sent to a modern (or unprobed) server: what it answers and
+    what replaced the method. Such a message is judged no further."""
+    method = d.method
+    if method not in LEGACY_ONLY_METHODS:
+        return False
+    replacement = LEGACY_REPLACEMENTS[method]
+    answer = (
+        "-32601 (404 over HTTP), naming its versions"
+        if method == "initialize"
+        else ("-32601" if d.has_id else "nothing (a notification is never answered)")
+    )
+    if d.era == "modern":
+        why = f"{method} was removed in {LATEST} (replaced by {replacement}); this modern server answers {answer}"
+        out.append(Finding("error", "legacy-only-method", "changelog", why))
+    else:
+        why = (
+            f"{method} exists only in the handshake era (<= {LEGACY}); a {LATEST} server answers "
+            f"{answer}; its replacement is {replacement}"
+        )
+        out.append(Finding("warning", "legacy-only-method", "changelog", why))
+        check_schema(out, method, LEGACY, d.params, notification=not d.has_id)
+    return True
+
+
+def check_modern_meta(d: Draft, out: Findings) -> bool:
+    """`_meta` of a modern request (the required keys and their values), or of a notification."""
+    if d.has_id:
+        check_request_meta(out, d.params)
+    elif isinstance(d.meta, dict):
+        check_meta_keys(out, d.meta, request=False)
+    return False
+
+
+def check_modern_schema(d: Draft, out: Findings) -> bool:
+    """The params against the 2026-07-28 schema, or why the method has none there."""
+    method = d.method
+    if d.has_id and not d.notification_method:
+        if method in MODERN_REQUEST_METHODS:
+            check_schema(out, method, LATEST, d.params, notification=False)
+        else:
+            why = (
+                f"{method} is not a {LATEST} client request; expect -32601 Method not found "
+                "unless the server defines it (an extension)"
+            )
+            out.append(Finding("warning", "unknown-method", "schema", why))
+    elif not d.has_id:
+        if method == "notifications/cancelled":
+            check_schema(out, method, LATEST, d.params, notification=True)
+        elif d.notification_method:
+            why = (
+                f"{method} is not a {LATEST} client notification (only notifications/cancelled is); "
+                "the server ignores it silently"
+            )
+            out.append(Finding("warning", "unknown-notification", "schema", why))
+    return False
+
+
+CHECKS = (
+    check_framing,
+    check_json_object,
+    check_jsonrpc_member,
+    check_id,
+    check_method_and_params,
+    check_request_or_notification,
+    check_legacy_connection,
+    check_legacy_only_method,
+    check_modern_meta,
+    check_modern_schema,
+)
+
+
+def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bool = False) -> Findings:
+    """Lint one hand-typed message: each check of CHECKS in turn, until one says stop.
 
     `text` is what will be sent (with `raw=True`, byte-exact, so a newline in it is a framing
     error; otherwise newlines are JSON whitespace the sender compacts away).  `era` is the
     connection's era ("modern", "legacy" or None); `pending` holds ids still awaiting answers.
     """
-    out = Findings()
-    add = lambda *a, **k: out.append(Finding(*a, **k))  # noqa: E731
     if era not in (None, "modern", "legacy"):
         raise ValueError(f"era must be 'modern', 'legacy' or None, not {era!r}")
-
-    body = text[:-1] if text.endswith("\n") else text
-    if raw and "\n" in body:
-        n = body.count("\n")
-        add(
-            "error",
-            "embedded-newline",
-            "basic/transports/stdio",
-            f"the text holds {n} embedded newline(s): on stdio that is {n + 1} separate lines, "
-            "and the server parses each fragment on its own (expect -32700 for each)",
-        )
-    try:
-        obj = json.loads(body)
-    except (ValueError, RecursionError) as e:
-        add(
-            "error",
-            "not-json",
-            "basic/index#messages",
-            f"not JSON ({e}); the server can only answer -32700 Parse error, with no id",
-        )
-        return out
-    if isinstance(obj, list):
-        add(
-            "error",
-            "batch",
-            "basic/index#messages",
-            "a JSON array is a JSON-RPC batch, and MCP has no batches: send one object per line",
-        )
-        return out
-    if not isinstance(obj, dict):
-        add("error", "not-object", "basic/index#messages", "a message must be a JSON object")
-        return out
-
-    # -- envelope ------------------------------------------------------------------------------
-    if "jsonrpc" not in obj:
-        add(
-            "error",
-            "jsonrpc-version",
-            "basic/index#messages",
-            'the "jsonrpc": "2.0" member is missing; the server answers -32600 Invalid Request',
-            path="jsonrpc",
-        )
-    elif obj["jsonrpc"] != "2.0":
-        add(
-            "error",
-            "jsonrpc-version",
-            "basic/index#messages",
-            f'"jsonrpc" must be exactly the string "2.0", not {json.dumps(obj["jsonrpc"])}',
-            path="jsonrpc",
-        )
-
-    has_id = "id" in obj
-    rid = obj.get("id")
-    if has_id:
-        if rid is None:
-            add(
-                "error",
-                "id-null",
-                "basic/index#requests",
-                "id must not be null in MCP (stricter than JSON-RPC): use a string or an integer",
-                path="id",
-            )
-        elif not jsonrpc.is_valid_id(rid):
-            add(
-                "error",
-                "id-type",
-                "basic/index#requests",
-                f"id must be a string or an integer, not {type(rid).__name__} {json.dumps(rid)}",
-                path="id",
-            )
-        elif contains_id(pending, rid):
-            add(
-                "error",
-                "id-pending",
-                "basic/index#requests",
-                f"id {json.dumps(rid)} is still pending (sent, not yet answered): a sender must not "
-                "reuse it; pick a new id",
-                path="id",
-            )
-
-    if "method" not in obj:
-        if "result" in obj or "error" in obj:
-            sev = "error" if era != "legacy" else "warning"
-            add(
-                sev,
-                "response-from-client",
-                "basic/patterns/index",
-                "this is a response; in 2026-07-28 servers never send requests, so a client never "
-                "sends a response" + (" (a legacy server may have asked one)" if era == "legacy" else ""),
-            )
-        else:
-            add(
-                "error",
-                "method-missing",
-                "basic/index#requests",
-                'no "method": this is neither a request nor a notification',
-                path="method",
-            )
-        return out
-    method = obj["method"]
-    if not isinstance(method, str) or not method:
-        add("error", "method-type", "basic/index#requests", '"method" must be a non-empty string', path="method")
-        return out
-    if "result" in obj or "error" in obj:
-        add("error", "mixed-message", "basic/index#messages", "a request cannot also carry result or error")
-    if "params" in obj and not isinstance(obj["params"], dict):
-        add(
-            "error",
-            "params-type",
-            "basic/index#requests",
-            f'"params" must be an object in MCP, not {json.dumps(obj["params"])[:40]}',
-            path="params",
-        )
-        return out
-    params = obj.get("params")
-
-    is_notification_method = method.startswith("notifications/")
-    if has_id and is_notification_method:
-        add(
-            "info",
-            "notification-with-id",
-            "basic/index#notifications",
-            f"{method} carries an id, so it is a request, not a notification: the server must "
-            "answer it (expect -32601 Method not found)",
-        )
-    elif not has_id and not is_notification_method:
-        known = " (" + method + " is a request method)" if method in REQUEST_METHODS else ""
-        add(
-            "info",
-            "request-without-id",
-            "basic/index#notifications",
-            f"no id, so this is a notification{known}: the server must not answer it, and nothing will come back",
-        )
-    elif not has_id:
-        add(
-            "info",
-            "notification",
-            "basic/index#notifications",
-            f"{method} is a notification: the server never answers it, even when it does not know it",
-        )
-
-    # -- era -----------------------------------------------------------------------------------
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    legacy_only = method in LEGACY_ONLY_METHODS
-    if era == "legacy":
-        if method in MODERN_ONLY_METHODS:
-            add(
-                "warning",
-                "modern-only-method",
-                "changelog",
-                f"{method} is new in {LATEST}; a legacy server answers it with an error of its own choosing "
-                "(often -32601, sometimes -32602) or not at all, so a probe treats any answer that is not a "
-                "DiscoverResult or a recognised modern error as 'legacy', never one code",
-            )
-        if isinstance(meta, dict) and any(k in meta for k in revisions.REQUIRED_META_KEYS + (CLIENT_INFO_KEY,)):
-            add(
-                "warning",
-                "meta-on-legacy",
-                "basic/versioning",
-                "2026-07-28 _meta keys on a legacy connection: a legacy-only server ignores them, but a "
-                "dual-era server (the official SDK's) fixes the era per connection and answers -32600; "
-                "on this connection version and capabilities were negotiated by initialize",
-                path="params._meta",
-            )
-        if has_id and method in LEGACY_REQUEST_METHODS:
-            check_schema(out, method, LEGACY, params, notification=False)
-        elif not has_id and method.startswith("notifications/"):
-            check_schema(out, method, LEGACY, params, notification=True)
-        elif method not in MODERN_ONLY_METHODS:
-            add(
-                "warning",
-                "unknown-method",
-                "changelog",
-                f"{method} is not a {LEGACY} client {'request' if has_id else 'notification'}; "
-                "expect -32601 unless the server defines it",
-            )
-        return out
-
-    if legacy_only:
-        replacement = {
-            "initialize": "server/discover plus _meta on every request",
-            "notifications/initialized": "nothing: there is no handshake",
-            "ping": "nothing",
-            "logging/setLevel": f"the per-request _meta key {LOG_LEVEL_KEY}",
-            "resources/subscribe": "subscriptions/listen",
-            "resources/unsubscribe": "subscriptions/listen",
-            "notifications/roots/list_changed": "nothing",
-        }[method]
-        answer = (
-            "-32601 (404 over HTTP), naming its versions"
-            if method == "initialize"
-            else ("-32601" if has_id else "nothing (a notification is never answered)")
-        )
-        if era == "modern":
-            add(
-                "error",
-                "legacy-only-method",
-                "changelog",
-                f"{method} was removed in {LATEST} (replaced by {replacement}); this modern server answers {answer}",
-            )
-        else:
-            add(
-                "warning",
-                "legacy-only-method",
-                "changelog",
-                f"{method} exists only in the handshake era (<= {LEGACY}); a {LATEST} server answers "
-                f"{answer}; its replacement is {replacement}",
-            )
-            check_schema(out, method, LEGACY, params, notification=not has_id)
-        return out
-
-    # -- _meta (modern, or unknown era linted as modern) ---------------------------------------
-    if has_id:
-        check_request_meta(out, params)
-    elif isinstance(meta, dict):
-        check_meta_keys(out, meta, request=False)
-
-    # -- schema --------------------------------------------------------------------------------
-    if has_id and not is_notification_method:
-        if method in MODERN_REQUEST_METHODS:
-            check_schema(out, method, LATEST, params, notification=False)
-        else:
-            add(
-                "warning",
-                "unknown-method",
-                "schema",
-                f"{method} is not a {LATEST} client request; expect -32601 Method not found "
-                "unless the server defines it (an extension)",
-            )
-    elif not has_id:
-        if method == "notifications/cancelled":
-            check_schema(out, method, LATEST, params, notification=True)
-        elif is_notification_method:
-            add(
-                "warning",
-                "unknown-notification",
-                "schema",
-                f"{method} is not a {LATEST} client notification (only notifications/cancelled is); "
-                "the server ignores it silently",
-            )
+    draft = Draft(text, era=era, pending=pending, raw=raw)
+    out = Findings()
+    for check in CHECKS:
+        if check(draft, out):
+            break
     return out

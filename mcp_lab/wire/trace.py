@@ -42,7 +42,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Iterator, Literal, get_args
+from typing import Any, Iterable, Iterator, Literal, Protocol, get_args
 
 from mcp_lab.wire import jsonrpc, trace_views
 from mcp_lab.wire.trace_views import Diagram
@@ -83,6 +83,31 @@ def _log_to_file(path: str, trace: "Trace", ev: "Event") -> None:
         import sys
 
         print(f"mcp_lab: cannot append to {WIRE_LOG_ENV}={path}: {e}", file=sys.stderr)
+
+
+class CassetteFiles(Protocol):
+    """What `Trace.save` and `Trace.load` hand the Trace to: `mcp_lab.session.cassette`."""
+
+    def save(self, trace: "Trace", path: Any, **header: Any) -> Any: ...
+
+    def load(self, path: Any) -> "Trace": ...
+
+
+_CASSETTE_FILES: Callable[[], CassetteFiles] | None = None
+
+
+def use_cassette_files(provider: Callable[[], CassetteFiles]) -> None:
+    """Name what reads and writes Traces on disk: `provider()` returns it when a Trace is first
+    saved or loaded.  The package facade (`mcp_lab/__init__.py`) names the session layer's
+    cassette module, so this sans-IO layer imports no layer above it and does no I/O itself."""
+    global _CASSETTE_FILES
+    _CASSETTE_FILES = provider
+
+
+def _cassettes() -> CassetteFiles:
+    if _CASSETTE_FILES is None:  # only when mcp_lab/__init__.py did not run: never through `import mcp_lab`
+        raise RuntimeError("Trace.save/Trace.load need mcp_lab.session.cassette: import mcp_lab first")
+    return _CASSETTE_FILES()
 
 
 @dataclass(frozen=True)
@@ -291,20 +316,16 @@ class Trace:
         """A sequence diagram: one lifeline for the client, one per server peer."""
         return trace_views.as_mermaid(self, client=client)
 
-    # -- on disk (a cassette: mcp_lab.session.cassette) ----------------------------------------
+    # -- on disk (a cassette: the file format and its I/O live in the session layer) -------------
     def save(self, path, **header) -> Any:
         """Write this trace as a cassette (JSON Lines); returns the path. Keyword arguments go to
         the header: `server={"era": ..., "command": [...]}`, `how=...`."""
-        from mcp_lab.session import cassette  # the file format and its I/O live in session/
-
-        return cassette.save(self, path, **header)
+        return _cassettes().save(self, path, **header)
 
     @classmethod
     def load(cls, path) -> "Trace":
         """Read a cassette file back into a Trace that renders exactly as the saved one did."""
-        from mcp_lab.session import cassette
-
-        return cassette.load(path)
+        return _cassettes().load(path)
 
     # -- export ---------------------------------------------------------------------------
     def to_json(self) -> list[dict]:

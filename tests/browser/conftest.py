@@ -271,14 +271,92 @@ class JupyterLabServer:
         return left
 
 
-def _lab_starter(new_root):
+# What a learner's kernel has: nothing added to the environment (no switch answers for a learner).
+LEARNER_ENV = None
+
+
+class SharedLabView:
+    """The shared JupyterLab as one test (or one module) uses it: its notebooks (and folders)
+    copied into the server's root, each opened in a workspace of its own, and `stop()` ending the
+    kernels its notebooks started and returning the processes that outlived them, as
+    `JupyterLabServer.stop()` does for a server of its own."""
+
+    _count = 0
+
+    def __init__(self, lab: JupyterLabServer, notebooks: list[Path], extra: list[Path] = ()):
+        SharedLabView._count += 1
+        self.lab = lab
+        self.workspace = f"view{SharedLabView._count}"
+        self.names = {nb.name for nb in notebooks}
+        for nb in notebooks:
+            shutil.copy2(nb, lab.root / nb.name)
+        for folder in extra:
+            shutil.copytree(folder, lab.root / folder.name, dirs_exist_ok=True)
+        self._before = descendants(lab.proc.pid)
+        self.url, self.token, self.root, self.log_path = lab.url, lab.token, lab.root, lab.log_path
+
+    def log_tail(self, lines: int = 15) -> str:
+        return self.lab.log_tail(lines)
+
+    def notebook_url(self, name: str) -> str:
+        return f"{self.url}/lab/workspaces/{self.workspace}/tree/{name}?reset&token={self.token}"
+
+    def snapshot_processes(self) -> None:
+        self.lab.snapshot_processes()
+
+    def stop(self, timeout: float = 15.0) -> dict[int, str]:
+        """Shut down the sessions of this view's notebooks; return what outlived them (killed)."""
+        started = {p: t for p, t in descendants(self.lab.proc.pid).items() if self._before.get(p) != t}
+        try:
+            _, body = self.lab._api("/api/sessions")
+            for session in json.loads(body):
+                if Path(session.get("path", "")).name in self.names:
+                    self.lab._api(f"/api/sessions/{session['id']}", "DELETE", timeout=timeout / 2)
+        except (OSError, urllib.error.URLError, ValueError):
+            pass  # the server is gone: what it started is checked below all the same
+        deadline = time.monotonic() + timeout / 2
+        left = _alive(started)
+        while left and time.monotonic() < deadline:
+            time.sleep(0.05)
+            left = _alive(started)
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        return left
+
+
+@pytest.fixture(scope="session")
+def shared_jupyterlab(tmp_path_factory):
+    """One JupyterLab per test process for every browser test that opens notebooks as a learner
+    does (LEARNER_ENV): started on first use, stopped at the end with everything it started."""
+    _environment_check()
+    lab = JupyterLabServer(tmp_path_factory.mktemp("shared-lab"), [], LEARNER_ENV)
+    try:
+        lab.wait_ready()
+    except RuntimeError as e:
+        lab.stop()
+        pytest.fail(str(e), pytrace=False)
+    yield lab
+    left = lab.stop()
+    assert not left, f"processes outlived the shared JupyterLab (killed now): {sorted(left)}"
+
+
+def _lab_starter(new_root, shared=None):
     """start(notebooks, extra, env) -> a ready JupyterLabServer in `new_root()`, and the list of
-    started servers for the fixture to stop (no orphans) when it ends."""
-    started: list[JupyterLabServer] = []
+    started servers for the fixture to stop (no orphans) when it ends.  With `shared` (a callable
+    returning the shared JupyterLab), a learner's environment gets a view of that one server
+    instead of a server of its own: a JupyterLab start saved per test."""
+    started: list = []
 
     def start(
         notebooks: list[Path], extra: list[Path] = (), env: dict[str, str] | None = None, args: list[str] = ()
-    ) -> JupyterLabServer:
+    ):
+        if shared is not None and env == LEARNER_ENV and not args:
+            view = SharedLabView(shared(), notebooks, list(extra))
+            started.append(view)
+            return view
         lab = JupyterLabServer(new_root(), notebooks, env, args)
         for folder in extra:  # a lab's own folder, copied beside its notebook
             shutil.copytree(folder, lab.root / folder.name)
@@ -293,8 +371,8 @@ def _lab_starter(new_root):
 
 
 @contextlib.contextmanager
-def _chromium_page(profile: Path, width: int):
-    """A headless Debian Chromium page through Playwright (which never downloads a browser)."""
+def _chromium_context(profile: Path):
+    """A headless Debian Chromium through Playwright (which never downloads a browser)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -306,22 +384,70 @@ def _chromium_page(profile: Path, width: int):
             # The browser's local time is UTC, so a time typed into a datetime-local input is the
             # UTC instant the form sends (DatetimePicker converts local time to UTC).
             timezone_id="UTC",
-            viewport={"width": width, "height": 1000},
+            viewport={"width": 1280, "height": 1000},
         )
         try:
-            yield context.pages[0] if context.pages else context.new_page()
+            yield context
         finally:
             context.close()
 
 
+@pytest.fixture(scope="session")
+def chromium_context(tmp_path_factory):
+    """One headless Chromium per test process; each test or module gets a page of its own."""
+    _environment_check()
+    with _chromium_context(tmp_path_factory.mktemp("chromium-profile")) as context:
+        yield context
+
+
+@contextlib.contextmanager
+def _page(context, width: int):
+    page = context.new_page()
+    page.set_viewport_size({"width": width, "height": 1000})
+    try:
+        yield page
+    finally:
+        page.close()
+
+
 @pytest.fixture
 def jupyterlab(tmp_path, request):
-    """jupyterlab(notebooks, extra, env) -> a started JupyterLabServer; stopped (no orphans) at the end."""
+    """jupyterlab(notebooks, extra, env) -> a started JupyterLab (the shared one for LEARNER_ENV);
+    stopped (no orphans) at the end."""
     _environment_check()
-    start, started = _lab_starter(lambda: tmp_path / f"lab{len(started)}")
+    start, started = _lab_starter(
+        lambda: tmp_path / f"lab{len(started)}", lambda: request.getfixturevalue("shared_jupyterlab")
+    )
     yield start
     for lab in started:
         lab.stop()
+
+
+@pytest.fixture
+def chromium(chromium_context):
+    """A headless Chromium page at 1280x1000 (a new page of the process's one browser)."""
+    with _page(chromium_context, 1280) as page:
+        yield page
+
+
+# -- one page and one JupyterLab (view) for a whole test module (the screen tests open several notebooks)
+@pytest.fixture(scope="module")
+def jupyterlab_module(tmp_path_factory, request):
+    """Like `jupyterlab`, but one server (or one view of the shared one) for every test of the module."""
+    _environment_check()
+    start, started = _lab_starter(
+        lambda: tmp_path_factory.mktemp("lab"), lambda: request.getfixturevalue("shared_jupyterlab")
+    )
+    yield start
+    for lab in started:
+        lab.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium_module(chromium_context):
+    """One headless Chromium page at 1400x1000 (the size the course is checked at) for the module."""
+    with _page(chromium_context, 1400) as page:
+        yield page
 
 
 @pytest.fixture
@@ -331,30 +457,3 @@ def jupyter_server(tmp_path):
     yield start
     for lab in started:
         assert not lab.stop(), "processes outlived the server"
-
-
-@pytest.fixture
-def chromium(tmp_path):
-    """A headless Chromium page at 1280x1000."""
-    _environment_check()
-    with _chromium_page(tmp_path / "chromium-profile", 1280) as page:
-        yield page
-
-
-# -- one JupyterLab and one browser for a whole test module (the screen tests open several notebooks)
-@pytest.fixture(scope="module")
-def jupyterlab_module(tmp_path_factory):
-    """Like `jupyterlab`, but one server for every test of the module."""
-    _environment_check()
-    start, started = _lab_starter(lambda: tmp_path_factory.mktemp("lab"))
-    yield start
-    for lab in started:
-        lab.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium_module(tmp_path_factory):
-    """One headless Chromium page at 1400x1000 (the size the course is checked at)."""
-    _environment_check()
-    with _chromium_page(tmp_path_factory.mktemp("chromium-profile"), 1400) as page:
-        yield page
