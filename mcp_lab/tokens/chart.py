@@ -8,7 +8,7 @@ the other both ways.
 from __future__ import annotations
 
 import html
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 
 class Bar(NamedTuple):
@@ -69,7 +69,15 @@ def bar_svg(bars: list[Bar], *, title: str, heading: str) -> str:
     return "".join(parts)
 
 
-def before_after(before: CatalogCost, after: CatalogCost, budget: int | None = None) -> Chart:
+class _Costed(Protocol):
+    """What `before_after` reads of a catalog's cost (a CatalogCost has it): no import of the catalog."""
+
+    encoding: str
+    tools: tuple
+    tools_total: int
+
+
+def before_after(before: _Costed, after: _Costed, budget: int | None = None) -> Chart:
     """One chart of a trimmed catalog against its original, on one scale, with the budget line.
 
     The top pair of bars is the whole list (`tools_total`), with the budget drawn across it; below,

@@ -350,9 +350,7 @@ def _lab_starter(new_root, shared=None):
     instead of a server of its own: a JupyterLab start saved per test."""
     started: list = []
 
-    def start(
-        notebooks: list[Path], extra: list[Path] = (), env: dict[str, str] | None = None, args: list[str] = ()
-    ):
+    def start(notebooks: list[Path], extra: list[Path] = (), env: dict[str, str] | None = None, args: list[str] = ()):
         if shared is not None and env == LEARNER_ENV and not args:
             view = SharedLabView(shared(), notebooks, list(extra))
             started.append(view)
