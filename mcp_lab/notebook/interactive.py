@@ -35,6 +35,8 @@ class Interactive:
         max_rounds: int = MAX_ROUNDS,
         timeout: float | None = None,
         server_name: str | None = None,
+        sampling: bool = False,
+        roots: list[dict] | None = None,
     ):
         if method not in MRTR_METHODS:
             raise ValueError(f"{method} cannot answer input_required; only {', '.join(sorted(MRTR_METHODS))} can")
@@ -47,6 +49,14 @@ class Interactive:
         self.server_name = server_name or getattr(client, "name", None)
         # The forms below can render both modes: declare them, with the client's own capabilities.
         self.capabilities = answering(getattr(client, "capabilities", {}), widgets.capabilities())
+        # A person can also stand in for the model (sampling) and pick the roots to share: the
+        # requests declare each only when this call offers it.
+        # https://modelcontextprotocol.io/specification/2026-07-28/client/sampling#capabilities
+        self.sampling, self.roots = sampling, roots
+        if sampling:
+            self.capabilities.setdefault("sampling", {})
+        if roots is not None:
+            self.capabilities.setdefault("roots", {})
         self.exchange = Exchange(method, dict(params))
         self.round = None
         self.error: Exception | None = None
@@ -69,7 +79,11 @@ class Interactive:
             # FormRound calls back at once when nobody needs to be asked (a requestState-only
             # "try again" result): the nested retry has then already moved the loop on.
             this_round = widgets.FormRound(
-                asks, lambda responses: self._answered(r.result, responses), server_name=self.server_name
+                asks,
+                lambda responses: self._answered(r.result, responses),
+                server_name=self.server_name,
+                sampling=self.sampling,
+                roots=self.roots,
             )
             if this_round.done:
                 return
