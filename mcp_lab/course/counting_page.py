@@ -1,9 +1,9 @@
 """A local web page that counts the requests it gets (notebook 07: a URL-mode link never fetched).
 
-    site = counting_page()              # listens on 127.0.0.1, a free port, in a daemon thread
-    site.url("/connect/weather")        # the address to put in a URL-mode elicitation
-    site.hits                           # the paths requested so far
-    site.close()                        # idempotent; the thread ends with the kernel anyway
+site = counting_page()              # listens on 127.0.0.1, a free port, in a daemon thread
+site.url("/connect/weather")        # the address to put in a URL-mode elicitation
+site.hits                           # the paths requested so far
+site.close()                        # idempotent; the thread ends with the kernel anyway
 """
 
 from __future__ import annotations
