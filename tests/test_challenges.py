@@ -49,3 +49,18 @@ def test_a_failed_check_renders_as_its_sentence_and_hint_not_a_traceback():
         "challenge 1: not yet. the server answered error -32602",
         "hint: look at params._meta",
     ]
+
+
+def test_a_retry_without_action_gets_a_sentence_that_names_action_and_the_lint_points_at_elicit_result(
+    connections,
+):
+    c = CHALLENGES[6]
+    no_action = c.solution.replace('"action": "accept", ', "")
+    assert '"action"' not in no_action
+    answer = _send(connections, c, no_action)
+    reason = judge(6, answer)
+    assert "has no `action`" in reason and not reason.endswith("''"), reason
+    from mcp_lab.wire import lint
+
+    found = str(lint.lint(answer.sent))
+    assert "closest is ElicitResult: action" in found, found
