@@ -41,7 +41,7 @@ KEY = "room"
 CALL = {"name": TOOL, "arguments": {"startsAt": START}}
 INTRUDER = "Broom closet"
 _MRTR = "basic/patterns/mrtr"
-_ENV = {"LAB02_SECRET": "the-check-shares-this-key-with-every-process"}
+_ENV = {"LAB08_SECRET": "the-check-shares-this-key-with-every-process"}
 
 
 def check(server: str | Path | Sequence[str], *, timeout: float = 5.0) -> CheckReport:
