@@ -100,14 +100,17 @@ def test_the_readme_total_is_the_sum_of_the_map():
 
 
 def test_every_lesson_ends_with_self_check_questions_answered_from_code():
+    """The quiz registers with the interactions registry (a `Quiz(...)` display, answered by the
+    test-learner from outside: tests/lessons/), and the notebook holds no cell answering it."""
     for path in _notebooks():
         if not path.startswith("notebooks/") or path in NO_QUIZ:
             continue
         cells = ["".join(c["source"]) for c in json.loads((ROOT / path).read_text())["cells"]]
         quiz_at = [i for i, src in enumerate(cells) if "from mcp_lab.quiz import" in src and "Question(" in src]
         assert quiz_at, f"{path}: no self-check questions (mcp_lab.quiz)"
-        assert any("check_all(" in src for src in cells[quiz_at[-1] :]), (
-            f"{path}: the quiz is not answered from code, so the tests cannot prove it grades right"
+        assert "Quiz(" in cells[quiz_at[-1]], f"{path}: the questions are not gathered in a Quiz"
+        assert not any("check_all(" in src for src in cells), (
+            f"{path}: a cell answers the quiz from code; the tests answer it from outside the notebook"
         )
         assert len(cells) - quiz_at[-1] <= 6, f"{path}: the self-check should come at the end"
 
