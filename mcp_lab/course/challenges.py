@@ -31,6 +31,7 @@ META_2026 = (
     '"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}'
 )
 STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="  # the bundled calendar's requestState for title "Dentist"
+SOLVED: set[int] = set()  # the challenges this kernel has seen solved
 
 
 class NotYet(AssertionError):
@@ -316,9 +317,15 @@ def check(number: int, answer=None) -> None:
     if answer is None:
         answer = _last_answer()
     reason = judge(number, answer) if attempted(number, answer) else None
-    passed = attempted(number, answer) and reason is None
+    if attempted(number, answer) and reason is None:
+        SOLVED.add(number)
+    # Asked when the registry wants to know, so an answer sent through `act` (which checks again)
+    # settles the very interaction the caller holds.
     interactions.register(
-        f"challenge-{number}", "challenge", is_done=lambda: passed, act=lambda text: _send_and_check(number, text)
+        f"challenge-{number}",
+        "challenge",
+        is_done=lambda: number in SOLVED,
+        act=lambda text: _send_and_check(number, text),
     )
     if not attempted(number, answer):
         print(f"challenge {number}: waiting for your message (change the cell above, run it, then this one).")

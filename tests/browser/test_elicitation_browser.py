@@ -72,9 +72,11 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     # DatetimePicker renders an <input type="datetime-local">; it exists only if the widget
     # really rendered (without the ipywidgets extension the output is a text repr instead).
     picker = 'input[type="datetime-local"]'
-    when = page.locator(f".jp-OutputArea-output {picker}")
+    when = page.locator(f".jp-OutputArea-output {picker}").first  # the Dentist form (Decline's is second)
     step("the Dentist form never appeared in the output", lambda: when.wait_for(state="visible", timeout=WAIT_MS))
-    accept = page.locator(".jp-OutputArea-output").filter(has=page.locator(picker)).get_by_role("button", name="Accept")
+    accept = (
+        page.locator(".jp-OutputArea-output").filter(has=page.locator(picker)).first.get_by_role("button", name="Accept")
+    )
 
     def type_the_time():
         expect(accept).to_be_disabled()  # required and empty: the form blocks Accept
@@ -91,8 +93,8 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     step(f"no {CREATED!r} after pressing Accept", lambda: created.wait_for(state="visible", timeout=15_000))
 
     # The reader's next step: run the "retry on the wire" cell again, now that the form is answered.
-    # (Found by a phrase of its source: keep it in sync with notebooks/04, section 4.)
-    retry_cell = page.locator(".jp-CodeCell").filter(has_text="the form should have been answered from code")
+    # (Found by a phrase of its source: keep it in sync with notebook 07, section 3.)
+    retry_cell = page.locator(".jp-CodeCell").filter(has_text="exactly as written to the server's stdin")
     retry_out = retry_cell.locator(".jp-OutputArea-output")
 
     def rerun_retry_cell():
