@@ -217,7 +217,7 @@ LAB08_NEAR_MISSES = {
 }
 
 
-@pytest.mark.wire_deliberate(server="lab 02 solutions broken on purpose to prove the check catches them")
+@pytest.mark.wire_deliberate(server="lab 08 solutions broken on purpose to prove the check catches them")
 @pytest.mark.parametrize("miss", sorted(LAB08_NEAR_MISSES))
 def test_lab08_catches_each_near_miss(tmp_path, miss):
     old, new, message = LAB08_NEAR_MISSES[miss]
