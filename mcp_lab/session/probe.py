@@ -13,8 +13,9 @@ understands, and reads the era off the answer (https://modelcontextprotocol.io/s
    back" is written for the modern-error branch), so this is mcp_lab's reading, after the
    -32022 rule's "surface an error"; the Python SDK (mcp 2.3) sends `initialize` instead, as
    notebook 06 shows;
-3. a recognised modern error -- the spec says "such as" -32022, and -32020 (missing or
-   malformed `_meta` or headers) and -32021 (missing client capability) are modern codes too
+3. a recognised modern error -- the spec says "such as" -32022, and -32020 (HeaderMismatch:
+   HTTP headers that disagree with the body, or missing or malformed) and -32021 (a missing
+   required client capability) are modern codes too
    (`mcp_lab.wire.era` treats all three so) -> modern: with -32022's `data.supported`, retry
    the discover at a listed version we speak; never fall back to `initialize`;
 4. any other error, any answer that is not a DiscoverResult, or silence until the deadline
