@@ -74,6 +74,10 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     picker = 'input[type="datetime-local"]'
     when = page.locator(f".jp-OutputArea-output {picker}").first  # the Dentist form (Decline's is second)
     step("the Dentist form never appeared in the output", lambda: when.wait_for(state="visible", timeout=WAIT_MS))
+    # Run All goes on past the form (later sections start more servers); the kernel handles the
+    # form's value change only once it is idle again, so wait for that before typing.
+    idle = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$"))
+    step("Run All did not finish (the kernel stayed busy)", lambda: idle.wait_for(timeout=WAIT_MS * 3))
     accept = (
         page.locator(".jp-OutputArea-output").filter(has=page.locator(picker)).first.get_by_role("button", name="Accept")
     )
