@@ -79,7 +79,9 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     idle = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$"))
     step("Run All did not finish (the kernel stayed busy)", lambda: idle.wait_for(timeout=WAIT_MS * 3))
     accept = (
-        page.locator(".jp-OutputArea-output").filter(has=page.locator(picker)).first.get_by_role("button", name="Accept")
+        page.locator(".jp-OutputArea-output")
+        .filter(has=page.locator(picker))
+        .first.get_by_role("button", name="Accept")
     )
 
     def type_the_time():
