@@ -109,7 +109,10 @@ def test_every_lesson_ends_with_self_check_questions_the_harness_answers():
         quiz_at = [i for i, src in enumerate(cells) if "from mcp_lab.quiz import" in src and "Question(" in src]
         assert quiz_at, f"{path}: no self-check questions (mcp_lab.quiz)"
         assert re.search(r"\bkey=", cells[quiz_at[-1]]), f"{path}: the quiz has no key= for the harness to answer it by"
-        assert not any("check_all(" in src for src in cells), f"{path}: a cell answers the quiz from code"
+        assert "Quiz(" in cells[quiz_at[-1]], f"{path}: the questions are not gathered in a Quiz"
+        assert not any("check_all(" in src for src in cells), (
+            f"{path}: a cell answers the quiz from code; the tests answer it from outside the notebook"
+        )
         assert len(cells) - quiz_at[-1] <= 6, f"{path}: the self-check should come at the end"
 
 

@@ -142,7 +142,7 @@ def test_lab00_names_the_first_unmet_rule():
 # --- lab 02: ask the person -------------------------------------------------------------------
 
 
-def test_lab02_template_fails_at_todo_2_with_the_message():
+def test_lab08_template_fails_at_todo_2_with_the_message():
     with pytest.raises(CheckFailed) as info:
         check_ask.check(LABS / SERVER)
     text = str(info.value)
@@ -154,7 +154,7 @@ def test_lab02_template_fails_at_todo_2_with_the_message():
     )
 
 
-def test_lab02_solution_passes():
+def test_lab08_solution_passes():
     report = check_ask.check(SOLUTIONS / SERVER)
     assert len(report.passed) == 14, report.text()
     assert "accept: Booked Aurora at 2026-09-10T08:30:00Z." in report.passed, report.passed
@@ -171,7 +171,7 @@ def variant(tmp_path: Path, old: str, new: str) -> Path:
 
 
 # Near-miss solutions: one line of the solution changed, and the check must name exactly that.
-LAB02_NEAR_MISSES = {
+LAB08_NEAR_MISSES = {
     "asks-without-the-capability": (
         "if not declares_form_elicitation(caps):",
         "if False:",
@@ -211,22 +211,22 @@ LAB02_NEAR_MISSES = {
         r"^the plumbing \(a request whose id is null\): .*id must be a string or an integer, not None",
     ),
     "state-kept-in-the-process": (
-        'SECRET = os.environ.get("LAB02_SECRET", "lab-02-not-a-real-secret").encode()',
+        'SECRET = os.environ.get("LAB08_SECRET", "lab-08-not-a-real-secret").encode()',
         "SECRET = os.urandom(16)",
         r"^a retry that reaches a second, fresh process",
     ),
 }
 
 
-@pytest.mark.wire_deliberate(server="lab 02 solutions broken on purpose to prove the check catches them")
-@pytest.mark.parametrize("miss", sorted(LAB02_NEAR_MISSES))
-def test_lab02_catches_each_near_miss(tmp_path, miss):
-    old, new, message = LAB02_NEAR_MISSES[miss]
+@pytest.mark.wire_deliberate(server="lab 08 solutions broken on purpose to prove the check catches them")
+@pytest.mark.parametrize("miss", sorted(LAB08_NEAR_MISSES))
+def test_lab08_catches_each_near_miss(tmp_path, miss):
+    old, new, message = LAB08_NEAR_MISSES[miss]
     with pytest.raises(CheckFailed, match=message):
         check_ask.check(variant(tmp_path, old, new))
 
 
-def test_lab02_a_server_that_cannot_start_is_a_clear_failure(tmp_path):
+def test_lab08_a_server_that_cannot_start_is_a_clear_failure(tmp_path):
     path = variant(tmp_path, "def book_room(", "def book_room(:")
     with pytest.raises(CheckFailed, match=r"the server gave no usable answer .*SyntaxError"):
         check_ask.check(path)

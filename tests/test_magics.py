@@ -194,6 +194,19 @@ def test_notebook_04_by_hand_challenges():
     # The learner's starting text is sent as it stands: the lint flags it, the server refuses it.
     assert "meta-missing" in _text(by_id["challenge-1"])
     assert "-32602" in _text(by_id["challenge-1"])
-    # Under the test harness each check sends the challenge's solution and passes.
+    # Run All with nothing typed: every check waits for the learner, none fails.
+    for n in range(1, 9):
+        assert f"challenge {n}: waiting for your message" in _text(by_id[f"check-{n}"])
+
+    # The learner types each solution into its cell: every check passes.
+    from mcp_lab.course.challenges import CHALLENGES
+
+    solved = nbformat.read(path, as_version=4)
+    for cell in solved.cells:
+        if cell.id.startswith("challenge-"):
+            c = CHALLENGES[int(cell.id.split("-")[1])]
+            cell.source = f"%%rpc {c.connection} {c.flags}".strip() + "\n" + c.solution
+    run(_with_reference(solved), cwd=path.parent)
+    by_id = {c.id: c for c in solved.cells}
     for n in range(1, 9):
         assert f"challenge {n}: done." in _text(by_id[f"check-{n}"]), _text(by_id[f"check-{n}"])

@@ -337,3 +337,42 @@ def test_http_refuses_a_foreign_origin_and_answers_legacy_initialize(http):
         else next(line[5:] for line in legacy.text.splitlines() if line.startswith("data:"))
     )
     assert json.loads(payload)["result"]["protocolVersion"] == "2025-11-25"
+
+
+# -- notebook 07's lessons: roots then sampling; a requestState-only result ------------------
+ROOTS_AND_SAMPLING = {"io.modelcontextprotocol/clientCapabilities": {"roots": {}, "sampling": {}}}
+
+
+def test_brief_project_asks_roots_then_sampling(stdio):
+    one = call(stdio, "brief_project", _meta=ROOTS_AND_SAMPLING)
+    assert one["inputRequests"] == {"workspace": {"method": "roots/list"}}
+    assert "requestState" not in one, "round 1 has nothing to remember"
+    roots = {"workspace": {"roots": [{"uri": "file:///home/learner/calendar", "name": "Calendar"}]}}
+    two = call(stdio, "brief_project", inputResponses=roots, _meta=ROOTS_AND_SAMPLING)
+    asked = two["inputRequests"]["summary"]
+    assert asked["method"] == "sampling/createMessage" and asked["params"]["maxTokens"] == 60
+    assert "file:///home/learner/calendar" in asked["params"]["messages"][0]["content"]["text"]
+    reply = {"role": "assistant", "content": {"type": "text", "text": "A calendar."}, "model": "a person"}
+    three = call(
+        stdio,
+        "brief_project",
+        inputResponses={"summary": reply},
+        requestState=two["requestState"],
+        _meta=ROOTS_AND_SAMPLING,
+    )
+    assert three["content"][0]["text"] == "Brief of file:///home/learner/calendar: A calendar."
+
+
+def test_brief_project_needs_the_roots_capability(stdio):
+    refused = stdio.request("tools/call", {"name": "brief_project", "arguments": {}})
+    assert isinstance(refused, jsonrpc.Error) and refused.code == -32021
+    assert refused.data == {"requiredCapabilities": {"roots": {}}}
+
+
+def test_prepare_report_answers_request_state_only_twice(stdio):
+    one = call(stdio, "prepare_report")
+    assert set(one) - {"_meta"} == {"resultType", "requestState"}, "no inputRequests: retry at once"
+    two = call(stdio, "prepare_report", requestState=one["requestState"])
+    assert set(two) - {"_meta"} == {"resultType", "requestState"}
+    three = call(stdio, "prepare_report", requestState=two["requestState"])
+    assert three["content"][0]["text"] == "Report ready after 3 requests; the first 2 asked for nothing."

@@ -138,6 +138,23 @@ def test_notebook_06b(kernelspec):
 
     # The closing "predict, then run" self-check: the answers its markdown gives are the real ones.
     assert "era modern" in "".join(o.text for o in by_id["self-check-connect"].outputs if o.output_type == "stream")
+    # Under Run All nothing is predicted yet, so nothing is sent: each cell waits for the learner.
+    for cid in ("predict-ping", "predict-ask", "predict-unknown-resource"):
+        said = "".join(o.text for o in by_id[cid].outputs if o.output_type == "stream")
+        assert "Predict first" in said and not _outputs(by_id[cid], "sent"), (cid, said)
+    # The correction, in this notebook: the SDK calendar checks _meta first (-32602), the bundled
+    # calendar looks the method up first (-32601): the order is each server's choice.
+    reply, _ = _reply(by_id["sdk-ping"])
+    assert reply["error"]["code"] == -32602
+
+    # The learner writes predictions: now the messages go, and the kernel says whether each held.
+    predicted = nbformat.read(path, as_version=4)
+    typed = {"predict-ping": "-32601", "predict-ask": "result", "predict-unknown-resource": "-32002"}
+    for cell in predicted.cells:
+        if cell.id in typed:
+            cell.source = cell.source.replace("%predict", f"%predict {typed[cell.id]}", 1)
+    _run(_with_reference(predicted))
+    by_id = {c.id: c for c in predicted.cells}
     reply, _ = _reply(by_id["predict-ping"])
     assert reply["id"] == 30 and reply["error"]["code"] == -32601
     assert "legacy-only-method" in _lint(by_id["predict-ping"])
@@ -146,7 +163,11 @@ def test_notebook_06b(kernelspec):
     assert set(reply["result"]["inputRequests"]) == {"when"} and reply["result"]["requestState"]
     reply, _ = _reply(by_id["predict-unknown-resource"])
     assert reply["error"]["code"] == -32602 and reply["error"]["data"] == {"uri": "calendar://year"}
-    assert "closed 'calendar'" in "".join(o.text for o in by_id["close"].outputs if o.output_type == "stream")
+    verdicts = {cid: "".join(o.text for o in by_id[cid].outputs if o.output_type == "stream") for cid in typed}
+    assert "Your prediction held: -32601" in verdicts["predict-ping"]
+    assert "Your prediction held: result" in verdicts["predict-ask"]
+    assert "Not quite: you predicted -32002, the answer is -32602" in verdicts["predict-unknown-resource"]
+    assert "closed 'sdk_calendar'" in "".join(o.text for o in by_id["close"].outputs if o.output_type == "stream")
 
 
 def test_mistakes_are_one_line_errors(kernelspec):

@@ -41,7 +41,7 @@ KEY = "room"
 CALL = {"name": TOOL, "arguments": {"startsAt": START}}
 INTRUDER = "Broom closet"
 _MRTR = "basic/patterns/mrtr"
-_ENV = {"LAB02_SECRET": "the-check-shares-this-key-with-every-process"}
+_ENV = {"LAB08_SECRET": "the-check-shares-this-key-with-every-process"}
 
 
 def check(server: str | Path | Sequence[str], *, timeout: float = 5.0) -> CheckReport:
@@ -263,7 +263,7 @@ def _contract(argv: list[str], timeout: float, ok: Callable[[str], None]) -> Non
                 "tools/list",
                 expected=f"a tool {TOOL} with the required argument startsAt",
                 got=_summary(listed),
-                rule="server/tools: tools/list returns every tool",
+                rule="server/tools: tools/list MUST return the tools currently available to the client",
                 hint="keep TOOL as the template defines it",
             )
         ok(f"tools/list lists {TOOL}(startsAt)")
@@ -386,8 +386,8 @@ def _without_form_capability(argv: list[str], timeout: float, ok: Callable[[str]
                     what,
                     expected='the error -32021 with data.requiredCapabilities {"elicitation": {"form": {}}}',
                     got=_summary(r) + (f" with data {shown(r.data)}" if isinstance(r, jsonrpc.Error) else ""),
-                    rule="basic/patterns/mrtr and schema MissingRequiredClientCapabilityError: never ask for "
-                    "an input type this request did not declare; say which capability is required",
+                    rule="basic/patterns/mrtr: a server MUST NOT send an input request the client did not "
+                    "declare; schema MissingRequiredClientCapabilityError names the capability required",
                     hint="that is TODO 1 in book_room",
                 )
             ok(f"{label}: -32021, requiredCapabilities {shown(required)}")
@@ -413,7 +413,8 @@ def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms
                     label,
                     expected="a clean refusal (the error -32602)",
                     got=_summary(r) + " -- the server hit an exception",
-                    rule=f"{_MRTR}: treat requestState as attacker-controlled and reject what fails verification",
+                    rule=f"{_MRTR}: requestState MUST be treated as attacker-controlled; state that fails "
+                    "verification MUST be rejected",
                     hint="unseal(state) raises Refusal(-32602) for you",
                 )
             if not isinstance(r, jsonrpc.Error) and not (isinstance(r, jsonrpc.Result) and r.result.get("isError")):
@@ -421,8 +422,8 @@ def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms
                     label,
                     expected="a refusal (the error -32602, or at least no booking)",
                     got=_summary(r),
-                    rule=f"{_MRTR}: requestState is attacker-controlled; protect its "
-                    "integrity and reject anything that fails verification",
+                    rule=f"{_MRTR}: when requestState drives business logic the server MUST protect its "
+                    "integrity (HMAC or AEAD) and MUST reject state that fails verification",
                     hint="call unseal(state) before believing anything in it",
                 )
             ok(f"a requestState with {how} is refused: {_summary(r)}")

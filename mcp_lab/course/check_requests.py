@@ -164,7 +164,7 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
             what,
             expected=f'protocolVersion "{revisions.LATEST}"',
             got=json.dumps(meta[revisions.PROTOCOL_VERSION_KEY]),
-            rule="basic/versioning: a server answers -32022 to a version it does not serve",
+            rule="basic/versioning: a server MUST answer -32022 to a version it does not implement",
             hint=f'this course speaks "{revisions.LATEST}"',
         )
     if not isinstance(meta[revisions.CLIENT_CAPABILITIES_KEY], dict):
@@ -262,7 +262,7 @@ def _judge(i: int, obj: dict, result: dict) -> str:
                 what,
                 expected='the tool list ["create_event"]',
                 got=shown(names),
-                rule="server/tools: tools/list returns every tool the server has",
+                rule="server/tools: tools/list MUST return the tools currently available to the client",
                 hint="tools/list takes no arguments besides _meta (and an optional cursor)",
             )
         return f"{what}: one tool, create_event"
@@ -305,7 +305,8 @@ def _judge(i: int, obj: dict, result: dict) -> str:
             what,
             expected='a "complete" result',
             got='resultType "input_required": the server asks for a start time',
-            rule="basic/patterns/mrtr: a server answers input_required when it needs something the request lacks",
+            rule="basic/patterns/mrtr: a server MAY answer input_required when the request lacks something "
+            "(this calendar does, for a missing startsAt)",
             hint='add "startsAt", an ISO 8601 date-time such as "2026-09-10T08:30:00Z", to the arguments',
         )
     text = " ".join(c.get("text", "") for c in result.get("content") or [] if isinstance(c, dict))

@@ -39,10 +39,11 @@ class ElicitationForm:
     Driving from code: ``form.fields`` (name -> real widget), ``form.set(**values)``,
     ``form.accept()`` / ``decline()`` / ``cancel()`` (they click the real buttons),
     ``form.errors`` (field -> current message), ``form.result`` (ElicitResult or None),
-    ``form.widget`` (the top-level VBox), ``form.on_submit(callback)``.
+    ``form.widget`` (the top-level VBox), ``form.on_submit(callback)``. With ``key=...`` a form
+    shown on its own registers with `mcp_lab.notebook.interactions` (kind "form") and waits there.
     """
 
-    def __init__(self, params: dict, *, server_name: str | None = None):
+    def __init__(self, params: dict, *, server_name: str | None = None, key: str | None = None):
         w = load_ipywidgets()
         self.params = params
         self.server_name = server_name
@@ -83,6 +84,23 @@ class ElicitationForm:
         for f in self._fields.values():
             f.widget.observe(lambda _c: self._refresh(), names="value")
         self._refresh()
+        if key is not None:
+            self._register(key)
+
+    def _register(self, key: str) -> None:
+        """A form shown on its own (not inside an MRTR call) waits for the person under `key`."""
+        from mcp_lab.notebook import interactions
+        from mcp_lab.notebook.interactive import _answer_form
+
+        item = interactions.register(
+            key,
+            "form",
+            is_done=lambda: self.result is not None,
+            act=lambda value: _answer_form(self, key, value),
+            widget=self.widget,
+            owner=self,
+        )
+        self.on_submit(lambda _result: item.settle())
 
     # -- building -----------------------------------------------------------------------------
     def _header_html(self) -> str:

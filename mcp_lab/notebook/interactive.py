@@ -8,7 +8,8 @@ Each form registers with `mcp_lab.notebook.interactions` as kind "form": the fir
 the call under its `key`, any later one (a second round, a second input of a round) under
 `"<key>/<n>"`, n counting the call's elicitations from 1 (so the second is `"<key>/2"`).
 `answer(value)` takes a dict of field values (set, then Accept), or "decline" / "cancel", or
-"accept" (URL mode: consent to open the link).
+"accept" (URL mode: consent to open the link); for a sampling request the reply's text, for a
+roots request the list of root URIs to share (`mcp_lab.notebook.client_forms`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ class Interactive:
         timeout: float | None = None,
         server_name: str | None = None,
         key: str | None = None,
+        sampling: bool = False,
+        roots: list[dict] | None = None,
     ):
         if method not in MRTR_METHODS:
             raise ValueError(f"{method} cannot answer input_required; only {', '.join(sorted(MRTR_METHODS))} can")
@@ -55,6 +58,14 @@ class Interactive:
         self.server_name = server_name or getattr(client, "name", None)
         # The forms below can render both modes: declare them, with the client's own capabilities.
         self.capabilities = answering(getattr(client, "capabilities", {}), widgets.capabilities())
+        # A person can also stand in for the model (sampling) and pick the roots to share: the
+        # requests declare each only when this call offers it.
+        # https://modelcontextprotocol.io/specification/2026-07-28/client/sampling#capabilities
+        self.sampling, self.roots = sampling, roots
+        if sampling:
+            self.capabilities.setdefault("sampling", {})
+        if roots is not None:
+            self.capabilities.setdefault("roots", {})
         self.exchange = Exchange(method, dict(params))
         self.round = None
         self.error: Exception | None = None
@@ -81,7 +92,11 @@ class Interactive:
             # FormRound calls back at once when nobody needs to be asked (a requestState-only
             # "try again" result): the nested retry has then already moved the loop on.
             this_round = widgets.FormRound(
-                asks, lambda responses: self._answered(r.result, responses), server_name=self.server_name
+                asks,
+                lambda responses: self._answered(r.result, responses),
+                server_name=self.server_name,
+                sampling=self.sampling,
+                roots=self.roots,
             )
             if this_round.done:
                 return
@@ -159,6 +174,8 @@ class Interactive:
 
 def _answer_form(form, key: str, value) -> dict:
     """Answer one form as a person would: fill the fields and press Accept, or press a button."""
+    if hasattr(form, "send"):  # a SamplingForm (value: the reply) or a RootsForm (value: uris)
+        return form.answer(value)
     if value in ("accept", "decline", "cancel"):
         result = getattr(form, value)()
     elif isinstance(value, dict):

@@ -148,15 +148,28 @@ def answer_text(a: Answer) -> str:
     return "\n".join(out)
 
 
+FOLD_AFTER = 30  # lines of one answer shown before the rest folds away (HTML view only)
+
+
 def answer_html(a: Answer) -> str:
     parts = []
     if not a.all:
         parts.append(f"<div><i>{html.escape(answer_text(a).splitlines()[0])}</i></div>")
     for item in a.all:
         colour = "#fce8e6" if isinstance(item, str) or "error" in item else "#e6f4ea"
+        style = f"background:{colour};padding:4px;margin:2px 0;{TEXT_WRAP}"
+        lines = _pretty(item).split("\n")
+        shown, rest = lines[:FOLD_AFTER], lines[FOLD_AFTER:]
+        # A long answer (a legacy server's whole tools/list) shows its head; the rest is one click.
+        more = (
+            f"<details><summary>{len(rest)} more lines, click to open</summary>"
+            f"<pre style='{style}'>{html.escape(chr(10).join(rest))}</pre></details>"
+            if rest
+            else ""
+        )
         parts.append(
             f"<div style='font-size:12px'><b>{html.escape(_headline(item))}</b></div>"
-            f"<pre style='background:{colour};padding:4px;margin:2px 0;{TEXT_WRAP}'>{html.escape(_pretty(item))}</pre>"
+            f"<pre style='{style}'>{html.escape(chr(10).join(shown))}</pre>{more}"
         )
     if a.stderr:
         lines = "\n".join(a.stderr)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from mcp_lab.notebook.client_forms import RootsForm, SamplingForm
 from mcp_lab.notebook.fields import esc, load_ipywidgets
 from mcp_lab.notebook.form import ElicitationForm
 from mcp_lab.wire.elicitation import capabilities, secret_terms
@@ -47,6 +48,8 @@ from mcp_lab.wire.elicitation import capabilities, secret_terms
 __all__ = [
     "ElicitationForm",
     "FormRound",
+    "RootsForm",
+    "SamplingForm",
     "PendingForms",
     "capabilities",
     "secret_terms",
@@ -76,7 +79,9 @@ class FormRound:
     """All ``inputRequests`` of one ``input_required`` result, answered through widgets.
 
     ``FormRound(input_requests, on_complete, server_name=None)`` renders one ElicitationForm per
-    ``elicitation/create`` key, and a "not supported by this client" box (answered with
+    ``elicitation/create`` key, a SamplingForm per ``sampling/createMessage`` key when
+    ``sampling=True``, a RootsForm per ``roots/list`` key when ``roots`` (the client's roots) is
+    given, and a "not supported by this client" box (answered with
     ``unsupported_response``) for anything else. When every key has an answer it calls
     ``on_complete({key: result, ...})`` exactly once: that callback is where the MRTR loop sends the
     retry with ``inputResponses`` and the echoed ``requestState``. If no key needs a person (all
@@ -85,7 +90,15 @@ class FormRound:
     An exception from ``on_complete`` is shown in the round's status line and kept in ``.error``.
     """
 
-    def __init__(self, input_requests: dict, on_complete: Callable[[dict], None], server_name: str | None = None):
+    def __init__(
+        self,
+        input_requests: dict,
+        on_complete: Callable[[dict], None],
+        server_name: str | None = None,
+        *,
+        sampling: bool = False,
+        roots: list[dict] | None = None,
+    ):
         w = load_ipywidgets()
         if not isinstance(input_requests, dict):
             raise TypeError(
@@ -108,6 +121,13 @@ class FormRound:
                 form = ElicitationForm(params, server_name=server_name)
                 self.forms[key] = form
                 boxes.append(w.VBox([head, form.widget]))
+            elif method == "sampling/createMessage" and sampling:
+                params = req.get("params") if isinstance(req.get("params"), dict) else {}
+                self.forms[key] = SamplingForm(params, server_name=server_name)
+                boxes.append(w.VBox([head, self.forms[key].widget]))
+            elif method == "roots/list" and roots is not None:
+                self.forms[key] = RootsForm(roots, server_name=server_name)
+                boxes.append(w.VBox([head, self.forms[key].widget]))
             else:
                 self.results[key] = unsupported_response(str(method))
                 boxes.append(

@@ -24,7 +24,9 @@ an unknown directive.
 Directives at the top of a message cell change how it is sent: `%raw` (byte-exact, so an
 embedded newline really breaks the framing), `%meta` (fill a missing `_meta`; it declares form
 elicitation, since the person at the keyboard can answer a question by typing the retry), `%nolint`,
-`%timeout S`.  `%trace` shows the connection's Trace and its sequence diagram, `%close` ends the
+`%timeout S`, `%predict WHAT` (the message is sent only once the learner has written a
+prediction after it: `result`, or an error code such as `-32601`; then the kernel says whether
+it held).  `%trace` shows the connection's Trace and its sequence diagram, `%close` ends the
 server.  Restarting the kernel ends the process, and with it the server (do_shutdown reaps it,
 and the server also sees EOF on stdin if the kernel dies), so a restart always means a new
 server process.
@@ -46,13 +48,14 @@ from mcp_lab.wire.lint import LEGACY_REQUEST_METHODS, REQUEST_META_KEYS
 KERNEL_NAME = "mcp-wire"
 DISPLAY_NAME = "MCP wire"
 
-_DIRECTIVES = ("%connect", "%trace", "%close", "%raw", "%meta", "%nolint", "%timeout", "%help")
+_DIRECTIVES = ("%connect", "%trace", "%close", "%raw", "%meta", "%nolint", "%timeout", "%predict", "%help")
 _HELP = """MCP wire: every cell is one JSON-RPC message, sent to the connected server.
   %connect NAME                 a known server (calendar, sdk_calendar, everything)
   %connect [NAME] -- ARGV...    any stdio server, by its argv
   %trace                        the connection's Trace and sequence diagram
   %close                        end the server process
-Top-of-cell directives for a message: %raw  %meta  %nolint  %timeout S"""
+Top-of-cell directives for a message: %raw  %meta  %nolint  %timeout S
+  %predict WHAT                 send only once you wrote your prediction (result, or a code)"""
 
 
 def _version() -> str:
@@ -196,6 +199,7 @@ class WireKernel(Kernel):
 
         raw = meta = nolint = False
         timeout = None
+        predicted: str | None = None  # None: no %predict; "": %predict with nothing written yet
         lines = code.split("\n")
         while lines and (lines[0].strip().startswith("%") or not lines[0].strip()):
             d = lines.pop(0).strip()
@@ -208,6 +212,8 @@ class WireKernel(Kernel):
                 meta = True
             elif parts[0] == "%nolint":
                 nolint = True
+            elif parts[0] == "%predict":
+                predicted = " ".join(parts[1:]).strip("?").strip()
             elif parts[0] == "%timeout" and len(parts) == 2:
                 try:
                     timeout = float(parts[1])
@@ -218,6 +224,12 @@ class WireKernel(Kernel):
         body = "\n".join(lines)
         if not body.strip():
             raise _CellError("UsageError", "no message under the directives")
+        if predicted == "":
+            self._stream(
+                "Predict first: write what you expect after %predict (result, or an error code such "
+                "as -32601), then run this cell again. Nothing was sent.\n"
+            )
+            return self._ok()
         self._need_client()
         try:
             text = prepare(body, self.client, raw=raw, meta=meta)
@@ -238,6 +250,8 @@ class WireKernel(Kernel):
             # The reply itself rides in the metadata too, so a test (or a tool) reads the JSON
             # without scraping the human-readable text.
             self._display(answer_bundle(answer), "answer", reply=dict(answer), all=answer.all)
+        if predicted:
+            self._stream(prediction_verdict(predicted, dict(answer)) + "\n")
         return self._ok()
 
     def _need_client(self) -> None:
@@ -266,6 +280,17 @@ class WireKernel(Kernel):
             finally:
                 self.client = None
         return {"status": "ok", "restart": restart}
+
+
+def prediction_verdict(predicted: str, reply: dict) -> str:
+    """'Your prediction held' or 'Not quite', comparing `predicted` with what came back."""
+    error = reply.get("error")
+    actual = str(error.get("code")) if isinstance(error, dict) else "result"
+    said = predicted.strip().lower()
+    held = said == actual or (actual == "result" and said in ("result", "a result", "ok"))
+    if held:
+        return f"Your prediction held: {actual}. The reasons are under the last cell."
+    return f"Not quite: you predicted {predicted}, the answer is {actual}. The reasons are under the last cell."
 
 
 class _CellError(Exception):

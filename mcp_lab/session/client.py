@@ -200,6 +200,19 @@ class Client:
     def stderr(self) -> list[str]:
         return self.transport.stderr_lines
 
+    def wait_for_stderr(self, text: str, timeout: float = 5.0) -> str | None:
+        """The first stderr line containing `text`, waiting at most `timeout` s (None if none).
+
+        stderr is a second pipe: a server's log line may land a moment after its answer."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while True:
+            found = next((line for line in self.stderr if text in line), None)
+            if found is not None or time.monotonic() >= deadline:
+                return found
+            time.sleep(0.05)
+
     def close(self) -> int | None:
         """Close the connection (for stdio: close stdin, then reap the process). Idempotent."""
         self.closed = True

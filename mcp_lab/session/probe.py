@@ -8,10 +8,16 @@ understands, and reads the era off the answer (https://modelcontextprotocol.io/s
 1. send `server/discover`, with the preferred modern version in `_meta`;
 2. a DiscoverResult comes back                      -> modern; pick a version from
    `supportedVersions`; when none is one we speak, the verdict is modern with no version and
-   says so, and no `initialize` is sent (the official SDK falls back here instead: a deviation
-   notebook 06 shows);
-3. -32022 with `data.supported`                     -> modern, wrong version: retry the
-   discover at a listed version we speak, and never fall back to `initialize`;
+   says so, and no `initialize` is sent. The spec leaves that case open (its DiscoverResult
+   branch says only "select a mutually supported version and continue"; its "do not fall
+   back" is written for the modern-error branch), so this is mcp_lab's reading, after the
+   -32022 rule's "surface an error"; the Python SDK (mcp 2.3) sends `initialize` instead, as
+   notebook 06 shows;
+3. a recognised modern error -- the spec says "such as" -32022, and -32020 (HeaderMismatch:
+   HTTP headers that disagree with the body, or missing or malformed) and -32021 (a missing
+   required client capability) are modern codes too
+   (`mcp_lab.wire.era` treats all three so) -> modern: with -32022's `data.supported`, retry
+   the discover at a listed version we speak; never fall back to `initialize`;
 4. any other error, any answer that is not a DiscoverResult, or silence until the deadline
                                                     -> legacy: `initialize` asking for
    2025-11-25, the newest handshake-era revision (a legacy method asks a legacy version), accept

@@ -11,7 +11,8 @@ send, wait and act (`mcp_lab.session.probe`, `mcp_lab.session.probe_http`).
 
 The rules, in order (never keyed to one error code):
 1. a DiscoverResult naming a version both sides speak: modern, use it (USE);
-2. a DiscoverResult with no mutual version: modern, but nothing to speak; report it, with no
+2. a DiscoverResult with no mutual version: modern, but nothing to speak (a case the spec's
+   DiscoverResult branch leaves open); report it, as the -32022 rule does, with no
    initialize (MODERN_NO_VERSION); a result that is not a DiscoverResult is no proof of
    modernity: fall back to initialize (FALLBACK);
 3. -32022 naming supported versions: modern, wrong version; ask again at a mutual one, even the
@@ -198,15 +199,18 @@ def _from_result(result: Any, said: str) -> Decision:
     supported, _caps = shape
     mutual = mutual_versions(supported)
     if not mutual:
-        # A DiscoverResult is itself the proof of a modern server: with no version in common the
-        # client surfaces an error; an initialize would only ask a modern server to refuse it.
-        # (The official SDKs fall back here anyway: a deviation notebook 06 shows.)
+        # A DiscoverResult is itself the proof of a modern server. The spec's DiscoverResult branch
+        # says "select a mutually supported version and continue" and leaves the empty case open;
+        # mcp_lab reads it like the -32022 rule (surface an error when no compatible version
+        # exists) and sends no initialize. (The Python SDK, mcp 2.3, falls back to initialize
+        # here: its own choice, which notebook 06 shows.)
         return Decision(
             Next.MODERN_NO_VERSION,
             (
                 f"{said}a DiscoverResult: the server is modern; supportedVersions {supported}, none of "
                 "them a version mcp_lab speaks",
-                "no mutual version: the spec asks the client to report an error, so no initialize is sent",
+                "no mutual version: the spec leaves this case open; mcp_lab reports it, as the -32022 "
+                "rule asks, and sends no initialize",
             ),
             supported=tuple(supported),
         )

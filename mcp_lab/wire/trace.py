@@ -273,6 +273,17 @@ class Trace:
         """The exact lines the client wrote, in order."""
         return [e.line for e in self if e.kind == "send"]
 
+    def sent_line(self, msg_id: Any) -> str:
+        """The exact line the client wrote for the request with id `msg_id` (KeyError if none)."""
+        for e in self:
+            if e.kind == "send":
+                try:
+                    if json.loads(e.line).get("id") == msg_id:
+                        return e.line
+                except (ValueError, AttributeError):
+                    continue
+        raise KeyError(f"no request with id {msg_id!r} in this trace")
+
     @property
     def received(self) -> list[str]:
         return [e.line for e in self if e.kind == "recv"]

@@ -280,10 +280,15 @@ def test_run_all_leaves_every_interaction_pending(lab, chromium_module, path):
     errors = saved_errors(page, lab, path.name)
     assert not errors, f"{path.name} under Run All:\n" + "\n".join(errors)
 
-    python = json.loads(path.read_text())["metadata"].get("kernelspec", {}).get("language", "python") == "python"
-    # The MCP wire kernel (04b) runs no Python: nothing in it can register an interaction.
-    in_kernel = kernel_says(lab, PENDING_IN_KERNEL) if python else 0
-    kinds = kernel_says(lab, KINDS_IN_KERNEL) if python else []
+    language = json.loads(path.read_text())["metadata"].get("kernelspec", {}).get("language", "python")
+    if language != "python":
+        # 04b's MCP wire kernel has no Python and no registry: its predictions wait in the cells
+        # (`%predict` with nothing written sends nothing), which the page shows.
+        assert page.get_by_text(re.compile(r"^Predict first")).count(), f"{path.name}: a prediction did not wait"
+        in_kernel, kinds = 0, []
+    else:
+        in_kernel = kernel_says(lab, PENDING_IN_KERNEL)
+        kinds = kernel_says(lab, KINDS_IN_KERNEL)
     on_page = pending(page).count()
     assert on_page == in_kernel, f"{on_page} .mcp-lab-pending on the page, {in_kernel} pending in the kernel"
     assert not page.get_by_text(re.compile(r"^(Your prediction held|Not quite: you predicted)")).count(), (

@@ -218,16 +218,16 @@ def test_probe_comparison_and_legacy_labels(lab, chromium_module, shots):
     labels = trace_table.inner_text()
     assert "legacy result (id 2)" in labels and "[no resultType]" not in labels, labels[:800]
 
-    text_view = output_of(panel, "print(ref.trace.text(width=120))")
+    text_view = output_of(panel, "print(ref.trace.text(width=100))")
     shoot(text_view, shots / "06-trace-text-width.png")
     shown = text_view.inner_text()
     # The legacy initialize answer carries no warning (a modern answer without resultType would).
     assert '"protocolVersion":"2025-11-25"' in shown.replace("\n", "").replace(" ", ""), shown[:600]
     assert "no resultType" not in shown, shown[:900]
-    assert all(len(line) <= 120 for line in shown.splitlines()), "trace.text(width=120) has a longer line"
+    assert all(len(line) <= 100 for line in shown.splitlines()), "trace.text(width=100) has a longer line"
     assert "2025-11-25" in shown, "a version split across lines"
 
-    diagram = output_of(panel, "diagram = ref.trace.mermaid()")
+    diagram = output_of(panel, "ref.trace.mermaid()")
     diagram.locator(".jp-RenderedMermaid img").first.wait_for(timeout=WAIT_MS)
     shoot(diagram, shots / "06-probe-diagram.png")
     measured = diagram.evaluate(MERMAID_JS)

@@ -15,6 +15,8 @@ What it shows, each part in its own module:
              asks first; capabilities checked on every request (-32021)
     live     logging filtered by the request's `_meta` logLevel; `subscriptions/listen` fed by
              tools that change the tool list, the prompt list and a resource
+    lessons  notebook 07's tools: roots then sampling in two rounds (`brief_project`), and a
+             result that holds only a requestState (`prepare_report`)
     dual     tools that ask through the SDK's resolvers: input_required at 2026-07-28, a real
              server-to-client request at 2025-11-25 -- one tool, both wires
     schemas  a hand-written JSON Schema 2020-12 input schema, and an `x-mcp-header` argument
@@ -41,6 +43,7 @@ from .content import (
     register_resources,
 )
 from .dual import register_dual
+from .lessons import register_lessons
 from .live import register_live
 from .rounds import register_rounds
 from .schemas import register_header_tool, schema_tools
@@ -83,4 +86,5 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
     register_live(mcp)
     register_header_tool(mcp)
     register_dual(mcp)
+    register_lessons(mcp)
     return mcp

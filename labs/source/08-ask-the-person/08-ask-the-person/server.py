@@ -44,13 +44,13 @@ from typing import Any
 # JSON-RPC error shape); this file adds one tool on top of them.
 from mcp_lab.servers.calendar import Refusal, check_meta, dump_line as dump, error, is_datetime
 
-SERVER_INFO = {"name": "lab02-rooms", "version": "0.1.0"}
+SERVER_INFO = {"name": "lab08-rooms", "version": "0.1.0"}
 FREE_ROOMS = ["Aurora", "Borealis", "Cosmos"]
 
 # Every process of this server must share the key, or a retry landing on another process could
 # not verify the state.  A real server loads it from a secret store; the lab reads it from the
 # environment with a fixed fallback so that `python server.py` just works.
-SECRET = os.environ.get("LAB02_SECRET", "lab-02-not-a-real-secret").encode()
+SECRET = os.environ.get("LAB08_SECRET", "lab-08-not-a-real-secret").encode()
 
 TOOL = {
     "name": "book_room",

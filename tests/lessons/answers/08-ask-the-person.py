@@ -1,0 +1,3 @@
+"""Lab 08 registers no interaction: the learner edits server.py (the solution has it)."""
+
+ANSWERS: dict = {}
