@@ -11,7 +11,7 @@ from typing import Callable
 from mcp_lab.notebook.fields import Field, esc, load_ipywidgets
 from mcp_lab.wire.elicitation import SCHEMA_REF, SPEC_ELICITATION, analyse, secret_terms
 
-__all__ = ["ElicitationForm"]
+__all__ = ["ElicitationForm", "answer_form"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -90,13 +90,12 @@ class ElicitationForm:
     def _register(self, key: str) -> None:
         """A form shown on its own (not inside an MRTR call) waits for the person under `key`."""
         from mcp_lab.notebook import interactions
-        from mcp_lab.notebook.interactive import _answer_form
 
         item = interactions.register(
             key,
             "form",
             is_done=lambda: self.result is not None,
-            act=lambda value: _answer_form(self, key, value),
+            act=lambda value: answer_form(self, key, value),
             widget=self.widget,
             owner=self,
         )
@@ -347,3 +346,19 @@ class ElicitationForm:
     def __repr__(self):
         state = self.result["action"] if self.result else "waiting"
         return f"<ElicitationForm mode={self.mode} fields={list(self._fields)} {state}>"
+
+
+def answer_form(form, key: str, value) -> dict:
+    """Answer one form as a person would: fill the fields and press Accept, or press a button."""
+    if hasattr(form, "send"):  # a SamplingForm (value: the reply) or a RootsForm (value: uris)
+        return form.answer(value)
+    if value in ("accept", "decline", "cancel"):
+        result = getattr(form, value)()
+    elif isinstance(value, dict):
+        result = form.set(**value).accept()
+    else:
+        raise ValueError(f"{key}: answer a form with a dict of field values, or 'decline' / 'cancel'; got {value!r}")
+    if result is None:
+        problems = "; ".join(f"{k}: {m}" for k, m in form.errors.items())
+        raise ValueError(f"{key}: Accept is blocked ({problems})")
+    return result

@@ -18,6 +18,7 @@ import time
 from typing import Callable
 
 from mcp_lab.notebook import interactions
+from mcp_lab.notebook.form import answer_form as _answer_form
 from mcp_lab.session.mrtr import MAX_ROUNDS, Exchange, answering, declared, retry_params
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.revisions import MRTR_METHODS
@@ -170,22 +171,6 @@ class Interactive:
         from IPython.display import display
 
         display(self.widget)
-
-
-def _answer_form(form, key: str, value) -> dict:
-    """Answer one form as a person would: fill the fields and press Accept, or press a button."""
-    if hasattr(form, "send"):  # a SamplingForm (value: the reply) or a RootsForm (value: uris)
-        return form.answer(value)
-    if value in ("accept", "decline", "cancel"):
-        result = getattr(form, value)()
-    elif isinstance(value, dict):
-        result = form.set(**value).accept()
-    else:
-        raise ValueError(f"{key}: answer a form with a dict of field values, or 'decline' / 'cancel'; got {value!r}")
-    if result is None:
-        problems = "; ".join(f"{k}: {m}" for k, m in form.errors.items())
-        raise ValueError(f"{key}: Accept is blocked ({problems})")
-    return result
 
 
 def interactive(client, method: str, params: dict, **kw) -> Interactive:

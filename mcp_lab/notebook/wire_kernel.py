@@ -192,7 +192,7 @@ class WireKernel(Kernel):
             self._display({"text/plain": verdict.text(trace=False), "text/html": verdict._repr_html_()}, "verdict")
         return self._ok()
 
-    def _message(self, code: str, silent: bool) -> dict:
+    def _message(self, code: str, silent: bool) -> dict:  # lint, predict, send, show: one cell, in order
         from IPython.core.error import UsageError
 
         from mcp_lab.notebook.magics import answer_bundle, exchange, prepare, sent_bundle

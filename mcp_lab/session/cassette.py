@@ -49,13 +49,14 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from mcp_lab.session.exchanges import Exchange, exchanges
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.trace import EVENT_KINDS, Event, Trace
 
 __all__ = [
+    "save_redacted",
     "FORMAT",
     "KINDS",
     "Cassette",
@@ -361,3 +362,20 @@ def from_lines(text: str, *, peer: str = "yours", title: str = "pasted exchange"
             raise CassetteError(f"line {n}: not a JSON-RPC message ({e})") from None
         trace.add("send" if arrow == "->" else "recv", body, message, peer=peer)
     return trace
+
+
+def save_redacted(
+    trace,
+    path: str | os.PathLike,
+    *,
+    headers: dict[str, str] | Iterable[str] = (),
+    paths: Iterable[str] = (),
+    **header_kw,
+) -> Path:
+    """Save `trace` as a cassette with the standard credentials, the named `headers` (a dict's
+    keys; its values are hidden too, wherever they appear) and the `paths` redacted."""
+    values = list(headers.values()) if isinstance(headers, dict) else []
+    tokens = [v.partition(" ")[2] for v in values if v.lower().startswith(("bearer ", "basic "))]
+    return save(
+        trace, path, redact={"headers": list(headers), "paths": list(paths), "extra": values + tokens}, **header_kw
+    )

@@ -157,9 +157,9 @@ def _replay(args, server) -> int:
             headers=headers or None,
         )
     if args.save and d.trace is not None:
-        from mcp_lab.session import redact
+        from mcp_lab.session import cassette
 
-        redact.save(d.trace, args.save, how="mcp-lab replay " + args.cassette, headers=headers)
+        cassette.save_redacted(d.trace, args.save, how="mcp-lab replay " + args.cassette, headers=headers)
     if args.junit:
         from mcp_lab.session.junit import write_replay
 
@@ -233,9 +233,9 @@ def _record(args, server) -> int:
         if stopped is not None:
             how += f", stopped early: {' '.join(stopped.message.split())}"
         info = {"label": verdict.client.name, "era": verdict.era, "version": verdict.version}
-        from mcp_lab.session import redact
+        from mcp_lab.session import cassette
 
-        path = redact.save(
+        path = cassette.save_redacted(
             verdict.trace,
             args.out,
             headers=headers,

@@ -16,14 +16,13 @@ from __future__ import annotations
 import difflib
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from mcp_lab.session import cassette
 from mcp_lab.session.exchanges import Exchange, exchanges
 from mcp_lab.wire import jsondiff
-from mcp_lab.wire.jsondiff import Change
+from mcp_lab.wire.jsondiff import Change, view_rules
 from mcp_lab.wire.trace import Trace
 
 __all__ = ["Exchange", "ExchangeDiff", "TraceDiff", "exchanges", "compare", "diff", "rules_for"]
@@ -112,24 +111,6 @@ def rules_for(*, server_version: bool = False, ignore: Iterable[str] = ()) -> tu
     `[*]` for any index) or, as before, relative to one message (`result.instructions`)."""
     rules = jsondiff.DEFAULT_RULES + (jsondiff.SERVER_VERSION_RULES if server_version else ())
     return rules + tuple(ignore)
-
-
-_INDEX = re.compile(r"\[(\d+|\*|\"(?:[^\"\\]|\\.)*\")\]")
-
-
-def view_rules(rule: str) -> tuple[str, ...]:
-    """One rule as patterns over an exchange's view ({"request": ..., "answer": ...}): brackets
-    become steps (`tools[1]` -> `tools.1`, `[*]` -> `*`); a rule that names neither side applies
-    to both messages, as the rules relative to one message always did."""
-
-    def step(m: re.Match) -> str:
-        inner = m.group(1)
-        return "." + (json.loads(inner) if inner.startswith('"') else inner)
-
-    r = _INDEX.sub(step, rule.strip()).lstrip(".")
-    if r.startswith(("answer.", "request.", "**")) or r in ("answer", "request"):
-        return (r,)
-    return (f"request.{r}", f"answer.{r}")
 
 
 def _compiled(rules: tuple) -> tuple:

@@ -1,6 +1,6 @@
 """Secrets out of recordings: what a cassette must never hold, removed when it is saved.
 
-    redact.save(trace, "out.jsonl", headers={"X-Api-Key": "..."}, paths=["params.arguments.password"])
+    cassette.save_redacted(trace, "out.jsonl", headers={"X-Api-Key": "..."}, paths=["params.arguments.password"])
 
 Theory of operation.  A secret reaches a Trace in more places than its header: the raw HTTP
 request text of an `http` event, that exchange's header list, a `Set-Cookie` in a reply, and,
@@ -19,13 +19,11 @@ save, so `trace.save()` from Python hides the standard credentials too.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
-__all__ = ["SENSITIVE_HEADERS", "MASK", "events", "save", "secrets_in"]
+__all__ = ["SENSITIVE_HEADERS", "MASK", "events", "secrets_in"]
 
 SENSITIVE_HEADERS = ("authorization", "proxy-authorization", "cookie", "set-cookie")
 MASK = "<redacted>"
@@ -82,7 +80,7 @@ def _strings(v: Any) -> list[str]:
 def secrets_in(objs: list[dict], headers: Iterable[str] = (), paths: Iterable[str] = ()) -> list[str]:
     """Every secret value in these event records (longest first, so a token inside a header
     value is masked whole)."""
-    from mcp_lab.session.diff import view_rules
+    from mcp_lab.wire.jsondiff import view_rules
 
     names = set(SENSITIVE_HEADERS) | {h.lower() for h in headers}
     patterns = tuple(p for r in paths for p in view_rules(r) if not p.startswith("request."))
@@ -134,22 +132,3 @@ def events(
     forms = {s for sec in secrets for s in (sec, json.dumps(sec)[1:-1])}
     pattern = re.compile("|".join(re.escape(s) for s in sorted(forms, key=len, reverse=True)))
     return [_scrub(o, pattern, names) for o in objs]
-
-
-def save(
-    trace,
-    path: str | os.PathLike,
-    *,
-    headers: dict[str, str] | Iterable[str] = (),
-    paths: Iterable[str] = (),
-    **header_kw,
-) -> Path:
-    """Save `trace` as a cassette with the standard credentials, the named `headers` (a dict's
-    keys; its values are hidden too, wherever they appear) and the `paths` redacted."""
-    from mcp_lab.session import cassette
-
-    values = list(headers.values()) if isinstance(headers, dict) else []
-    tokens = [v.partition(" ")[2] for v in values if v.lower().startswith(("bearer ", "basic "))]
-    return cassette.save(
-        trace, path, redact={"headers": list(headers), "paths": list(paths), "extra": values + tokens}, **header_kw
-    )

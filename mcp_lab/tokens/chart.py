@@ -77,7 +77,7 @@ class _Costed(Protocol):
     tools_total: int
 
 
-def before_after(before: _Costed, after: _Costed, budget: int | None = None) -> Chart:
+def before_after(before: _Costed, after: _Costed, budget: int | None = None) -> Chart:  # one SVG, drawn in order
     """One chart of a trimmed catalog against its original, on one scale, with the budget line.
 
     The top pair of bars is the whole list (`tools_total`), with the budget drawn across it; below,

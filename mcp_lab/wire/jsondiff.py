@@ -32,6 +32,7 @@ __all__ = [
     "TIMESTAMP_RULES",
     "SERVER_VERSION_RULES",
     "PLACEHOLDER",
+    "view_rules",
 ]
 
 PLACEHOLDER = "<varies>"
@@ -191,3 +192,22 @@ def _same_scalar(a: Any, b: Any) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         return a == b
     return type(a) is type(b) and a == b
+
+
+# A diff path as printed (`tools[1]`, `[*]`, `["a.b"]`) read as dotted steps.
+_INDEX = re.compile(r"\[(\d+|\*|\"(?:[^\"\\]|\\.)*\")\]")
+
+
+def view_rules(rule: str) -> tuple[str, ...]:
+    """One rule as patterns over an exchange's view ({"request": ..., "answer": ...}): brackets
+    become steps (`tools[1]` -> `tools.1`, `[*]` -> `*`); a rule that names neither side applies
+    to both messages, as the rules relative to one message always did."""
+
+    def step(m: re.Match) -> str:
+        inner = m.group(1)
+        return "." + (json.loads(inner) if inner.startswith('"') else inner)
+
+    r = _INDEX.sub(step, rule.strip()).lstrip(".")
+    if r.startswith(("answer.", "request.", "**")) or r in ("answer", "request"):
+        return (r,)
+    return (f"request.{r}", f"answer.{r}")
