@@ -13,7 +13,6 @@ Run alone: `python bench/bench_notebooks.py`.  Not collected by pytest (no test_
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 import time
@@ -27,13 +26,12 @@ BUDGET_S = 240.0
 
 
 def _tests_on_path() -> None:
-    """The notebook runner is the test suite's own (tests/test_notebooks.py): one way to run them,
-    in the suite's environment (tests/conftest.py): a quiz, a form or a challenge check answers
-    from its code, as no person is there to click (the kernels inherit this process's environment)."""
+    """The notebook runner is the test suite's own (tests/test_notebooks.py): one way to run them.
+    Nothing is answered: a lesson run top to bottom as a learner's Run All leaves its questions
+    waiting, and reaches its end."""
     tests = str(ROOT / "tests")
     if tests not in sys.path:
         sys.path.insert(0, tests)
-    os.environ["MCP_LAB_ANSWER_FROM_CODE"] = "1"
 
 
 def _course() -> list[Path]:
