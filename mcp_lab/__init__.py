@@ -41,7 +41,7 @@ __all__ = [
     "McpError", "RemoteError", "LocalError", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "HttpError", "RoundsExceeded",
     "LATEST", "LEGACY", "meta", "jsonrpc", "revisions", "mrtr", "widgets", "tokens", "course",
-    "flip_one_character", "side_by_side",
+    "flip_one_character", "side_by_side", "predict", "interactions",
 ]  # fmt: skip
 
 # Public names that live in heavier modules, loaded on first attribute access (PEP 562).
@@ -61,6 +61,8 @@ _LAZY = {
     "widgets": ("mcp_lab.notebook.widgets", None),
     "course": ("mcp_lab.course", None),
     "side_by_side": ("mcp_lab.notebook.compare", "side_by_side"),
+    "predict": ("mcp_lab.notebook.predict", "predict"),
+    "interactions": ("mcp_lab.notebook.interactions", None),
     "replay": ("mcp_lab.session.replay", "replay"),
     "diff": ("mcp_lab.session.diff", "diff"),
     "cassette": ("mcp_lab.session.cassette", None),
@@ -83,7 +85,17 @@ def __dir__() -> list[str]:
 
 
 def load_ipython_extension(ipython) -> None:
-    """`%load_ext mcp_lab`: register the `%mcp` and `%%rpc` magics (see mcp_lab.notebook.magics)."""
+    """`%load_ext mcp_lab`: the `%mcp` / `%%rpc` magics, pytest's assertion rewriting, and the
+    interactions registry following cell runs (see mcp_lab.notebook.magics, .interactions).
+
+    A failing `assert cond, "reason"` then shows the reason and the compared values, as pytest
+    does; ipytest installs pytest's own rewriter as an IPython AST transformer, nothing else.
+    """
+    import ipytest
+
+    from mcp_lab.notebook import interactions
     from mcp_lab.notebook.magics import load_ipython_extension as _load
 
     _load(ipython)
+    interactions.watch_cells(ipython)
+    ipytest.config(rewrite_asserts=True)

@@ -41,11 +41,3 @@ def calendar_process():
         yield client
     finally:
         client.close()
-
-
-# The harness switch: notebook cells that answer a quiz or fill a form from code do so only when
-# this is set (a learner's kernel never has it, so running a cell never answers for the learner).
-# Kernels started by nbclient inherit the test process's environment.
-import os  # noqa: E402
-
-os.environ["MCP_LAB_ANSWER_FROM_CODE"] = "1"

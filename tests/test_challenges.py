@@ -49,29 +49,3 @@ def test_a_failed_check_renders_as_its_sentence_and_hint_not_a_traceback():
         "challenge 1: not yet. the server answered error -32602",
         "hint: look at params._meta",
     ]
-
-
-def test_choose_the_primitive_grades_and_explains_every_answer(monkeypatch, capsys):
-    from mcp_lab.course.exercises import PRIMITIVE_CASES, blank_choices, check_primitives
-
-    monkeypatch.delenv("MCP_LAB_ANSWER_FROM_CODE", raising=False)
-    assert len(PRIMITIVE_CASES) >= 8
-    assert {c.primitive for c in PRIMITIVE_CASES} == {"tool", "resource", "prompt"}
-    assert check_primitives(blank_choices()) == 0  # nothing filled in: a prompt, no failure
-    key = {c.capability: (c.primitive, c.decider) for c in PRIMITIVE_CASES}
-    assert check_primitives(key) == len(PRIMITIVE_CASES)
-    out = capsys.readouterr().out
-    assert all(c.why in out for c in PRIMITIVE_CASES), "every answer should be explained"
-    everything_a_tool = {c.capability: ("tool", "model") for c in PRIMITIVE_CASES}
-    with pytest.raises(NotYet, match="choose the primitive: not yet"):
-        check_primitives(everything_a_tool)
-
-
-def test_compare_says_whether_a_prediction_held(capsys):
-    from mcp_lab.course.exercises import compare
-
-    assert compare(..., -32022, "the version is checked") is None
-    assert compare(-32022, -32022, "the version is checked") is True
-    assert compare(-32601, -32022, "the version is checked") is False
-    out = capsys.readouterr().out
-    assert "No prediction written" in out and "Your prediction held" in out and "you predicted -32601" in out

@@ -8,8 +8,7 @@ outside a kernel) and the questions are checked as a whole:
 - no question-blind strategy -- always the longest option, the shortest, the first shown, the last
   shown -- scores more than 10 points above chance over the single-answer questions, computed in
   the order the quiz SHOWS the options (the learner never sees the author's order);
-- the cell that answers a quiz from code does so only under the harness switch, so a learner's
-  Run All never answers for them;
+- in no quiz is the longest option the right one in more than half of its questions;
 - quiz prompts and explanations render their Markdown (no literal backtick reaches the page).
 
 Multi-select questions are left out of the strategy scores: a strategy that ticks one option
@@ -22,7 +21,7 @@ import json
 
 from _support import ROOT
 
-from mcp_lab.quiz import Question, markdown_html, plain_text
+from mcp_lab.quiz import Question, Quiz, markdown_html, plain_text
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 MARGIN = 0.10
@@ -36,8 +35,9 @@ def course_questions() -> list[tuple[str, Question]]:
             if cell["cell_type"] != "code" or "Question(" not in src:
                 continue
             ns: dict = {}
-            exec(src, ns)  # declares the questions; nothing is displayed outside a kernel
-            found += [(path.name, q) for q in ns["quiz"]]
+            # The harness import some notebooks still carry (until they are rewritten) is gone.
+            exec(src.replace(", answer_from_code", ""), ns)  # declares the questions; shows nothing
+            found += [(f"{path.name} {quiz.key}", q) for quiz in ns.values() if isinstance(quiz, Quiz) for q in quiz]
     return found
 
 
@@ -89,15 +89,31 @@ def test_no_question_blind_strategy_beats_chance_by_more_than_ten_points():
         assert score <= chance + MARGIN, f"{name} scores {score:.0%} where chance is {chance:.0%} ({report})"
 
 
-def test_quizzes_are_answered_from_code_only_under_the_harness_switch():
-    for path in NOTEBOOKS:
-        for cell in json.loads(path.read_text())["cells"]:
-            src = "".join(cell["source"])
-            if cell["cell_type"] == "code" and "check_all(" in src and "Question(" not in src:
-                assert src.lstrip().startswith("if answer_from_code():") or "if not answer_from_code():" in src, (
-                    f"{path.name}: a cell answers the quiz without `if answer_from_code():`; "
-                    f"Run All would overwrite the learner's answers"
-                )
+def longest_is_right(q: Question) -> bool:
+    """True when the right option is the one longest option (ties give nothing away)."""
+    lengths = [len(plain_text(o)) for o in q.options]
+    longest = max(lengths)
+    return lengths.count(longest) == 1 and lengths.index(longest) in q.answer
+
+
+def test_the_longest_option_is_right_in_at_most_half_of_each_quiz():
+    by_quiz: dict[str, list[Question]] = {}
+    for quiz, q in SINGLE:
+        by_quiz.setdefault(quiz, []).append(q)
+    tells = {
+        quiz: sum(map(longest_is_right, qs))
+        for quiz, qs in by_quiz.items()
+        if 2 * sum(map(longest_is_right, qs)) > len(qs)
+    }
+    assert not tells, "quizzes whose longest option is the right one in more than half of the questions: " + ", ".join(
+        f"{quiz} ({n} of {len(by_quiz[quiz])})" for quiz, n in tells.items()
+    )
+
+
+def test_the_longest_option_counter_sees_a_tell():
+    tell = Question("?", ["a", "b", "the long and careful right answer"], answer=2, explanations=["x", "y", "z"])
+    tie = Question("?", ["same", "four", "b"], answer=0, explanations=["x", "y", "z"])
+    assert longest_is_right(tell) and not longest_is_right(tie)
 
 
 def test_quiz_text_renders_without_literal_backticks():
@@ -107,15 +123,6 @@ def test_quiz_text_renders_without_literal_backticks():
         )
         for t in texts:
             assert "`" not in t, f"{nb}: a literal backtick would reach the page: {t[:80]!r}"
-
-
-def test_the_harness_switch_is_off_unless_set(monkeypatch):
-    from mcp_lab.quiz import HARNESS_VARIABLE, answer_from_code
-
-    monkeypatch.delenv(HARNESS_VARIABLE, raising=False)
-    assert answer_from_code() is False
-    monkeypatch.setenv(HARNESS_VARIABLE, "1")
-    assert answer_from_code() is True
 
 
 if __name__ == "__main__":  # print the numbers for a report

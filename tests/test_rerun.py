@@ -9,9 +9,7 @@ start per notebook keeps the suite's cost down):
    learner's second "Run All"), with the same lesson.
 
 A cell tagged `raises-exception` may fail (its failure is the lesson); any other error fails the
-test, naming the notebook, the pass, the cell and its source.  The kernel is started with
-`MCP_LAB_ANSWER_FROM_CODE=1` (tests/conftest.py), the harness switch that lets the quiz and form
-cells answer from code; a learner's kernel never has it.
+test, naming the notebook, the pass, the cell and its source.
 
 `test_no_bare_asserts` counts `assert` statements without a message in notebook code cells:
 a learner who changes one value must read a sentence, not a bare AssertionError.
@@ -150,10 +148,8 @@ def test_no_bare_asserts_in_notebooks() -> None:
 
 
 if __name__ == "__main__":  # a report: every failing cell of every notebook named on the command line
-    import os
     import sys
 
-    os.environ["MCP_LAB_ANSWER_FROM_CODE"] = "1"
     total = 0
     for arg in sys.argv[1:] or [str(p) for p in NOTEBOOKS]:
         found = asyncio.run(_rerun(Path(arg).resolve(), keep_going=True))

@@ -5,11 +5,14 @@ blank on purpose), a hint, and `judge(answer)`: a function of the `%%rpc` cell's
 returns None when the message did its job, or one sentence saying what is still wrong.
 
 `check(n)` in the notebook judges the last answer a `%%rpc` cell produced (the magics keep it),
-prints one line when it is right and returns nothing, so running it again changes nothing.  A check that fails raises `NotYet`, which IPython shows as its sentence and the hint
-only (no traceback of the checker: `_render_traceback_`).  Under the course's test harness
-(`MCP_LAB_ANSWER_FROM_CODE=1`) `check(n)` first sends the challenge's `solution` through the same
-`%%rpc` magic, so the tests prove every check passes on a right answer; tests/test_challenges.py
-proves that every check fails on the starting text.
+prints one line when it is right and returns nothing, so running it again changes nothing.
+While the learner has not changed the starting text (or ran no `%%rpc` cell yet) it prints
+"waiting for your message" and does not raise, so Run All goes on.  A check that fails on an
+attempt raises `NotYet`, which IPython shows as its sentence and the hint only (no traceback of
+the checker: `_render_traceback_`).  Every `check(n)` registers the interaction `challenge-<n>`
+(kind "challenge", done once the check passed) with `mcp_lab.notebook.interactions`; its
+`answer(text)` sends `text` through the same `%%rpc` magic and judges it again.
+tests/test_challenges.py proves that every check fails on a wrong text and passes on `solution`.
 
 Answers are the plain dicts `%%rpc` returns (`answer["result"]`, `answer["error"]`, `.sent`,
 `.all`), so the judges never import the magics.
@@ -259,18 +262,45 @@ def _last_answer():
     return magics.last
 
 
+def _as_json(text: str):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return " ".join(text.split())
+
+
+def attempted(number: int, answer) -> bool:
+    """False while there is no answer, or the learner sent the challenge's starting text unchanged."""
+    if answer is None:
+        return False
+    typed = getattr(answer, "typed", None)
+    return typed is None or _as_json(typed) != _as_json(CHALLENGES[number].start)
+
+
 def check(number: int, answer=None) -> None:
     """Judge challenge `number` on the last %%rpc answer (or `answer`); print, or raise NotYet."""
-    from mcp_lab.notebook.quiz import answer_from_code
+    from mcp_lab.notebook import interactions
 
     c = CHALLENGES[number]
-    if answer_from_code():
-        from IPython import get_ipython
-
-        answer = get_ipython().run_cell_magic("rpc", f"{c.connection} {c.flags}".strip(), c.solution)
-    elif answer is None:
+    if answer is None:
         answer = _last_answer()
-    reason = judge(number, answer)
+    reason = judge(number, answer) if attempted(number, answer) else None
+    passed = attempted(number, answer) and reason is None
+    interactions.register(
+        f"challenge-{number}", "challenge", is_done=lambda: passed, act=lambda text: _send_and_check(number, text)
+    )
+    if not attempted(number, answer):
+        print(f"challenge {number}: waiting for your message (change the cell above, run it, then this one).")
+        return
     if reason is not None:
         raise NotYet(number, reason, c.hint)
     print(f"challenge {number}: done.")
+
+
+def _send_and_check(number: int, text: str) -> None:
+    """Send `text` through the `%%rpc` magic, as the learner's edited cell would, then check it."""
+    from IPython import get_ipython
+
+    c = CHALLENGES[number]
+    answer = get_ipython().run_cell_magic("rpc", f"{c.connection} {c.flags}".strip(), text)
+    check(number, answer)

@@ -1,39 +1,20 @@
-"""Active-learning helpers for the course notebooks: predict-then-run, and "choose the primitive".
+"""Active-learning exercises of the course: "choose the primitive".
 
-Predict, then run.  A cell asks the learner to write a prediction (`my_prediction = ...`); the
-next cell runs the real exchange and calls `compare(my_prediction, actual, why)`, which says
-whether the prediction held and why the server answered as it did.  An unchanged `...` is not an
-error: the cell shows the answer and the reason, so a learner who skips the prediction still
-learns, and Run All never stops there.  The protocol fact itself is asserted by the notebook cell.
-
-Choose the primitive.  `PRIMITIVE_CASES` are capabilities a server might offer; for each, the
-learner names the primitive (tool, resource or prompt) and who decides that it is used (the
-model, the application, the person).  `check_primitives(choices)` grades every answer and explains
-each one; a wrong answer raises `NotYet` (shown as its sentence, not a traceback), and the test
-harness (`MCP_LAB_ANSWER_FROM_CODE=1`) fills the answers from the key so the tests prove the key
-passes.
+`PRIMITIVE_CASES` are capabilities a server might offer; for each, the learner names the
+primitive (tool, resource or prompt) and who decides that it is used (the model, the
+application, the person).  `check_primitives()` is the exercise as widgets (a pair of dropdowns
+per case and a Check button, `mcp_lab.notebook.choice.Choice`): nothing is graded or shown before
+the learner presses Check, then every answer is explained.  It registers as the interaction
+"primitives" (kind "choice").  Predictions live in `mcp_lab.predict` (`mcp_lab.notebook.predict`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["compare", "PRIMITIVE_CASES", "check_primitives", "NotYet"]
+__all__ = ["PRIMITIVE_CASES", "check_primitives", "NotYet"]
 
 from .challenges import NotYet  # one "not yet" style for every course exercise
-
-
-def compare(prediction, actual, why: str) -> bool | None:
-    """Print how the prediction fared and why; True/False, or None when nothing was predicted."""
-    if prediction is Ellipsis or prediction is None:
-        print(f"No prediction written. The answer: {actual!r}. Why: {why}")
-        return None
-    held = prediction == actual
-    print(
-        ("Your prediction held: " if held else f"Not quite: you predicted {prediction!r}, the answer is ")
-        + f"{actual!r}. Why: {why}"
-    )
-    return held
 
 
 @dataclass(frozen=True)
@@ -104,40 +85,13 @@ PRIMITIVES = ("tool", "resource", "prompt")
 DECIDERS = ("model", "application", "person")
 
 
-def blank_choices() -> dict[str, tuple]:
-    """What the learner fills in: capability -> (primitive, who decides)."""
-    return {c.capability: (..., ...) for c in PRIMITIVE_CASES}
+def check_primitives(key: str = "primitives"):
+    """The "choose the primitive" exercise as widgets; display it (a cell's last line)."""
+    from mcp_lab.notebook.choice import Choice
 
-
-def check_primitives(choices: dict) -> int:
-    """Grade and explain every answer; the number right. Raises NotYet when one is wrong."""
-    from mcp_lab.notebook.quiz import answer_from_code
-
-    if answer_from_code():
-        choices = {c.capability: (c.primitive, c.decider) for c in PRIMITIVE_CASES}
-    open_ = [k for k, v in choices.items() if Ellipsis in tuple(v)]
-    if len(open_) == len(PRIMITIVE_CASES):
-        print("Fill in your choices above (a primitive and who decides, for each line), then run this cell again.")
-        return 0
-    right, lines = 0, []
-    for c in PRIMITIVE_CASES:
-        got = tuple(choices.get(c.capability, (..., ...)))
-        ok = got == (c.primitive, c.decider)
-        right += ok
-        mark = (
-            "right"
-            if ok
-            else f"not quite (you said {got[0] if got[0] is not Ellipsis else '?'}, "
-            f"{got[1] if got[1] is not Ellipsis else '?'})"
-        )
-        lines.append(f"- {c.capability}: {c.primitive}, decided by the {c.decider} [{mark}]. {c.why}.")
-    print("\n".join(lines))
-    print(f"{right} of {len(PRIMITIVE_CASES)} right.")
-    if right < len(PRIMITIVE_CASES):
-        raise NotYet(
-            "choose the primitive",
-            f"{len(PRIMITIVE_CASES) - right} of {len(PRIMITIVE_CASES)} choices are not right yet "
-            "(each is explained above)",
-            "ask who decides that it happens: the model (tool), the application (resource), the person (prompt)",
-        )
-    return right
+    return Choice(
+        key,
+        rows={c.capability: ((c.primitive, c.decider), c.why[:1].upper() + c.why[1:] + ".") for c in PRIMITIVE_CASES},
+        columns={"primitive": list(PRIMITIVES), "decided by": list(DECIDERS)},
+        title="For each capability: which primitive, and who decides that it is used?",
+    )

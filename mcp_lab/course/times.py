@@ -29,8 +29,6 @@ def rule_of_thumb_minutes(nb: dict) -> int:
             minutes += len(re.sub(r"`[^`]*`", " x ", src).split()) / WORDS_PER_MINUTE
         elif "Question(" in src:
             minutes += src.count("Question(") * QUESTION_MINUTES
-        elif src.lstrip().startswith("if answer_from_code():"):
-            continue
         elif "exercise" in cell.get("metadata", {}).get("tags", []):
             minutes += EXERCISE_MINUTES
         else:

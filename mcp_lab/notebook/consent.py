@@ -18,6 +18,11 @@ Allow it sends the `tools/call` and passes the result on; on Deny it sends nothi
 on a tool error that says the person declined, so the model can read why.  In a notebook the
 kernel cannot block waiting for a click, so the continuation is a callback (`then`).
 
+Each prompt registers with `mcp_lab.notebook.interactions` as kind "consent", under
+`"<gate key>/<n>"` (the smallest n from 1 not taken); `answer("allow")` / `answer("deny")` press
+the real buttons.  A failure while sending after Allow (a closed connection) is shown under the
+prompt and kept in `prompt.error`, never lost in the Lab's log.
+
 Spec: https://modelcontextprotocol.io/specification/2026-07-28/server/tools#security-considerations
 """
 
@@ -78,6 +83,8 @@ class ConsentPrompt:
         self._callbacks: list[Callable[[str], None]] = []
         self._box = None
         self._buttons: dict[str, Any] = {}
+        self.error: Exception | None = None
+        self.key: str | None = None  # its interaction's key, once a gate registered it
 
     @property
     def name(self) -> str:
@@ -121,6 +128,11 @@ class ConsentPrompt:
             self._box = w.VBox([w.HTML(self._html()), w.HBox([allow, deny]), self._status])
         return self._box
 
+    def show_problem(self, text: str) -> None:
+        """Say under the buttons what went wrong after the decision."""
+        self.widget()
+        self._status.value = f"<b style='color:#c00'>{html.escape(text)}</b>"
+
     def on_decision(self, callback: Callable[[str], None]) -> None:
         self._callbacks.append(callback)
 
@@ -159,25 +171,53 @@ class ConsentPrompt:
         return f"<ConsentPrompt {self.server}.{self.name} decision={self.decision}>"
 
 
+def _decide(prompt: ConsentPrompt, value: str) -> ConsentPrompt:
+    if value not in ("allow", "deny"):
+        raise ValueError(f"{getattr(prompt, 'key', 'consent')}: answer 'allow' or 'deny', got {value!r}")
+    return prompt.allow() if value == "allow" else prompt.deny()
+
+
 class ConsentGate:
     """The host's rule: no tools/call is sent before the person allowed that very call."""
 
-    def __init__(self, ask: Callable[[ConsentPrompt], None]):
+    def __init__(self, ask: Callable[[ConsentPrompt], None], *, key: str = "consent"):
         self.ask = ask  # shows the prompt, or decides it from code
+        self.key = key
         self.prompts: list[ConsentPrompt] = []
+        self.origin: str | None = None  # the cell of the last call made from a cell
 
     def call(self, client, tool: dict, arguments: dict, *, server: str, then: Callable[[dict], Any]) -> ConsentPrompt:
         """Ask, then (on Allow) send `tools/call` and pass its result to `then`; on Deny pass a
         declined result without sending anything."""
+        from mcp_lab.notebook import interactions
+
         prompt = ConsentPrompt(tool, arguments, server=server)
         self.prompts.append(prompt)
+        # A call made by a click handler (the model's next step after a decision) belongs to the
+        # cell that started the conversation: re-running that cell replaces all its prompts.
+        self.origin = interactions.current_origin() or self.origin
+        item = interactions.register(
+            interactions.free_key(self.key),
+            "consent",
+            is_done=lambda: prompt.decision is not None,
+            act=lambda value: _decide(prompt, value),
+            widget=prompt.widget(),
+            owner=prompt,
+            origin=self.origin,
+        )
+        prompt.key = item.key
 
         def decided(decision: str) -> None:
-            if decision == "allow":
-                then(client.request("tools/call", {"name": prompt.name, "arguments": prompt.arguments}).unwrap())
-            else:
-                then(declined_result(prompt.name))
+            try:
+                if decision == "allow":
+                    then(client.request("tools/call", {"name": prompt.name, "arguments": prompt.arguments}).unwrap())
+                else:
+                    then(declined_result(prompt.name))
+            except Exception as e:  # a click handler's error would only reach the Lab's log
+                prompt.error = e
+                prompt.show_problem(f"The call failed: {type(e).__name__}: {e}")
 
+        prompt.on_decision(lambda _decision: item.settle())
         prompt.on_decision(decided)
         self.ask(prompt)
         return prompt

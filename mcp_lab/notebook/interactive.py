@@ -3,6 +3,12 @@
 The loop's rules (new id each round, `inputResponses` under the server's keys, `requestState`
 echoed byte-exact) live in the session layer, `mcp_lab.session.mrtr`; this module only waits for
 clicks instead of calling an answer function, because a notebook kernel cannot block on a click.
+
+Each form registers with `mcp_lab.notebook.interactions` as kind "form": the first elicitation of
+the call under its `key`, any later one (a second round, a second input of a round) under
+`"<key>/<n>"`, n counting the call's elicitations from 1 (so the second is `"<key>/2"`).
+`answer(value)` takes a dict of field values (set, then Accept), or "decline" / "cancel", or
+"accept" (URL mode: consent to open the link).
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+from mcp_lab.notebook import interactions
 from mcp_lab.session.mrtr import MAX_ROUNDS, Exchange, answering, declared, retry_params
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.revisions import MRTR_METHODS
@@ -35,6 +42,7 @@ class Interactive:
         max_rounds: int = MAX_ROUNDS,
         timeout: float | None = None,
         server_name: str | None = None,
+        key: str | None = None,
     ):
         if method not in MRTR_METHODS:
             raise ValueError(f"{method} cannot answer input_required; only {', '.join(sorted(MRTR_METHODS))} can")
@@ -53,6 +61,10 @@ class Interactive:
         self.widget = w.VBox()
         self._status = w.HTML()
         self.on_done: Callable[["Interactive"], None] | None = None
+        # The interactions' names: the key given, else the tool's (or the method's) name.
+        self.key = key or str(params.get("name") or method)
+        self.origin = interactions.current_origin()
+        self.elicitations = 0
         self._send(declared(dict(params), self.capabilities))
 
     # -- the loop, one step per answer ------------------------------------------------------
@@ -74,6 +86,7 @@ class Interactive:
             if this_round.done:
                 return
             self.round = this_round
+            self._register(this_round)
             self.widget.children = [this_round.widget, self._status]
             self._status.value = f"<i>round {self.exchange.rounds}: the server is waiting for your answer</i>"
             return
@@ -109,6 +122,21 @@ class Interactive:
         if self.on_done:
             self.on_done(self)
 
+    def _register(self, this_round) -> None:
+        for form in this_round.forms.values():
+            self.elicitations += 1
+            key = self.key if self.elicitations == 1 else f"{self.key}/{self.elicitations}"
+            item = interactions.register(
+                key,
+                "form",
+                is_done=lambda form=form: form.result is not None,
+                act=lambda value, form=form, key=key: _answer_form(form, key, value),
+                widget=form.widget,
+                owner=form,
+                origin=self.origin,
+            )
+            form.on_submit(lambda _result, item=item: item.settle())
+
     # -- driving it from code ---------------------------------------------------------------
     def form(self, key: str):
         if self.round is None:
@@ -127,6 +155,20 @@ class Interactive:
         from IPython.display import display
 
         display(self.widget)
+
+
+def _answer_form(form, key: str, value) -> dict:
+    """Answer one form as a person would: fill the fields and press Accept, or press a button."""
+    if value in ("accept", "decline", "cancel"):
+        result = getattr(form, value)()
+    elif isinstance(value, dict):
+        result = form.set(**value).accept()
+    else:
+        raise ValueError(f"{key}: answer a form with a dict of field values, or 'decline' / 'cancel'; got {value!r}")
+    if result is None:
+        problems = "; ".join(f"{k}: {m}" for k, m in form.errors.items())
+        raise ValueError(f"{key}: Accept is blocked ({problems})")
+    return result
 
 
 def interactive(client, method: str, params: dict, **kw) -> Interactive:

@@ -61,7 +61,8 @@ class Answer(dict):
 
     `.all` is every message (dict) or non-JSON stdout line (str) that arrived, in order;
     `.sent` is the exact text written; `.stderr` the server's stderr lines meanwhile;
-    `.findings` the lint.  An empty Answer means nothing came back before the deadline.
+    `.findings` the lint; `.typed` the cell's body as the learner typed it.  An empty Answer
+    means nothing came back before the deadline.
     """
 
     def __init__(
@@ -80,6 +81,7 @@ class Answer(dict):
         self.stderr = list(stderr or [])
         self.findings = lint_mod.Findings(findings or [])
         self.timeout = timeout
+        self.typed = ""
 
     @property
     def ok(self) -> bool:
@@ -395,6 +397,7 @@ class McpMagics(Magics):
         except jsonrpc.TransportClosed as e:
             raise UsageError(f"{name}: {e.message}; reconnect with %mcp connect {name}") from None
         answer.findings = findings
+        answer.typed = cell
         last = answer
         return answer
 

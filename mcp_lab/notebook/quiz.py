@@ -28,9 +28,9 @@ code spans are shown without the backticks.  A question may carry a `situation`:
 scene (shown as preformatted text above the prompt) that the learner reads to find what went
 wrong or what comes next.
 
-Running a notebook never answers a learner's quiz: a notebook's "answer from code" cell calls
-`answer_from_code()` first, which is true only where the test harness set
-`MCP_LAB_ANSWER_FROM_CODE=1` in the kernel's environment.
+A Quiz registers each of its questions with `mcp_lab.notebook.interactions` as kind "quiz",
+under `"<quiz key>/<n>"` (n from 1, as the questions are numbered on screen): running a notebook
+never answers a learner's quiz, and a test answers it from outside through the same `choose()`.
 
 Widgets are built on first display or first `choose()`, and `import mcp_lab.quiz` does not import
 ipywidgets, so the questions of a notebook can be declared (and checked for consistency) cheaply.
@@ -39,26 +39,19 @@ ipywidgets, so the questions of a notebook can be declared (and checked for cons
 from __future__ import annotations
 
 import html
-import os
 import random
 import re
 import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["Question", "Quiz", "answer_from_code", "markdown_html", "plain_text"]
+__all__ = ["Question", "Quiz", "markdown_html", "plain_text"]
 
 _RIGHT, _WRONG = "#e6f4ea", "#fce8e6"
-HARNESS_VARIABLE = "MCP_LAB_ANSWER_FROM_CODE"
+PENDING_CLASS = "mcp-lab-pending"  # the same name as interactions.PENDING_CLASS
 _CODE = re.compile(r"`([^`]+)`")
 _BOLD = re.compile(r"\*\*([^*]+)\*\*")
 _EMPH = re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])")
-
-
-def answer_from_code() -> bool:
-    """True only under the test harness (MCP_LAB_ANSWER_FROM_CODE=1): a learner's Run All never
-    answers a quiz or fills a form for them."""
-    return os.environ.get(HARNESS_VARIABLE) == "1"
 
 
 def markdown_html(text: str) -> str:
@@ -135,6 +128,7 @@ class Question:
         self.attempts = 0
         self._feedback = ""
         self._ui = None
+        self.interaction = None  # set when a Quiz registers this question
 
     # -- grading (no widgets involved) ----------------------------------------------------
     @property
@@ -154,6 +148,8 @@ class Question:
             return
         self.chosen = chosen
         self.attempts += 1
+        if self.interaction is not None:
+            self.interaction.settle()
         verdict = (
             "Right."
             if chosen == self.answer
@@ -208,8 +204,13 @@ class Question:
         button = w.Button(description="Check", button_style="primary")
         out = w.HTML("")
         button.on_click(lambda _b: self._grade(read()))
+        box = w.VBox([title, picker, button, out])
+        if self.interaction is not None and self.interaction.widget is None:
+            self.interaction.widget = box
+            if not self.attempts:
+                box.add_class(PENDING_CLASS)
         self._ui = {
-            "box": w.VBox([title, picker, button, out]),
+            "box": box,
             "picker": picker,
             "boxes": boxes,
             "button": button,
@@ -239,7 +240,11 @@ class Question:
         """Select option(s) on the real widget and press its real Check button; returns `correct`."""
         self.widget  # build
         ui = self._ui
-        picked = [choice] if isinstance(choice, int) else list(choice)
+        if isinstance(choice, str):
+            choice = self._index_of(choice)
+        picked = (
+            [choice] if isinstance(choice, int) else [self._index_of(c) if isinstance(c, str) else c for c in choice]
+        )
         for i in picked:
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.options):
                 raise ValueError(f"option index {i!r} is out of range 0..{len(self.options) - 1}")
@@ -253,9 +258,17 @@ class Question:
         ui["button"].click()
         return self.correct
 
+    def _index_of(self, text: str) -> int:
+        for i, option in enumerate(self.options):
+            if text in (option, plain_text(option)):
+                return i
+        raise ValueError(f"no option {text!r}; options: {[plain_text(o) for o in self.options]}")
+
     def reset(self) -> None:
         """Clear the selection and the feedback, as if never answered."""
         self.chosen, self.attempts, self._feedback = None, 0, ""
+        if self.interaction is not None and self.interaction.widget is not None:
+            self.interaction.widget.add_class(PENDING_CLASS)
         if self._ui is not None:
             if self.multi:
                 for box in self._ui["boxes"]:
@@ -273,14 +286,27 @@ class Question:
 
 
 class Quiz:
-    """A few Questions rendered together; `check_all` answers them from code."""
+    """A few Questions rendered together, each registered as the interaction `"<key>/<n>"`."""
 
-    def __init__(self, questions: Sequence[Question], title: str = ""):
+    def __init__(self, questions: Sequence[Question], title: str = "", *, key: str = "quiz"):
+        from mcp_lab.notebook import interactions
+
         self.questions = list(questions)
         if not self.questions or not all(isinstance(q, Question) for q in self.questions):
             raise TypeError("Quiz takes a non-empty list of mcp_lab.quiz.Question")
         self.title = title
+        self.key = key
         self._box = None
+        for n, q in enumerate(self.questions, 1):
+            q.interaction = interactions.register(
+                f"{key}/{n}",
+                "quiz",
+                is_done=lambda q=q: q.attempts > 0,
+                act=q.choose,
+                widget=q._ui["box"] if q._ui is not None else None,  # else marked when built
+                owner=q,
+                solution=next(iter(q.answer)) if not q.multi else set(q.answer),
+            )
 
     def __len__(self) -> int:
         return len(self.questions)

@@ -1,6 +1,6 @@
 """Notebook 04 in a real browser: JupyterLab + headless Debian Chromium, driven by Playwright.
 
-As a learner opens it (the harness switch MCP_LAB_ANSWER_FROM_CODE unset), the notebook renders
+As a learner opens it, the notebook renders
 the Dentist form and leaves it for a person.
 This test is that person: it runs all cells from the menu, waits for the form, types the
 start time into the date-time input ipywidgets renders, presses Accept, and finds the
@@ -34,7 +34,7 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     from playwright.sync_api import expect
 
     t0 = time.monotonic()
-    lab = jupyterlab([NOTEBOOK], env={"MCP_LAB_ANSWER_FROM_CODE": "0"})  # as a learner opens it
+    lab = jupyterlab([NOTEBOOK])  # as a learner opens it
     page = chromium
     shots = tmp_path / "screenshots"
     shots.mkdir()

@@ -73,7 +73,7 @@ MERMAID_JS = """(area) => [...area.querySelectorAll('.jp-RenderedMermaid img')].
 
 @pytest.fixture(scope="module")
 def lab(jupyterlab_module):
-    started = jupyterlab_module(list(NB.values()), extra=[LAB10_FOLDER], env={"MCP_LAB_ANSWER_FROM_CODE": "0"})
+    started = jupyterlab_module(list(NB.values()), extra=[LAB10_FOLDER])
     yield started
     left = started.stop()
     assert not left, f"processes outlived JupyterLab (killed now): {sorted(left)}"
