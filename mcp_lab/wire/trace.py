@@ -275,9 +275,10 @@ class Trace:
     def _repr_html_(self) -> str:
         return trace_views.as_html(self)
 
-    def mermaid(self, *, client: str = "client") -> "Diagram":
-        """A sequence diagram: one lifeline for the client, one per server peer."""
-        return trace_views.as_mermaid(self, client=client)
+    def mermaid(self, *, client: str = "client", limit: int | None = None) -> "Diagram":
+        """A sequence diagram: one lifeline for the client, one per server peer; with `limit`,
+        only the last `limit` events (and a note counting the rest)."""
+        return trace_views.as_mermaid(self, client=client, limit=limit)
 
     # -- on disk (a cassette: mcp_lab.session.cassette) ----------------------------------------
     def save(self, path, **header) -> Any:
