@@ -8,6 +8,7 @@ the links a merge may have moved).
 from __future__ import annotations
 
 import json
+import re
 
 from _support import ROOT
 
@@ -44,3 +45,24 @@ def test_every_term_links_the_glossary_where_the_course_first_uses_it():
         "(python -m mcp_lab.course.glossary --link adds it)"
         for a, n, i in todo
     )
+
+
+def test_every_glossary_link_lands_on_an_explicit_anchor():
+    # JupyterLab scrolls to `glossary.ipynb#x` only when the page holds an element with id "x".
+    cells = json.loads((ROOT / "notebooks" / "glossary.ipynb").read_text())["cells"]
+    defined = {a for c in cells for a in re.findall(r'<a id="([^"]+)"></a>', "".join(c["source"]))}
+    linked = {
+        m.group(1)
+        for folder in ("notebooks", "labs")
+        for path in (ROOT / folder).rglob("*.ipynb")
+        for m in re.finditer(r"glossary\.ipynb#([A-Za-z0-9_.-]+)", path.read_text())
+    }
+    assert linked, "no notebook links the glossary"
+    assert linked <= defined, f"glossary links without an explicit <a id> anchor: {sorted(linked - defined)}"
+
+
+def test_the_glossary_is_read_without_a_kernel():
+    nb = json.loads((ROOT / "notebooks" / "glossary.ipynb").read_text())
+    assert not [c for c in nb["cells"] if c["cell_type"] == "code"], "the glossary holds only prose"
+    assert "kernelspec" not in nb["metadata"], "a kernelspec makes JupyterLab start a kernel nobody needs"
+    assert "language_info" not in nb["metadata"], "a language makes JupyterLab pick a kernel by language"

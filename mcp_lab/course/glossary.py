@@ -1,6 +1,7 @@
 """The glossary's first-use rule: each term links to its entry where the course first uses it.
 
-`notebooks/glossary.ipynb` holds one entry per term: a `### anchor` heading, the definition, a link
+`notebooks/glossary.ipynb` holds one entry per term: an explicit `<a id="anchor"></a>` (so a link
+from another notebook scrolls to it), a `### anchor` heading, the definition, a link
 into the specification, and an HTML comment naming the words that count as a use of the term.
 The first use is the first Markdown cell, in the order of notebook 00's course map (notebooks
 only), with one of those words outside a heading, a code block, an existing link and a longer
@@ -28,9 +29,9 @@ def entries(root: Path = ROOT) -> dict[str, list[str]]:
     out = {}
     for cell in json.loads((root / "notebooks" / "glossary.ipynb").read_text())["cells"][1:]:
         src = "".join(cell["source"])
-        anchor, words = re.match(r"### (\S+)", src), WORDS.search(src)
-        if not (anchor and words):
-            raise ValueError(f"a glossary entry without its heading or its words: {src[:80]!r}")
+        anchor, words = re.search(r"^### (\S+)", src, flags=re.M), WORDS.search(src)
+        if not (anchor and words) or f'<a id="{anchor.group(1)}"></a>' not in src:
+            raise ValueError(f"a glossary entry without its anchor, heading or words: {src[:80]!r}")
         out[anchor.group(1)] = [w.strip() for w in words.group(1).split("|")]
     return out
 
