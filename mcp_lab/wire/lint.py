@@ -303,7 +303,8 @@ def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bo
             "notifications/roots/list_changed": "nothing",
         }[method]
         answer = (
-            "-32601 (404 over HTTP), naming its versions"
+            "an error of its own choosing on stdio (the code is implementation-defined; "
+            "the bundled calendar's is -32601) and 400 over HTTP, and SHOULD name its versions"
             if method == "initialize"
             else ("-32601" if has_id else "nothing (a notification is never answered)")
         )
