@@ -125,10 +125,14 @@ $(SUITE_STAMP): $(SUITE)/package.json $(SUITE)/package-lock.json | prereqs
 	@touch $@
 
 # The server's root is the repository, so labs/ is reachable from the file browser; the page
-# opens on notebooks/00-start-here.ipynb, with the file browser in notebooks/.
+# opens on notebooks/00-start-here.ipynb, with the file browser in notebooks/. The file browser
+# does not list the teachers' labs/solutions and labs/source (Jupyter's default hidden names,
+# plus those two folder names; tests/browser/test_lab_files.py starts a server with this line).
+LAB_HIDE_GLOBS := ['__pycache__','*.pyc','*.pyo','.DS_Store','*~','solutions','source']
 lab: setup
 	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. \
 		--LabApp.default_url=/lab/tree/notebooks/00-start-here.ipynb \
+		"--ContentsManager.hide_globs=$(LAB_HIDE_GLOBS)" \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
 # The labs from one source: labs/source/<lab>/ (nbgrader markers and metadata) gives the student

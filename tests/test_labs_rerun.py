@@ -11,7 +11,10 @@ In a solution no cell may fail, the check included, on any run.  In a template o
 cell (tagged `raises-exception`) fails, with the lab's lesson as a CheckFailed shown as its one
 sentence (not the checker's traceback), and with the same sentence every time: the lesson does
 not change because the learner ran it again.  These are the only executions of the lab
-notebooks in the suite (tests/test_notebooks.py runs notebooks/ only).
+notebooks in the suite (tests/test_notebooks.py runs notebooks/ only).  As on the course side, a
+test-learner answers every interaction after every cell from outside the notebook
+(tests/lessons/: `tests/lessons/answers/<lab>.py`, shared by a lab's template and solution) and
+nothing may be left pending at the end.
 
 `test_no_bare_asserts_in_labs` counts `assert` statements without a message in the code cells
 of every lab notebook (source, template and solution) and every lab server file.
@@ -24,6 +27,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from lessons.harness import Lesson
 
 ROOT = Path(__file__).resolve().parents[1]
 LABS = ("05-requests-by-hand", "08-ask-the-person", "10-fix-the-calendar", "12-token-budget")
@@ -46,6 +50,8 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
     from traitlets.config import Config
 
     nb = nbformat.read(path, as_version=4)
+    lesson = Lesson(path)
+    lesson.prepare(nb)
     config = Config()
     config.KernelManager.transport_encryption = "auto"
     client = NotebookClient(
@@ -66,7 +72,7 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
                 for attempt in range(times):
                     cell.outputs = []
                     try:
-                        await client.async_execute_cell(cell, index)
+                        await lesson.execute(client, cell, index)
                     except CellExecutionError as e:  # an untagged cell failed: stop here
                         return errors + [(f"{label} #{attempt + 1}", index, e.ename, e.evalue, [])]
                     errors += [
@@ -74,6 +80,10 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
                         for o in cell.outputs
                         if o.output_type == "error"
                     ]
+        try:
+            await lesson.finish(client)
+        except CellExecutionError as e:
+            errors.append(("end of the run", len(nb.cells) - 1, e.ename, e.evalue, []))
     return errors
 
 

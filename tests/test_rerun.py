@@ -9,7 +9,9 @@ start per notebook keeps the suite's cost down):
    learner's second "Run All"), with the same lesson.
 
 A cell tagged `raises-exception` may fail (its failure is the lesson); any other error fails the
-test, naming the notebook, the pass, the cell and its source.
+test, naming the notebook, the pass, the cell and its source.  A test-learner answers every
+interaction after every cell, from outside the notebook (tests/lessons/: the hidden answering
+cell, `tests/lessons/answers/<stem>.py`), and at the end nothing may be left pending.
 
 `test_no_bare_asserts` counts `assert` statements without a message in notebook code cells:
 a learner who changes one value must read a sentence, not a bare AssertionError.
@@ -26,6 +28,7 @@ from pathlib import Path
 
 import pytest
 from _support import ROOT
+from lessons.harness import ANSWERS_DIR, Lesson
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 CELL_TIMEOUT = 120
@@ -37,10 +40,11 @@ def _code_cells(nb) -> list[tuple[int, object]]:
     return [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
 
 
-async def _rerun(path: Path, keep_going: bool = False) -> list[str]:
+async def _rerun(path: Path, keep_going: bool = False, answers_dir: Path = ANSWERS_DIR) -> list[str]:
     """Run each code cell twice in a row, then the whole notebook once more; the failures.
 
-    Stops at the first failure unless `keep_going` (used to count failing cells for a report).
+    After every cell the test-learner answers what is pending (tests/lessons/harness.py); at the
+    end nothing may be pending.  Stops at the first failure unless `keep_going` (a report).
     """
     import nbformat
     from nbclient import NotebookClient
@@ -48,6 +52,8 @@ async def _rerun(path: Path, keep_going: bool = False) -> list[str]:
     from traitlets.config import Config
 
     nb = nbformat.read(path, as_version=4)
+    lesson = Lesson(path, answers_dir)
+    lesson.prepare(nb)
     config = Config()
     config.KernelManager.transport_encryption = "auto"
     client = NotebookClient(
@@ -66,21 +72,24 @@ async def _rerun(path: Path, keep_going: bool = False) -> list[str]:
                 for attempt in range(times):
                     cell.outputs = []
                     try:
-                        await client.async_execute_cell(cell, index)
+                        await lesson.execute(client, cell, index)
                     except (CellExecutionError, CellTimeoutError) as e:
                         failures.append(_describe(path, label, index, attempt, cell, e))
                         if not keep_going:
                             return failures
                     except DeadKernelError as e:
                         return failures + [_describe(path, label, index, attempt, cell, e)]
+        try:
+            await lesson.finish(client)
+        except CellExecutionError as e:
+            failures.append(f"{_shown(path)}: {getattr(e, 'evalue', '') or e}")
     return failures
 
 
 def _describe(path: Path, label: str, index: int, attempt: int, cell, e: Exception) -> str:
     run = " (its first run)" if label.startswith("each") and attempt == 0 else ""
     lines = [
-        f"{path.relative_to(ROOT)}: {label}: cell {index}{run}: "
-        f"{type(e).__name__}: {getattr(e, 'evalue', '') or str(e)[:300]}",
+        f"{_shown(path)}: {label}: cell {index}{run}: {type(e).__name__}: {getattr(e, 'evalue', '') or str(e)[:300]}",
         "--- cell source ---",
         cell.source[:2000],
     ]
@@ -88,6 +97,10 @@ def _describe(path: Path, label: str, index: int, attempt: int, cell, e: Excepti
     if tbs:
         lines += ["--- traceback ---", ANSI.sub("", tbs[-1])[-3000:]]
     return "\n".join(lines)
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
 
 
 # Lessons that show the pinned legacy reference server (the official TypeScript SDK) meeting

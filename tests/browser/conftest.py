@@ -132,7 +132,7 @@ def _environment_check() -> None:
 
 
 class JupyterLabServer:
-    def __init__(self, base: Path, notebooks: list[Path], env: dict[str, str] | None = None):
+    def __init__(self, base: Path, notebooks: list[Path], env: dict[str, str] | None = None, args: list[str] = ()):
         from jupyter_core.paths import jupyter_data_dir
 
         self.base = base
@@ -177,6 +177,7 @@ class JupyterLabServer:
             f"--LabApp.user_settings_dir={settings}",
             f"--LabApp.workspaces_dir={base / 'workspaces'}",
         ]
+        argv += list(args)
         if os.geteuid() == 0:
             argv.append("--ServerApp.allow_root=True")  # Jupyter refuses root otherwise
         self._log = open(self.log_path, "wb")
@@ -275,8 +276,10 @@ def _lab_starter(new_root):
     started servers for the fixture to stop (no orphans) when it ends."""
     started: list[JupyterLabServer] = []
 
-    def start(notebooks: list[Path], extra: list[Path] = (), env: dict[str, str] | None = None) -> JupyterLabServer:
-        lab = JupyterLabServer(new_root(), notebooks, env)
+    def start(
+        notebooks: list[Path], extra: list[Path] = (), env: dict[str, str] | None = None, args: list[str] = ()
+    ) -> JupyterLabServer:
+        lab = JupyterLabServer(new_root(), notebooks, env, args)
         for folder in extra:  # a lab's own folder, copied beside its notebook
             shutil.copytree(folder, lab.root / folder.name)
         started.append(lab)
@@ -319,6 +322,15 @@ def jupyterlab(tmp_path, request):
     yield start
     for lab in started:
         lab.stop()
+
+
+@pytest.fixture
+def jupyter_server(tmp_path):
+    """Like `jupyterlab`, for a test that asks the server's API only (no Chromium needed)."""
+    start, started = _lab_starter(lambda: tmp_path / f"server{len(started)}")
+    yield start
+    for lab in started:
+        assert not lab.stop(), "processes outlived the server"
 
 
 @pytest.fixture
