@@ -49,3 +49,16 @@ def test_a_failed_check_renders_as_its_sentence_and_hint_not_a_traceback():
         "challenge 1: not yet. the server answered error -32602",
         "hint: look at params._meta",
     ]
+
+
+def test_a_retry_missing_its_action_is_told_what_an_elicit_result_needs(connections):
+    c = CHALLENGES[6]
+    _send(
+        connections,
+        c,
+        '{"jsonrpc": "2.0", "id": 61, "method": "tools/call", "params": '
+        '{"name": "create_event", "arguments": {"title": "Dentist"}}}',
+    )
+    no_action = c.solution.replace('"action": "accept", ', "")
+    reason = judge(6, _send(connections, c, no_action))
+    assert reason and 'needs "action": "accept"' in reason and not reason.endswith(": ''"), reason

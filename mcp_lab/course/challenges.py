@@ -134,11 +134,18 @@ def _judge_retry(answer) -> str | None:
         return f"expected requestState echoed exactly ({STATE}), got {params.get('requestState')!r}"
     if res is None:
         return _said(answer)
+    if res.get("resultType") == "input_required":
+        when = (params.get("inputResponses") or {}).get("when")
+        return (
+            'the server asked again (input_required): it did not accept your answer under "when"'
+            + (f" ({json.dumps(when)[:120]})" if when is not None else " (there is none)")
+            + '; an ElicitResult needs "action": "accept" and "content" with startsAt'
+        )
     text = (res.get("content") or [{}])[0].get("text", "")
-    return (
-        None
-        if text.startswith("Created ")
-        else f"expected the calendar to create the event, got resultType {res.get('resultType')!r}: {text!r}"
+    if text.startswith("Created "):
+        return None
+    return f"expected the calendar to create the event, got resultType {res.get('resultType')!r}" + (
+        f": {text}" if text else ""
     )
 
 

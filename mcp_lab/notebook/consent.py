@@ -107,7 +107,7 @@ class ConsentPrompt:
         hints = "".join(f"<li>{esc(h)}</li>" for h in annotation_hints(self.tool))
         return (
             f"<div><b>{esc(self.server)}</b> wants to run <code>{esc(self.name)}</code> with:"
-            f"<pre style='white-space:pre-wrap'>{esc(json.dumps(self.arguments, indent=2, ensure_ascii=False))}</pre>"
+            f"<pre style='white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>{esc(json.dumps(self.arguments, indent=2, ensure_ascii=False))}</pre>"
             "<div style='border-left:3px solid #c90;padding-left:6px'>"
             "<i>The server's description (its words, unverified):</i><br>"
             f"<span style='white-space:pre-wrap'>{esc(str(self.tool.get('description', '')))}</span>"

@@ -49,6 +49,9 @@ __all__ = [
     "exchange",
 ]
 
+# JupyterLab's output <pre> breaks words anywhere (word-break: break-all): an error message
+# would wrap mid-word. Ours wrap between words, and a word longer than the line still breaks.
+TEXT_WRAP = "white-space:pre-wrap;word-break:normal;overflow-wrap:break-word"
 connections: dict[str, Client] = {}
 last: "Answer | None" = None
 # Ids sent on each connection and not yet answered (a timed-out request stays pending, which
@@ -153,13 +156,13 @@ def answer_html(a: Answer) -> str:
         colour = "#fce8e6" if isinstance(item, str) or "error" in item else "#e6f4ea"
         parts.append(
             f"<div style='font-size:12px'><b>{html.escape(_headline(item))}</b></div>"
-            f"<pre style='background:{colour};padding:4px;margin:2px 0'>{html.escape(_pretty(item))}</pre>"
+            f"<pre style='background:{colour};padding:4px;margin:2px 0;{TEXT_WRAP}'>{html.escape(_pretty(item))}</pre>"
         )
     if a.stderr:
         lines = "\n".join(a.stderr)
         parts.append(
             "<div style='font-size:12px'><b>server stderr meanwhile</b></div>"
-            f"<pre style='background:#f1f3f4;padding:4px;margin:2px 0'>{html.escape(lines)}</pre>"
+            f"<pre style='background:#f1f3f4;padding:4px;margin:2px 0;{TEXT_WRAP}'>{html.escape(lines)}</pre>"
         )
     return "".join(parts)
 
@@ -174,8 +177,7 @@ def render_sent(text: str) -> tuple[str, str]:
             f"  line {i + 1}: {line}" for i, line in enumerate(lines)
         )
     rows = "".join(
-        f"<div><code style='white-space:pre-wrap;word-break:break-all'>{html.escape(line)}</code>"
-        f"<span style='color:#888'>&#x21b5;</span></div>"
+        f"<div><code style='{TEXT_WRAP}'>{html.escape(line)}</code><span style='color:#888'>&#x21b5;</span></div>"
         for line in lines
     )
     head = html.escape(plain.splitlines()[0])

@@ -178,7 +178,7 @@ class Question:
     def _build(self) -> None:
         w = _ipywidgets()
         scene = (
-            f"<pre style='margin:2px 0;white-space:pre-wrap'>{html.escape(self.situation)}</pre>"
+            f"<pre style='margin:2px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>{html.escape(self.situation)}</pre>"
             if self.situation
             else ""
         )

@@ -29,7 +29,7 @@ def _item_html(item: Any) -> str:
         text = json.dumps(item, indent=2, ensure_ascii=False)
     else:
         text = str(item)
-    return f"<pre style='margin:2px 0;white-space:pre-wrap;overflow-wrap:break-word'>{html.escape(text)}</pre>"
+    return f"<pre style='margin:2px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>{html.escape(text)}</pre>"
 
 
 def _item_text(item: Any) -> str:

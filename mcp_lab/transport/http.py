@@ -141,7 +141,7 @@ class Exchange:
         import html
 
         return (
-            f"<b>{html.escape(self.summary)}</b><pre style='white-space:pre-wrap;word-break:break-all'>"
+            f"<b>{html.escape(self.summary)}</b><pre style='white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>"
             f"{html.escape(self.raw)}</pre>"
         )
 

@@ -10,7 +10,10 @@ import html
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.wrapping import soft_html, wrap
 
-__all__ = ["as_text", "as_html", "as_mermaid", "code_html", "Diagram", "ARROW", "LEGEND", "TABLE_STYLE", "CELL_STYLE"]
+__all__ = [
+    "as_text", "as_html", "as_mermaid", "code_html", "tracebacks", "Diagram", "ARROW", "LEGEND", "TABLE_STYLE",
+    "CELL_STYLE",
+]  # fmt: skip
 
 FOLD = 160  # characters of a line shown before folding
 # JupyterLab's own table style right-aligns and centres every cell; a wire table reads left to
@@ -59,6 +62,52 @@ def code_html(text: str) -> str:
     return f"<code style='{CODE_STYLE}'>{soft_html(text)}</code>"
 
 
+_CHAINED = ("Traceback (most recent call last)", "During handling of the above exception", "The above exception")
+
+
+def tracebacks(events: list) -> list[tuple[int, int]]:
+    """(start, end) of each run of stderr events that is one Python traceback (end exclusive):
+    "Traceback (most recent call last):", its indented frames, the exception line, and any
+    chained traceback after it. A trace table shows each as one row."""
+    runs, i = [], 0
+    while i < len(events):
+        e = events[i]
+        if e.kind != "stderr" or not e.line.startswith("Traceback (most recent call last)"):
+            i += 1
+            continue
+        j = i + 1
+        while j < len(events) and events[j].kind == "stderr" and events[j].peer == e.peer:
+            line = events[j].line
+            j += 1
+            if line.startswith((" ", "\t")) or not line.strip() or line.startswith(_CHAINED):
+                continue
+            # The exception line ends it, unless a chained traceback follows.
+            nxt = events[j].line if j < len(events) and events[j].kind == "stderr" else None
+            if nxt is None or not (not nxt.strip() or nxt.startswith(_CHAINED)):
+                break
+        runs.append((i, j))
+        i = j
+    return runs
+
+
+def _traceback_row(events: list, style: dict, multi: bool) -> str:
+    first, last = events[0], events[-1]
+    lines = "\n".join(e.line for e in events)
+    body = (
+        f"<details><summary>{code_html(last.line)}</summary>"
+        f"<pre style='margin:0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>"
+        f"{html.escape(lines)}</pre></details>"
+    )
+    return (
+        f"<tr style='background:{style['stderr']};{CELL_STYLE}'>"
+        f"<td style='text-align:right;vertical-align:top;white-space:nowrap'>{first.t * 1000:.1f}</td>"
+        f"<td style='{CELL_STYLE};white-space:nowrap'>{ARROW['stderr']} stderr</td>"
+        + (f"<td style='{CELL_STYLE}'>{html.escape(first.peer)}</td>" if multi else "")
+        + f"<td style='{CELL_STYLE};min-width:12ch'>traceback ({len(events)} lines)</td>"
+        f"<td style='{CELL_STYLE}'>{body}</td><td></td></tr>"
+    )
+
+
 def as_html(trace) -> str:
     rows = []
     multi = len(trace.peers) > 1
@@ -70,7 +119,16 @@ def as_html(trace) -> str:
         "note": "#fef7e0",
         "http": "#f3e8fd",
     }
-    for e in trace:
+    events = list(trace)
+    folded = {start: end for start, end in tracebacks(events)}
+    skip_to = 0
+    for n, e in enumerate(events):
+        if n < skip_to:
+            continue
+        if n in folded:  # a traceback the server wrote, line by line: one row, the rest folded
+            rows.append(_traceback_row(events[n : folded[n]], style, multi))
+            skip_to = folded[n]
+            continue
         text = code_html(e.line)
         if len(e.line) > FOLD or (e.kind == "http" and "\n" in e.line):
             text = f"<details><summary>{code_html(wrap(e.line, FOLD)[0] + '…')}</summary>{text}</details>"

@@ -91,8 +91,9 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     step(f"no {CREATED!r} after pressing Accept", lambda: created.wait_for(state="visible", timeout=15_000))
 
     # The reader's next step: run the "retry on the wire" cell again, now that the form is answered.
-    # (Found by a phrase of its source: keep it in sync with notebooks/04, section 4.)
-    retry_cell = page.locator(".jp-CodeCell").filter(has_text="the form should have been answered from code")
+    # (Found by a phrase of its source: keep it in sync with notebook 07's "the retry" cell.)
+    phrase = re.compile("exactly as written to the server's stdin|the form should have been answered from code")
+    retry_cell = page.locator(".jp-CodeCell").filter(has_text=phrase)
     retry_out = retry_cell.locator(".jp-OutputArea-output")
 
     def rerun_retry_cell():

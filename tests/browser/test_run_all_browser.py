@@ -40,6 +40,7 @@ pytestmark = [
 ]
 
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("[0-9]*.ipynb"))
+FIXTURES = ROOT / "tests" / "lessons" / "fixtures"  # the harness's small lesson: one of each kind
 SHOTS = ROOT / "test-output"
 OPEN_MS, RUN_S = 90_000, 420.0  # 14 runs the conformance suite; 09 starts servers several times
 SCREENSHOT_OF = {"01": "consent", "02": "prediction", "07": "form"}
@@ -50,7 +51,7 @@ KINDS_IN_KERNEL = "sorted({i.kind for i in __import__('mcp_lab').interactions.pe
 
 @pytest.fixture(scope="module")
 def lab(jupyterlab_module):
-    started = jupyterlab_module([], extra=[ROOT / "notebooks", ROOT / "labs"])
+    started = jupyterlab_module([], extra=[ROOT / "notebooks", ROOT / "labs", FIXTURES])
     yield started
     left = started.stop()
     assert not left, f"processes outlived JupyterLab (killed now): {sorted(left)}"
@@ -89,9 +90,9 @@ def shut_down_kernels(lab) -> None:
         lab._api(f"/api/sessions/{session['id']}", "DELETE", timeout=15)
 
 
-def run_all(page, lab, name: str):
-    """Open `notebooks/<name>` in a fresh workspace, Run All from the menu, wait until done."""
-    url = f"{lab.url}/lab/workspaces/runall-{name[:3]}/tree/notebooks/{name}?reset&token={lab.token}"
+def run_all(page, lab, name: str, folder: str = "notebooks"):
+    """Open `<folder>/<name>` in a fresh workspace, Run All from the menu, wait until done."""
+    url = f"{lab.url}/lab/workspaces/runall-{name[:3]}/tree/{folder}/{name}?reset&token={lab.token}"
     page.goto(url, timeout=OPEN_MS)
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     panel.locator(".jp-Cell").first.wait_for(timeout=OPEN_MS)
@@ -112,12 +113,12 @@ def run_all(page, lab, name: str):
     return panel
 
 
-def saved_errors(page, lab, name: str) -> list[str]:
+def saved_errors(page, lab, name: str, folder: str = "notebooks") -> list[str]:
     """Save the notebook (Ctrl+S) and read the errors of its cells from the file on disk."""
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell").first.click()
     page.keyboard.press("Escape")
     page.keyboard.press("Control+s")
-    path = lab.root / "notebooks" / name
+    path = lab.root / folder / name
     deadline = time.monotonic() + 30
     while True:
         nb = json.loads(path.read_text())
@@ -180,7 +181,7 @@ def click_prediction(page) -> bool:
         box = first.locator("input").first
         box.fill("1")
         box.press("Tab")
-    waiting = page.get_by_text("Make your prediction above to see what came back.")
+    waiting = page.get_by_text("Make your prediction above to see what came back.").filter(visible=True)
     before = waiting.count()
     first.get_by_role("button", name="Predict", exact=True).click()
     page.get_by_text(re.compile(r"^You predicted ")).first.wait_for(timeout=15_000)
@@ -209,8 +210,9 @@ def click_form(page) -> bool:
     from playwright.sync_api import expect
 
     expect(accept).to_be_enabled(timeout=15_000)
+    before = pending(page).count()
     accept.click()
-    page.get_by_text(re.compile(r"^Answered: ")).first.wait_for(timeout=15_000)
+    expect(pending(page)).not_to_have_count(before, timeout=15_000)  # answered: no longer pending
     return True
 
 
@@ -282,7 +284,9 @@ def test_run_all_leaves_every_interaction_pending(lab, chromium_module, path):
         "a prediction's verdict is shown before the learner predicted"
     )
     if "prediction" in kinds:
-        assert page.get_by_text("Make your prediction above to see what came back.").count(), "no reveal waits"
+        assert page.get_by_text("Make your prediction above to see what came back.").filter(visible=True).count(), (
+            "no reveal waits"
+        )
 
     key = path.name[:2]
     kind = SCREENSHOT_OF.get(key)
@@ -298,6 +302,24 @@ def test_run_all_leaves_every_interaction_pending(lab, chromium_module, path):
         if kind in kinds and kind not in CLICKED and click(page):
             CLICKED[kind] = path.stem
     print(f"{path.name}: Run All {time.monotonic() - started:.0f} s, {in_kernel} pending ({', '.join(kinds)})")
+
+
+def test_the_harness_fixture_waits_then_answers_each_kind_by_clicking(lab, chromium_module):
+    """The machinery itself, on the small lesson of tests/lessons/fixtures (a prediction with its
+    reveal, the calendar's form, a consent gate, a quiz): all four pending after Run All, each
+    answered by a click, and the prediction's hidden output shown once it is made."""
+    page = chromium_module
+    shut_down_kernels(lab)
+    run_all(page, lab, "harness-fixture.ipynb", folder=FIXTURES.name)
+    assert not saved_errors(page, lab, "harness-fixture.ipynb", folder=FIXTURES.name)
+    assert pending(page).count() == kernel_says(lab, PENDING_IN_KERNEL) == 4
+    hidden = page.get_by_text("['create_event']")
+    assert not hidden.is_visible(), "the reveal's output shows before the prediction"
+    for kind, click in CLICKERS.items():
+        assert click(page), f"no {kind} to click in the fixture"
+    assert hidden.is_visible() and page.get_by_text(re.compile(r"^(Your prediction held|Not quite)")).count()
+    assert page.get_by_text(re.compile(r"^Created e\d+: Dentist")).is_visible(), "the form booked the event"
+    assert pending(page).count() == kernel_says(lab, PENDING_IN_KERNEL) == 0
 
 
 def test_one_of_each_kind_was_answered_by_clicking():
