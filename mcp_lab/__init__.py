@@ -90,6 +90,8 @@ def load_ipython_extension(ipython) -> None:
 
     A failing `assert cond, "reason"` then shows the reason and the compared values, as pytest
     does; ipytest installs pytest's own rewriter as an IPython AST transformer, nothing else.
+    In JupyterLab it also adds one page style (`views.OUTPUT_WRAP_STYLE`): printed text wraps
+    between words, where JupyterLab's own style breaks a message anywhere, mid-word.
     """
     import ipytest
 
@@ -99,3 +101,8 @@ def load_ipython_extension(ipython) -> None:
     _load(ipython)
     interactions.watch_cells(ipython)
     ipytest.config(rewrite_asserts=True)
+    from IPython.display import display
+
+    from mcp_lab.notebook.views import OUTPUT_WRAP_STYLE
+
+    display({"text/html": OUTPUT_WRAP_STYLE}, raw=True)  # nothing to read: a page style, no text

@@ -51,14 +51,16 @@ def test_a_failed_check_renders_as_its_sentence_and_hint_not_a_traceback():
     ]
 
 
-def test_a_retry_missing_its_action_is_told_what_an_elicit_result_needs(connections):
+def test_a_retry_without_action_gets_a_sentence_that_names_action_and_the_lint_points_at_elicit_result(
+    connections,
+):
     c = CHALLENGES[6]
-    _send(
-        connections,
-        c,
-        '{"jsonrpc": "2.0", "id": 61, "method": "tools/call", "params": '
-        '{"name": "create_event", "arguments": {"title": "Dentist"}}}',
-    )
     no_action = c.solution.replace('"action": "accept", ', "")
-    reason = judge(6, _send(connections, c, no_action))
-    assert reason and 'needs "action": "accept"' in reason and not reason.endswith(": ''"), reason
+    assert '"action"' not in no_action
+    answer = _send(connections, c, no_action)
+    reason = judge(6, answer)
+    assert "has no `action`" in reason and not reason.endswith("''"), reason
+    from mcp_lab.wire import lint
+
+    found = str(lint.lint(answer.sent))
+    assert "closest is ElicitResult: action" in found, found

@@ -96,6 +96,14 @@ def test_re_running_a_cell_replaces_what_it_registered(ip):
     assert interactions.get("same").owner is not first and pending_keys() == ["same"]
 
 
+def test_a_key_two_cells_register_is_a_conflict(ip):
+    run(ip, 'a = mcp_lab.predict("same-key", "?", options=["x", "y"])')
+    run(ip, 'b = mcp_lab.predict("same-key", "!", options=["x", "y"])')  # another cell, same key
+    assert interactions.conflicts() == ["same-key"]
+    run(ip, 'b = mcp_lab.predict("same-key", "!", options=["x", "y"])')  # that cell again: no more
+    assert interactions.conflicts() == ["same-key"]
+
+
 # -- predictions -------------------------------------------------------------------------------
 def test_prediction_hidden_until_made_then_expect(ip):
     run(ip, 'guess = mcp_lab.predict("version", "What comes back?", options=["-32602", "-32022"])\nguess')

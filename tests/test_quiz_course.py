@@ -21,23 +21,32 @@ import json
 
 from _support import ROOT
 
-from mcp_lab.quiz import Question, Quiz, markdown_html, plain_text
+from mcp_lab.quiz import Question, markdown_html, plain_text
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 MARGIN = 0.10
 
 
 def course_questions() -> list[tuple[str, Question]]:
+    """Every question of every quiz, read from the interactions registry: a Quiz registers its
+    questions whether or not the cell binds it to a name."""
+    from mcp_lab.notebook import interactions
+
     found = []
     for path in NOTEBOOKS:
         for cell in json.loads(path.read_text())["cells"]:
             src = "".join(cell["source"])
             if cell["cell_type"] != "code" or "Question(" not in src:
                 continue
-            ns: dict = {}
+            interactions.clear()
             # The harness import some notebooks still carry (until they are rewritten) is gone.
-            exec(src.replace(", answer_from_code", ""), ns)  # declares the questions; shows nothing
-            found += [(f"{path.name} {quiz.key}", q) for quiz in ns.values() if isinstance(quiz, Quiz) for q in quiz]
+            exec(src.replace(", answer_from_code", ""), {})  # declares the questions; shows nothing
+            found += [
+                (f"{path.name} {i.key.rsplit('/', 1)[0]}", i.owner)
+                for i in interactions.all_interactions()
+                if i.kind == "quiz"
+            ]
+    interactions.clear()
     return found
 
 

@@ -31,6 +31,7 @@ META_2026 = (
     '"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}'
 )
 STATE = "eyJ0aXRsZSI6IkRlbnRpc3QifQ=="  # the bundled calendar's requestState for title "Dentist"
+SOLVED: set[int] = set()  # the challenges this kernel has seen solved
 
 
 class NotYet(AssertionError):
@@ -134,19 +135,32 @@ def _judge_retry(answer) -> str | None:
         return f"expected requestState echoed exactly ({STATE}), got {params.get('requestState')!r}"
     if res is None:
         return _said(answer)
-    if res.get("resultType") == "input_required":
-        when = (params.get("inputResponses") or {}).get("when")
-        return (
-            'the server asked again (input_required): it did not accept your answer under "when"'
-            + (f" ({json.dumps(when)[:120]})" if when is not None else " (there is none)")
-            + '; an ElicitResult needs "action": "accept" and "content" with startsAt'
-        )
     text = (res.get("content") or [{}])[0].get("text", "")
     if text.startswith("Created "):
         return None
-    return f"expected the calendar to create the event, got resultType {res.get('resultType')!r}" + (
-        f": {text}" if text else ""
-    )
+    if res.get("resultType") == "input_required":
+        return "the calendar asked for `when` again: it could not use your answer. " + _retry_problem(params)
+    return f"expected the calendar to create the event; it answered: {text or json.dumps(res)[:160]}"
+
+
+def _retry_problem(params: dict) -> str:
+    """What is wrong with the retry's inputResponses, in one sentence."""
+    responses = params.get("inputResponses")
+    if not isinstance(responses, dict) or "when" not in responses:
+        keys = sorted(responses) if isinstance(responses, dict) else responses
+        return f"The answer goes under the server's key `when` in inputResponses (yours: {keys!r})."
+    given = responses["when"]
+    if not isinstance(given, dict) or "action" not in given:
+        return (
+            "Your answer under `when` has no `action`: an ElicitResult says what the person did "
+            '("accept", "decline" or "cancel"), and with "accept" carries the form in `content`.'
+        )
+    if given.get("action") != "accept":
+        return f'The person\'s action was {given.get("action")!r}: to book, it is "accept".'
+    content = given.get("content")
+    if not isinstance(content, dict) or "startsAt" not in content:
+        return "With action accept, `content` must hold the form's field `startsAt` (a date-time)."
+    return f"`startsAt` must be a date-time such as 2026-09-10T08:30:00Z (yours: {content['startsAt']!r})."
 
 
 def _judge_one_line(answer) -> str | None:
@@ -203,7 +217,7 @@ CHALLENGES: dict[int, Challenge] = {
             "",
             '{"jsonrpc": "2.0", "id": null, "method": "tools/list", "params": {' + META_2026 + "}}",
             '{"jsonrpc": "2.0", "id": "four", "method": "tools/list", "params": {' + META_2026 + "}}",
-            "an id is a string or a number, never null; the answer carries it back.",
+            "an id is a string or an integer, never null; the answer carries it back.",
             _judge_id,
         ),
         Challenge(
@@ -238,7 +252,9 @@ CHALLENGES: dict[int, Challenge] = {
             7,
             "calendar",
             "--raw",
-            '{"jsonrpc": "2.0", "id": 7,\n "method": "tools/list", "params": {' + META_2026 + "}}",
+            '{"jsonrpc": "2.0", "id": 7, "method": "tools/list",\n "params": {"_meta": {'
+            '"io.modelcontextprotocol/protocolVersion": "2026-07-28",\n'
+            ' "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}}}',
             '{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {' + META_2026 + "}}",
             "--raw sends your text byte for byte; on stdio a message ends at the first newline.",
             _judge_one_line,
@@ -281,7 +297,16 @@ def attempted(number: int, answer) -> bool:
     if answer is None:
         return False
     typed = getattr(answer, "typed", None)
-    return typed is None or _as_json(typed) != _as_json(CHALLENGES[number].start)
+    if typed is None:
+        return True
+    start = CHALLENGES[number].start
+    if "--raw" in CHALLENGES[number].flags:  # byte for byte: where the newlines are is the point
+        return _lines(typed) != _lines(start)
+    return _as_json(typed) != _as_json(start)
+
+
+def _lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.strip().splitlines()]
 
 
 def check(number: int, answer=None) -> None:
@@ -292,9 +317,15 @@ def check(number: int, answer=None) -> None:
     if answer is None:
         answer = _last_answer()
     reason = judge(number, answer) if attempted(number, answer) else None
-    passed = attempted(number, answer) and reason is None
+    if attempted(number, answer) and reason is None:
+        SOLVED.add(number)
+    # Asked when the registry wants to know, so an answer sent through `act` (which checks again)
+    # settles the very interaction the caller holds.
     interactions.register(
-        f"challenge-{number}", "challenge", is_done=lambda: passed, act=lambda text: _send_and_check(number, text)
+        f"challenge-{number}",
+        "challenge",
+        is_done=lambda: number in SOLVED,
+        act=lambda text: _send_and_check(number, text),
     )
     if not attempted(number, answer):
         print(f"challenge {number}: waiting for your message (change the cell above, run it, then this one).")

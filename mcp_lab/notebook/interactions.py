@@ -39,6 +39,7 @@ __all__ = [
     "all_interactions",
     "answer",
     "clear",
+    "conflicts",
     "current_origin",
     "free_key",
     "get",
@@ -51,6 +52,7 @@ PENDING_CLASS = "mcp-lab-pending"
 KINDS = ("quiz", "prediction", "form", "consent", "choice", "challenge")
 
 _registry: dict[str, "Interaction"] = {}
+_conflicts: list[str] = []  # keys two different cells registered (an author's mistake)
 _origin: str | None = None  # the cell running now (None between cells, e.g. in a click handler)
 _watching = False
 
@@ -135,6 +137,9 @@ def register(
         solution=solution,
         origin=origin if origin is not None else _origin,
     )
+    old = _registry.get(key)
+    if old is not None and None not in (old.origin, item.origin) and old.origin != item.origin:
+        _conflicts.append(key)  # the earlier one is gone from the registry: say so to the tests
     _registry[key] = item
     if widget is not None:
         if item.done:
@@ -167,9 +172,16 @@ def answer(key: str, value: Any) -> Any:
     return get(key).answer(value)
 
 
+def conflicts() -> list[str]:
+    """Keys that two different cells registered (the later replaced the earlier): give each
+    interaction of a notebook its own key."""
+    return list(_conflicts)
+
+
 def clear() -> None:
     """Forget every interaction (a fresh kernel's state)."""
     _registry.clear()
+    _conflicts.clear()
 
 
 def free_key(prefix: str) -> str:

@@ -17,7 +17,14 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["Folded", "folded"]
+__all__ = ["Folded", "folded", "OUTPUT_WRAP_STYLE"]
+
+# JupyterLab's outputs use `word-break: break-all` for text, so a printed error message wraps in
+# the middle of a word ("2026-07-2" / "8"). `%load_ext mcp_lab` puts this style on the page:
+# text wraps between words, and only a word longer than the line is broken.
+OUTPUT_WRAP_STYLE = (
+    "<style>.jp-OutputArea-output pre, .jp-RenderedText pre {word-break: normal; overflow-wrap: break-word;}</style>"
+)
 
 
 def _item_html(item: Any) -> str:

@@ -46,7 +46,7 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
         if _covered_by_meta_rules(out, path, err["type"]):
             continue
         if tag is not None:
-            unions.setdefault(path, []).append((tag, rest, err["msg"], err["type"]))
+            unions.setdefault(path, []).append((tag, rest, err["msg"], err["type"], err.get("input")))
             continue
         msg = err["msg"]
         if err["type"] == "missing":
@@ -59,11 +59,17 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
     for path, arms in unions.items():
         by_tag: dict[str, list[str]] = {}
         missing: dict[str, int] = {}
-        for tag, rest, msg, etype in arms:
+        given: dict[str, Any] = {}
+        for tag, rest, msg, etype, value in arms:
             by_tag.setdefault(tag, []).append(f"{rest + ': ' if rest else ''}{msg}")
             missing[tag] = missing.get(tag, 0) + (etype == "missing")
-        # The closest branch is the one the learner's keys fit best: fewest fields missing.
-        closest = min(by_tag, key=lambda t: (missing[t], len(by_tag[t])))
+            if etype == "missing" and rest.isidentifier() and isinstance(value, dict):
+                given[tag] = value  # a top-level field missing: `value` is the object written here
+        # The closest branch is the one the learner's keys fit best: most of the keys written are
+        # its fields (an answer with `content` but no `action` is an ElicitResult gone wrong, not
+        # a ListRootsResult), then fewest fields missing.
+        known = {t: _known_keys(t, given.get(t)) for t in by_tag}
+        closest = min(by_tag, key=lambda t: (-known[t], missing[t], len(by_tag[t])))
         findings.append(
             Finding(
                 "error",
@@ -82,6 +88,18 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
     out.extend(findings)
     if params is not None and not notification and method in MODERN_REQUEST_METHODS | LEGACY_REQUEST_METHODS:
         _unknown_params(out, model, params, method, version, section)
+
+
+def _known_keys(tag: str, written: Any) -> int:
+    """How many keys of `written` are fields of the mcp-types model named `tag` (0 if unknown)."""
+    import mcp_types
+
+    model = getattr(mcp_types, tag, None)
+    fields = getattr(model, "model_fields", None)
+    if not isinstance(written, dict) or not fields:
+        return 0
+    names = {f.alias or name for name, f in fields.items()} | set(fields)
+    return sum(1 for k in written if k in names)
 
 
 def _covered_by_meta_rules(out: Findings, path: str, etype: str) -> bool:

@@ -72,9 +72,15 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     # DatetimePicker renders an <input type="datetime-local">; it exists only if the widget
     # really rendered (without the ipywidgets extension the output is a text repr instead).
     picker = 'input[type="datetime-local"]'
-    when = page.locator(f".jp-OutputArea-output {picker}")
+    when = page.locator(f".jp-OutputArea-output {picker}").first  # the Dentist form (Decline's is second)
     step("the Dentist form never appeared in the output", lambda: when.wait_for(state="visible", timeout=WAIT_MS))
-    accept = page.locator(".jp-OutputArea-output").filter(has=page.locator(picker)).get_by_role("button", name="Accept")
+    # Run All goes on past the form (later sections start more servers); the kernel handles the
+    # form's value change only once it is idle again, so wait for that before typing.
+    idle = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$"))
+    step("Run All did not finish (the kernel stayed busy)", lambda: idle.wait_for(timeout=WAIT_MS * 3))
+    accept = (
+        page.locator(".jp-OutputArea-output").filter(has=page.locator(picker)).first.get_by_role("button", name="Accept")
+    )
 
     def type_the_time():
         expect(accept).to_be_disabled()  # required and empty: the form blocks Accept
@@ -91,9 +97,8 @@ def test_dentist_form_filled_in_chromium(jupyterlab, chromium, tmp_path, capsys)
     step(f"no {CREATED!r} after pressing Accept", lambda: created.wait_for(state="visible", timeout=15_000))
 
     # The reader's next step: run the "retry on the wire" cell again, now that the form is answered.
-    # (Found by a phrase of its source: keep it in sync with notebook 07's "the retry" cell.)
-    phrase = re.compile("exactly as written to the server's stdin|the form should have been answered from code")
-    retry_cell = page.locator(".jp-CodeCell").filter(has_text=phrase)
+    # (Found by a phrase of its source: keep it in sync with notebook 07, section 3.)
+    retry_cell = page.locator(".jp-CodeCell").filter(has_text="exactly as written to the server's stdin")
     retry_out = retry_cell.locator(".jp-OutputArea-output")
 
     def rerun_retry_cell():

@@ -26,6 +26,9 @@ def answer_pending(answers_file: str, where: str, final: bool = False) -> list[s
 
     answers = runpy.run_path(answers_file).get("ANSWERS", {}) if Path(answers_file).exists() else {}
     if final:
+        twice = sorted(set(interactions.conflicts()))
+        if twice:
+            raise AssertionError(f"{where}: two cells registered the key(s) {', '.join(twice)}: give each its own key")
         left = [f"{i.key} ({i.kind})" for i in interactions.pending()]
         if left:
             raise AssertionError(f"{where}: still pending at the end: {', '.join(left)}; {_where_to_add(answers_file)}")

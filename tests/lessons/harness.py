@@ -47,6 +47,10 @@ class Lesson:
         for cell in nb.cells:
             if cell.get("id") in self.edits:
                 cell.source = self.edits[cell.id]
+        # A notebook on a kernel that is not Python (04b's MCP wire kernel: every cell is one
+        # JSON-RPC message) has no registry to answer: it gets its EDITS and no hidden cells.
+        language = nb.metadata.get("kernelspec", {}).get("language", "python")
+        self.python = language == "python"
 
     def _where(self, index: int, cell) -> str:
         return f"{self.path.name} cell {index} (id {cell.get('id')})"
@@ -64,6 +68,8 @@ class Lesson:
         )
 
     async def _run_hidden(self, client, source: str, index: int) -> None:
+        if not getattr(self, "python", True):
+            return
         # nbclient stores the cell it ran at nb.cells[index]: put the lesson's own cell back.
         original = client.nb.cells[index]
         try:
