@@ -98,6 +98,7 @@ class ElsewhereTest:
 
     test: str
     how: str
+    starts: str = ""  # a make target the test must start itself (`make hub`): checked in its code
 
 
 @dataclass(frozen=True)
@@ -270,47 +271,134 @@ def make_in_copy(copy: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 # -- the quick forms -------------------------------------------------------------------------------
+MCP_LAB = Path(sys.executable).parent / "mcp-lab"  # the console script `make setup` installs
+SCRIPT_LINE = """printf 'tools/list\\nresources/read {"uri": "calendar://week"}\\n' > script.txt"""
+
+
+def mcp_lab(*args: str, cwd: Path, ok=(0,), **kw) -> subprocess.CompletedProcess:
+    """`.venv/bin/mcp-lab ARGS` in `cwd` (a tmp_path: some commands write files there)."""
+    assert MCP_LAB.is_file(), f"no console script {MCP_LAB}: run `make setup` (it installs the package)"
+    return run([str(MCP_LAB), *args], cwd, ok=ok, **kw)
+
+
 def _host_config(tmp: Path) -> None:
     config = json.loads(mcp_lab_cli("host-config", "calendar").stdout)
     assert config["mcpServers"]["calendar"]["args"][-1].endswith("calendar"), config
 
 
 def _probe_everything(tmp: Path) -> None:
-    out = mcp_lab_cli("probe", "everything").stdout
-    assert "initialize" in out and "server/discover" in out, out  # the fallback, shown
+    out = mcp_lab("probe", "everything", cwd=tmp).stdout
+    assert "legacy era, 2025-11-25" in out and "fall back to initialize" in out, out  # the fallback, shown
 
 
 def _probe_json(tmp: Path) -> None:
-    # `node my-server.js` stands for any argv: a bundled server's here.
-    verdict = json.loads(mcp_lab_cli("probe", "--json", "--", PY, "-m", "mcp_lab.servers.calendar").stdout)
-    assert (verdict["era"], verdict["version"]) == ("modern", "2026-07-28"), verdict
+    verdict = json.loads(mcp_lab("probe", "--json", "--", PY, "-m", "mcp_lab.servers.calendar", cwd=tmp).stdout)
+    assert (verdict["era"], verdict["version"], verdict["findings"]) == ("modern", "2026-07-28", []), verdict
+
+
+def _probe_require(tmp: Path) -> None:
+    """Exit 0 when the required revision is negotiated, and 1 (a `require` finding) when not."""
+    out = mcp_lab("probe", "--require", "2026-07-28", "calendar", cwd=tmp).stdout
+    assert "calendar: modern era, 2026-07-28" in out, out
+    other = mcp_lab("probe", "--json", "--require", "2025-11-25", "calendar", cwd=tmp, ok=(1,)).stdout
+    assert [f["kind"] for f in json.loads(other)["findings"]] == ["require"], other
+
+
+def _probe_noisy(tmp: Path) -> None:
+    out = mcp_lab("probe", "noisy", cwd=tmp, ok=(1,)).stdout  # documented: exit 1
+    assert "a framing violation" in out and "Calendar server ready" in out, out
+
+
+def _probe_http(tmp: Path) -> None:
+    out = mcp_lab("probe", "--http", "calendar", cwd=tmp).stdout
+    assert "modern era, 2026-07-28" in out and "HTTP POST /mcp -> 200 OK" in out, out
 
 
 def _cost_everything(tmp: Path) -> None:
-    out = mcp_lab_cli("cost", "everything").stdout
+    out = mcp_lab("cost", "everything", cwd=tmp).stdout
     assert re.search(r"one server, connected, before it is used: [\d,]+ tokens", out), out
 
 
-def _conformance(name: str) -> Callable[[Path], None]:
+def _cost_json(tmp: Path) -> None:
+    cost = json.loads(mcp_lab("cost", "--json", "--", PY, "-m", "mcp_lab.servers.sdk_calendar", cwd=tmp).stdout)
+    assert cost["server"] == "mcp-lab-sdk-calendar" and "create_event" in [t["name"] for t in cost["tools"]], cost
+    assert cost["total"] >= cost["tools_total"] > 0, cost
+
+
+def _check_calendar(tmp: Path) -> None:
+    out = mcp_lab("check", "calendar", cwd=tmp).stdout
+    assert out.startswith("PASS  calendar: modern era, 2026-07-28") and "0 defect(s)" in out, out
+
+
+def _check_json_http(tmp: Path) -> None:
+    argv = ["check", "--json", "--http", "--", PY, "-m", "mcp_lab.servers.sdk_calendar"]
+    report = json.loads(mcp_lab(*argv, cwd=tmp).stdout)
+    assert report["ok"] and report["server"].startswith("127.0.0.1:") and report["served"]["tools"] == 2, report
+
+
+def _conformance(*args: str) -> Callable[[Path], None]:
+    """`conformance ARGS`, restricted to one scenario (the whole suite is `make test`'s)."""
+
     def quick(tmp: Path) -> None:
-        out = mcp_lab_cli("conformance", name, "--scenario", "tools-list").stdout
-        assert "tools-list" in out and "FAIL " not in out, out
+        out = mcp_lab("conformance", *args, "--scenario", "tools-list", cwd=tmp).stdout
+        assert out.startswith("PASS ") and "SUCCESS  tools-list :: tools-list" in out and "FAIL" not in out, out
+        if "--stdio" in args:
+            assert "a stdio server, run through a bridge" in out, out
 
     return quick
 
 
+FIXTURE_SCENARIO = "tools-call-simple-text"  # calls a suite fixture the calendar lacks: one failing check
+
+
+def _write_baseline(tmp: Path) -> Path:
+    """The skeleton and JUnit XML of one scenario with a failing check (a missing fixture)."""
+    argv = ["--no-baseline", "--write-baseline", "skeleton.yaml", "--junit", "conformance.xml", "calendar"]
+    mcp_lab("conformance", *argv, "--scenario", FIXTURE_SCENARIO, cwd=tmp)
+    import xml.etree.ElementTree as ET
+
+    import yaml
+
+    entries = yaml.safe_load((tmp / "skeleton.yaml").read_text(encoding="utf-8"))["server"]
+    assert [e["check"] for e in entries] == [f"{FIXTURE_SCENARIO}:{FIXTURE_SCENARIO}"], entries
+    assert entries[0]["reason"].startswith("fixture: "), entries
+    skipped = ET.parse(tmp / "conformance.xml").getroot().findall(".//testcase/skipped")
+    assert [s.get("message") for s in skipped] == [entries[0]["reason"]], ET.tostring(
+        ET.parse(tmp / "conformance.xml").getroot()
+    )
+    return tmp / "skeleton.yaml"
+
+
+def _expected_failures(tmp: Path) -> None:
+    _write_baseline(tmp)
+    argv = ["--expected-failures", "skeleton.yaml", "--failures-only", "calendar"]
+    out = mcp_lab("conformance", *argv, "--scenario", FIXTURE_SCENARIO, cwd=tmp).stdout
+    assert "baseline skeleton: 1 expected" in out and "FAILURE" not in out, out  # the failure is baselined
+
+
 def _conformance_client(tmp: Path) -> None:
-    out = mcp_lab_cli("conformance", "--client", "--scenario", "tools_call").stdout
+    out = mcp_lab("conformance", "--client", "--scenario", "tools_call", cwd=tmp).stdout
     assert "SUCCESS  tools_call" in out, out
 
 
+def _script(tmp: Path) -> Path:
+    """The documented `printf ... > script.txt` line itself, run by the shell in `tmp`."""
+    assert SCRIPT_LINE in (ROOT / "docs" / "engineers.md").read_text(encoding="utf-8")
+    run(["bash", "-c", SCRIPT_LINE], tmp)
+    return tmp / "script.txt"
+
+
+def _printf_script(tmp: Path) -> None:
+    lines = _script(tmp).read_text(encoding="utf-8").splitlines()
+    assert lines == ["tools/list", 'resources/read {"uri": "calendar://week"}'], lines
+
+
 def _recording(tmp: Path) -> Path:
-    """`record out.jsonl calendar < script.txt`, with a script of two requests."""
-    cassette = tmp / "out.jsonl"
-    script = 'tools/list {}\nresources/read {"uri": "calendar://week"}\n'
-    done = mcp_lab_cli("record", str(cassette), "calendar", stdin=script)
-    assert cassette.is_file() and "saved" in done.stdout + done.stderr, done.stdout + done.stderr
-    return cassette
+    """`record out.jsonl calendar --script script.txt`, the script of two requests above."""
+    _script(tmp)
+    done = mcp_lab("record", "out.jsonl", "calendar", "--script", "script.txt", cwd=tmp)
+    assert re.search(r"saved \d+ events to out\.jsonl", done.stderr), done.stderr
+    return tmp / "out.jsonl"
 
 
 def _record(tmp: Path) -> None:
@@ -318,56 +406,80 @@ def _record(tmp: Path) -> None:
     assert json.loads(lines[0])["cassette"] == "mcp_lab" and any("calendar://week" in line for line in lines)
 
 
-def _replay_verdict(done: subprocess.CompletedProcess) -> None:
-    """The exit status says what the headline says: 0 when SAME, 1 when DIFFERENT."""
-    headline = done.stdout.splitlines()[0]
-    assert headline.endswith("-> SAME") == (done.returncode == 0), (done.returncode, headline)
+def _recording_over_http(tmp: Path) -> Path:
+    _script(tmp)
+    argv = ["out-http.jsonl", "--http", "calendar", "--script", "script.txt", "--redact", "result.contents[*].text"]
+    done = mcp_lab("record", *argv, cwd=tmp)
+    assert "saved" in done.stderr, done.stderr
+    return tmp / "out-http.jsonl"
 
 
-def _replay_sdk(tmp: Path) -> None:
-    _replay_verdict(mcp_lab_cli("replay", str(_recording(tmp)), "sdk_calendar", ok=(0, 1)))
+def _record_http(tmp: Path) -> None:
+    """Over HTTP, and the redacted path's text (the calendar's events) is nowhere in the file."""
+    text = _recording_over_http(tmp).read_text(encoding="utf-8")
+    header = json.loads(text.splitlines()[0])
+    assert header["transport"] == "http" and header["redacted"]["paths"] == ["result.contents[*].text"], header
+    assert "<redacted>" in text and "Standup" not in text, "the week's events reached the cassette"
 
 
-def _replay_legacy_as_modern(tmp: Path) -> None:
-    cassette = "notebooks/cassettes/probe-everything.jsonl"
-    done = mcp_lab_cli("replay", cassette, "everything", "--era", "modern", ok=(0, 1))
-    _replay_verdict(done)
-    assert "converted a legacy recording for a modern server" in done.stdout, done.stdout
-
-
-def _diff(tmp: Path) -> None:
-    a = _recording(tmp)
-    b = a.with_name("b.jsonl")
-    shutil.copy(a, b)
-    done = mcp_lab_cli("diff", str(a), str(b))
+def _replay_same(tmp: Path) -> None:
+    done = mcp_lab("replay", str(_recording(tmp)), "calendar", cwd=tmp)
     assert done.stdout.splitlines()[0].endswith("-> SAME"), done.stdout
 
 
-def _cassette_server(tmp: Path) -> None:
-    cassette = _recording(tmp)
-    recorded = [json.loads(line) for line in cassette.read_text(encoding="utf-8").splitlines()[1:]]
-    ask = next(e["line"] for e in recorded if e["kind"] == "send" and '"tools/list"' in e["line"])
-    done = run([PY, "-m", "mcp_lab.servers.cassette", str(cassette)], stdin=ask + "\n")
-    answer = json.loads(done.stdout.splitlines()[0])
-    assert answer["result"]["tools"][0]["name"] == "create_event", answer
-    port = free_ports(1)[0]
-    served = Started([PY, "-m", "mcp_lab.servers.cassette", str(cassette), "--http", str(port)])
+def _replay_junit(tmp: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    done = mcp_lab("replay", str(_recording(tmp)), "sdk_calendar", "--junit", "replay.xml", cwd=tmp, ok=(1,))
+    assert done.stdout.splitlines()[0].endswith("-> DIFFERENT"), done.stdout
+    suite = ET.parse(tmp / "replay.xml").getroot().find("testsuite")
+    assert int(suite.get("failures")) > 0 and suite.find("testcase/failure") is not None, ET.tostring(suite)
+
+
+def _replay_ignore(tmp: Path) -> None:
+    """Still exit 1 (other paths differ), but no difference at an ignored path is reported."""
+    argv = ["--ignore", "answer.result.tools[*]", "--ignore", "**.instructions"]
+    out = mcp_lab("replay", str(_recording(tmp)), "sdk_calendar", *argv, cwd=tmp, ok=(1,)).stdout
+    assert out.splitlines()[0].endswith("-> DIFFERENT"), out
+    assert "answer.result.tools[" not in out and ".instructions:" not in out, out
+    assert "answer.result.ttlMs" in out, out  # what is not ignored is still shown
+
+
+def _replay_legacy_as_modern(tmp: Path) -> None:
+    cassette = ROOT / "notebooks" / "cassettes" / "probe-everything.jsonl"
+    out = mcp_lab("replay", str(cassette), "everything", "--era", "modern", cwd=tmp, ok=(1,)).stdout
+    assert out.splitlines()[0].endswith("-> DIFFERENT"), out
+    assert "converted a legacy recording for a modern server" in out, out
+
+
+def _diff_redacted(tmp: Path) -> None:
+    _recording(tmp)
+    _recording_over_http(tmp)
+    out = mcp_lab("diff", "out.jsonl", "out-http.jsonl", cwd=tmp, ok=(1,)).stdout
+    assert out.splitlines()[0].endswith("-> DIFFERENT") and '-> "<redacted>"' in out, out
+
+
+def _diff_json(tmp: Path) -> None:
+    _recording(tmp)
+    diff = json.loads(mcp_lab("diff", "out.jsonl", "out.jsonl", "--json", cwd=tmp).stdout)
+    assert diff["same"] is True and diff["counts"]["same"] == 3 and diff["counts"]["changed"] == 0, diff
+
+
+def _workshop_password_file(tmp: Path) -> None:
+    """`sudo cat .hub/workshop-password` reads the password the hub's first start generates when
+    none is given (classroom/hub/hub_state.py, as jupyterhub_config.py calls it): root's, mode 600,
+    kept across starts. Run here as `cat` (sudo left out: the suite already runs as the file's owner)."""
+    sys.path.insert(0, str(ROOT / "classroom" / "hub"))
     try:
-        served.wait_for_line(str(port))
-        req = urllib.request.Request(
-            f"http://127.0.0.1:{port}/mcp",
-            data=ask.encode(),
-            headers={
-                "Content-Type": "application/json",
-                "Accept": "application/json, text/event-stream",
-                "MCP-Protocol-Version": "2026-07-28",
-                "Mcp-Method": "tools/list",
-            },
-        )
-        with urllib.request.urlopen(req, timeout=10) as reply:
-            assert "create_event" in reply.read().decode()
+        import hub_state
     finally:
-        served.stop()
+        sys.path.remove(str(ROOT / "classroom" / "hub"))
+    (tmp / ".hub").mkdir()
+    password = hub_state.generated_password(tmp / ".hub")
+    kept = tmp / ".hub" / "workshop-password"
+    assert kept.stat().st_mode & 0o777 == 0o600, oct(kept.stat().st_mode)
+    assert hub_state.generated_password(tmp / ".hub") == password, "a second start made a new password"
+    assert len(password) >= 12 and run(["cat", ".hub/workshop-password"], tmp).stdout.strip() == password
 
 
 def _make_lab(tmp: Path) -> None:
@@ -434,17 +546,22 @@ def _environment_yml(tmp: Path) -> None:
     assert {"pip": ["-e .[dev]"]} in deps
 
 
-HUB_TEST_FILE = "tests/test_hub.py"
 _make_lab_once = once(_make_lab)
+MCP = ".venv/bin/mcp-lab"
+HUB_TEST = "tests/test_hub.py::test_make_hub_starts_over_https_and_stops_on_ctrl_c"
+HUB_GRADING = "tests/test_hub.py::test_a_submission_is_graded_and_its_feedback_returned"
+NBGRADER = "tests/test_labs_nbgrader.py::test_autograde_gives_the_solution_full_marks_and_the_untouched_lab_zero"
+ON_THE_HUB = "the same step through nbgrader's API, in the teacher's kernel on the hub, for lab 05"
+EVERY_LAB = 'the same command for every lab at once ("*"), lab 10 among them, in a course folder'
 
 COMMANDS: dict[str, Run | ElsewhereTest | ThisSuite] = {
     "make lab": Run("start-and-stop, with LAB_ARGS and VENV", _make_lab_once),
     "make test": ThisSuite(),
     "make bench": ElsewhereTest(
-        "tests/test_bench.py::test_make_bench_quick_prints_every_row_with_its_ratio", "make bench QUICK=1"
+        "tests/test_bench.py::test_make_bench_quick_prints_every_row_with_its_ratio", "make bench QUICK=1", "bench"
     ),
     "make bench QUICK=1": ElsewhereTest(
-        "tests/test_bench.py::test_make_bench_quick_prints_every_row_with_its_ratio", "as shown"
+        "tests/test_bench.py::test_make_bench_quick_prints_every_row_with_its_ratio", "as shown", "bench"
     ),
     "make lint": ThisSuite("`make test` runs `make lint` before pytest"),
     "make fmt": Run("on a copy, with an unformatted file planted", _make_fmt),
@@ -455,28 +572,60 @@ COMMANDS: dict[str, Run | ElsewhereTest | ThisSuite] = {
     "conda activate mcp-lab": Run("the environment's name checked", _environment_yml),
     "make lab VENV=$CONDA_PREFIX": Run("VENV= this environment", _make_lab_once),
     "python -m mcp_lab host-config calendar": Run("as shown", _host_config),
-    "python -m mcp_lab probe everything": Run("as shown", _probe_everything),
-    "python -m mcp_lab probe --json -- node my-server.js": Run("a bundled server's argv", _probe_json),
-    "python -m mcp_lab cost everything": Run("as shown", _cost_everything),
-    "python -m mcp_lab conformance showcase": Run("one scenario", _conformance("showcase")),
-    "python -m mcp_lab conformance calendar": Run("one scenario", _conformance("calendar")),
-    "python -m mcp_lab conformance sdk_calendar": Run("one scenario", _conformance("sdk_calendar")),
-    "python -m mcp_lab conformance --client": Run("one scenario", _conformance_client),
-    "python -m mcp_lab record out.jsonl calendar < script.txt": Run("a two-request script", _record),
-    "python -m mcp_lab replay out.jsonl sdk_calendar": Run("a fresh recording", _replay_sdk),
-    "python -m mcp_lab replay notebooks/cassettes/probe-everything.jsonl everything --era modern": Run(
-        "as shown",
+    # docs/engineers.md, the command line: each in a tmp_path, against the bundled servers
+    f"{MCP} probe everything": Run("as shown", _probe_everything),
+    f"{MCP} probe --json -- python -m mcp_lab.servers.calendar": Run("as shown", _probe_json),
+    f"{MCP} probe --require 2026-07-28 calendar": Run("as shown, and a revision not negotiated", _probe_require),
+    f"{MCP} probe noisy": Run("as shown: exit 1", _probe_noisy),
+    f"{MCP} probe --http calendar": Run("as shown", _probe_http),
+    f"{MCP} cost everything": Run("as shown", _cost_everything),
+    f"{MCP} cost --json -- python -m mcp_lab.servers.sdk_calendar": Run("as shown", _cost_json),
+    f"{MCP} check calendar": Run("as shown", _check_calendar),
+    f"{MCP} check --json --http -- python -m mcp_lab.servers.sdk_calendar": Run("as shown", _check_json_http),
+    f"{MCP} conformance showcase": Run("one scenario", _conformance("showcase")),
+    f"{MCP} conformance calendar": Run("one scenario", _conformance("calendar")),
+    f"{MCP} conformance sdk_calendar": Run("one scenario", _conformance("sdk_calendar")),
+    f"{MCP} conformance --stdio calendar": Run("one scenario", _conformance("--stdio", "calendar")),
+    f"{MCP} conformance --no-baseline --write-baseline skeleton.yaml --junit conformance.xml calendar": Run(
+        "one scenario with a failing check", _write_baseline
+    ),
+    f"{MCP} conformance --expected-failures skeleton.yaml --failures-only calendar": Run(
+        "one scenario, the skeleton written just before", _expected_failures
+    ),
+    f"{MCP} conformance --client": Run("one scenario", _conformance_client),
+    """printf tools/list\\nresources/read {"uri": "calendar://week"}\\n > script.txt""": Run(
+        "the documented line, by bash", _printf_script
+    ),
+    f"{MCP} record out.jsonl calendar --script script.txt": Run("as shown", _record),
+    f"{MCP} record out-http.jsonl --http calendar --script script.txt --redact result.contents[*].text": Run(
+        "as shown", _record_http
+    ),
+    f"{MCP} replay out.jsonl calendar": Run("a fresh recording: exit 0", _replay_same),
+    f"{MCP} replay out.jsonl sdk_calendar --junit replay.xml": Run("a fresh recording: exit 1", _replay_junit),
+    f"{MCP} replay out.jsonl sdk_calendar --ignore answer.result.tools[*] --ignore **.instructions": Run(
+        "a fresh recording: exit 1", _replay_ignore
+    ),
+    f"{MCP} replay notebooks/cassettes/probe-everything.jsonl everything --era modern": Run(
+        "as shown: exit 1",
         _replay_legacy_as_modern,
         (("server_legacy_answer", "the pinned legacy reference server answers the modern replay in its own era"),),
     ),
-    "python -m mcp_lab diff a.jsonl b.jsonl": Run("a recording and its copy", _diff),
-    "python -m mcp_lab.servers.cassette out.jsonl [--http PORT]": Run(
-        "stdio, then --http on a free port", _cassette_server
+    f"{MCP} diff out.jsonl out-http.jsonl": Run("two fresh recordings: exit 1", _diff_redacted),
+    f"{MCP} diff out.jsonl out.jsonl --json": Run("a fresh recording", _diff_json),
+    # docs/teaching.md, the workshop hub (as root): tests/test_hub.py starts `make hub` itself
+    "sudo MCP_LAB_HUB_PORT=8000 make hub": ElsewhereTest(HUB_TEST, "start-and-stop, on free ports", "hub"),
+    "sudo cat .hub/workshop-password": Run("the generated file read with cat", _workshop_password_file),
+    "sudo MCP_LAB_HUB_IP=0.0.0.0 MCP_LAB_HUB_PORT=443 MCP_LAB_HUB_SSL_CERT=/etc/ssl/room/hub.crt "
+    "MCP_LAB_HUB_SSL_KEY=/etc/ssl/room/hub.key make hub": ElsewhereTest(
+        HUB_TEST, "over HTTPS with a self-signed certificate, on 127.0.0.1 and a free port", "hub"
     ),
-    # `make hub` start-and-stop is tests/test_hub.py's (the hub's own tests): the row finds the test.
-    "MCP_LAB_HUB_PASSWORD=pick-a-phrase MCP_LAB_HUB_PORT=8000 make hub": ElsewhereTest(
-        f"{HUB_TEST_FILE}::<a test running make hub>", "start-and-stop"
-    ),
+    "cd ~/course": ElsewhereTest(HUB_GRADING, "the teacher's kernel works in ~/course, made on her first start"),
+    "nbgrader generate_assignment 10-fix-the-calendar": ElsewhereTest(NBGRADER, EVERY_LAB),
+    "nbgrader release_assignment 10-fix-the-calendar": ElsewhereTest(HUB_GRADING, ON_THE_HUB),
+    "nbgrader collect 10-fix-the-calendar": ElsewhereTest(HUB_GRADING, ON_THE_HUB),
+    "nbgrader autograde 10-fix-the-calendar --create": ElsewhereTest(NBGRADER, EVERY_LAB),
+    "nbgrader generate_feedback 10-fix-the-calendar": ElsewhereTest(NBGRADER, EVERY_LAB),
+    "nbgrader release_feedback 10-fix-the-calendar": ElsewhereTest(HUB_GRADING, ON_THE_HUB),
     "make wheelhouse": ElsewhereTest(
         "tests/test_offline_install.py::test_a_fresh_checkout_installs_from_the_bundle_offline", "builds the bundle"
     ),
@@ -524,11 +673,12 @@ def test_documented_command_runs(command, tmp_path):
     exercise = COMMANDS[command]
     if isinstance(exercise, Run):
         exercise.run(tmp_path)
-    elif isinstance(exercise, ElsewhereTest) and exercise.test.startswith(f"{HUB_TEST_FILE}::<"):
-        found = _tests_running_make_target(HUB_TEST_FILE, "hub")
-        if not found:
-            pytest.xfail(f"no test in {HUB_TEST_FILE} starts `make hub` yet (issue 24 adds its start-and-stop)")
     elif isinstance(exercise, ElsewhereTest):
         assert _test_exists(exercise.test), f"{command!r} is exercised by {exercise.test}, which does not exist"
+        if exercise.starts:
+            file = exercise.test.partition("::")[0]
+            assert exercise.test in _tests_running_make_target(file, exercise.starts), (
+                f"{exercise.test} does not start `make {exercise.starts}` as {command!r} needs"
+            )
     else:
         assert isinstance(exercise, ThisSuite)

@@ -8,6 +8,7 @@ the links a merge may have moved).
 from __future__ import annotations
 
 import json
+import re
 
 from _support import ROOT
 
@@ -44,3 +45,27 @@ def test_every_term_links_the_glossary_where_the_course_first_uses_it():
         "(python -m mcp_lab.course.glossary --link adds it)"
         for a, n, i in todo
     )
+
+
+def test_every_glossary_link_lands_on_an_explicit_anchor():
+    # A link is `glossary.ipynb#cell-id=x` (JupyterLab scrolls there even on the glossary's first
+    # open) or `glossary.ipynb#x` (an explicit <a id="x">, which lands only once the glossary is
+    # open): either way the entry's anchor and cell id must exist (glossary.entries() checks the id).
+    cells = json.loads((ROOT / "notebooks" / "glossary.ipynb").read_text())["cells"]
+    defined = {a for c in cells for a in re.findall(r'<a id="([^"]+)"></a>', "".join(c["source"]))}
+    linked = {
+        m.group(1)
+        for folder in ("notebooks", "labs")
+        for path in (ROOT / folder).rglob("*.ipynb")
+        for m in re.finditer(r"glossary\.ipynb#(?:cell-id=)?([A-Za-z0-9_.-]+)", path.read_text())
+    }
+    assert linked, "no notebook links the glossary"
+    assert linked <= defined, f"glossary links without an explicit <a id> anchor: {sorted(linked - defined)}"
+
+
+def test_the_glossary_is_prose_only():
+    # It keeps its kernelspec on purpose: without one JupyterLab 4.6 asks which kernel to start,
+    # and answering "No Kernel" scrolls the page back to its top, undoing the link that opened it
+    # (measured in tests/browser/test_glossary_browser.py's history; see mcp_lab/course/glossary.py).
+    nb = json.loads((ROOT / "notebooks" / "glossary.ipynb").read_text())
+    assert not [c for c in nb["cells"] if c["cell_type"] == "code"], "the glossary holds only prose"

@@ -1,6 +1,7 @@
 """The glossary's first-use rule: each term links to its entry where the course first uses it.
 
-`notebooks/glossary.ipynb` holds one entry per term: a `### anchor` heading, the definition, a link
+`notebooks/glossary.ipynb` holds one entry per term: an explicit `<a id="anchor"></a>` (so a link
+from another notebook scrolls to it), a `### anchor` heading, the definition, a link
 into the specification, and an HTML comment naming the words that count as a use of the term.
 The first use is the first Markdown cell, in the order of notebook 00's course map (notebooks
 only), with one of those words outside a heading, a code block, an existing link and a longer
@@ -8,6 +9,14 @@ inline code span; that cell must link `glossary.ipynb#anchor`.
 
     python -m mcp_lab.course.glossary          # list the first uses still missing their link
     python -m mcp_lab.course.glossary --link   # add them (after a merge that moved a first use)
+    python -m mcp_lab.course.glossary --cell-id-links   # rewrite glossary.ipynb#x links as #cell-id=x
+
+Why `#cell-id=`: each entry's cell id is its anchor, and JupyterLab (4.6, measured in
+tests/browser/test_glossary_browser.py) scrolls to `glossary.ipynb#cell-id=x` even when the link
+opens the glossary, while `glossary.ipynb#x` (the heading or the `<a id>`, which its sanitizer
+keeps as `data-jupyter-id`) lands on the entry only when the glossary is already open: on the
+first open the fragment is applied before the Markdown cells are rendered. Both forms count as a
+link here.
 
 tests/test_glossary.py holds the course to the rule.
 """
@@ -21,6 +30,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 WORDS = re.compile(r"<!-- first use linked for: (.+?) -->")
+OLD_LINK = re.compile(r"glossary\.ipynb#(?!cell-id=)([A-Za-z0-9_.-]+)\)")
+
+
+def href(anchor: str) -> str:
+    """The link target of an entry: its cell, by id (JupyterLab scrolls there on first open)."""
+    return f"glossary.ipynb#cell-id={anchor}"
+
+
+def linked(src: str, anchor: str) -> bool:
+    """Whether a Markdown source links the entry, in either form."""
+    return f"{href(anchor)})" in src or f"glossary.ipynb#{anchor})" in src
 
 
 def entries(root: Path = ROOT) -> dict[str, list[str]]:
@@ -28,9 +48,13 @@ def entries(root: Path = ROOT) -> dict[str, list[str]]:
     out = {}
     for cell in json.loads((root / "notebooks" / "glossary.ipynb").read_text())["cells"][1:]:
         src = "".join(cell["source"])
-        anchor, words = re.match(r"### (\S+)", src), WORDS.search(src)
-        if not (anchor and words):
-            raise ValueError(f"a glossary entry without its heading or its words: {src[:80]!r}")
+        anchor, words = re.search(r"^### (\S+)", src, flags=re.M), WORDS.search(src)
+        if not (anchor and words) or f'<a id="{anchor.group(1)}"></a>' not in src:
+            raise ValueError(f"a glossary entry without its anchor, heading or words: {src[:80]!r}")
+        if cell.get("id") != anchor.group(1):
+            raise ValueError(
+                f"the glossary cell of {anchor.group(1)!r} has id {cell.get('id')!r}: it must be the anchor"
+            )
         out[anchor.group(1)] = [w.strip() for w in words.group(1).split("|")]
     return out
 
@@ -70,9 +94,7 @@ def first_use(anchor: str, words: list[str], root: Path = ROOT) -> tuple[str, in
         cells = json.loads((root / "notebooks" / name).read_text())["cells"]
         for i, cell in enumerate(cells):
             src = "".join(cell["source"])
-            if cell["cell_type"] == "markdown" and (
-                f"glossary.ipynb#{anchor})" in src or any(eligible(src, w) for w in words)
-            ):
+            if cell["cell_type"] == "markdown" and (linked(src, anchor) or any(eligible(src, w) for w in words)):
                 return name, i
     return None
 
@@ -86,7 +108,7 @@ def missing(root: Path = ROOT) -> list[tuple[str, str, int]]:
             continue
         name, i = found
         src = "".join(json.loads((root / "notebooks" / name).read_text())["cells"][i]["source"])
-        if f"glossary.ipynb#{anchor})" not in src:
+        if not linked(src, anchor):
             out.append((anchor, name, i))
     return out
 
@@ -99,7 +121,7 @@ def link(root: Path = ROOT) -> int:
         nb = json.loads(path.read_text())
         src = "".join(nb["cells"][i]["source"])
         m = min((m for w in entries(root)[anchor] for m in eligible(src, w)), key=lambda m: m.start())
-        src = src[: m.start()] + f"[{m.group(0)}](glossary.ipynb#{anchor})" + src[m.end() :]
+        src = src[: m.start()] + f"[{m.group(0)}]({href(anchor)})" + src[m.end() :]
         lines = src.split("\n")
         nb["cells"][i]["source"] = [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
         path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
@@ -107,7 +129,23 @@ def link(root: Path = ROOT) -> int:
     return added
 
 
+def cell_id_links(root: Path = ROOT) -> int:
+    """Rewrite every `glossary.ipynb#x)` link of an entry in notebooks and labs as `#cell-id=x`."""
+    known, changed = set(entries(root)), 0
+    for folder in ("notebooks", "labs"):
+        for path in sorted((root / folder).rglob("*.ipynb")):
+            text = path.read_text()
+            new = OLD_LINK.sub(lambda m: f"{href(m.group(1))})" if m.group(1) in known else m.group(0), text)
+            if new != text:
+                path.write_text(new)
+                changed += 1
+    return changed
+
+
 def main(argv: list[str]) -> int:
+    if "--cell-id-links" in argv:
+        print(f"{cell_id_links()} file(s) rewritten to glossary.ipynb#cell-id=... links")
+        return 0
     if "--link" in argv:
         print(f"{link()} first use(s) linked to the glossary")
         return 0

@@ -21,12 +21,15 @@ The rules, in order (never keyed to one error code):
    fallback;
 4. over HTTP, -32020 (our headers disagree with the body): re-derive them and ask again
    (RETRY_HEADERS);
-5. any other modern error (-32020/-32021/-32022), or over HTTP a 404 carrying -32601: modern,
-   nothing more known (MODERN_REFUSED);
+5. any other recognised modern error (the spec says "such as" -32022; -32020 and -32021 are the
+   other codes it defines), or over HTTP a 404 carrying -32601 (an unknown method on a request
+   that passed validation): modern, nothing more known (MODERN_REFUSED);
 6. anything else, or silence: legacy, fall back to initialize (FALLBACK).
 
 After the fallback, `decide_initialize_refused()` reads an error to `initialize`: whatever its
-code (a modern-only server answers -32601, or 404 over HTTP), a `data.supported` listing a modern
+code (implementation-defined on stdio, often -32601; over HTTP the status is 400, since the legacy
+request lacks the required headers; a modern-only server SHOULD name its versions in the error,
+basic/versioning#backward-compatibility-with-initialization-based-versions), a `data.supported` listing a modern
 version proves a modern server, so the client asks `server/discover` again at a mutual version
 (RETRY) or stops with no mutual version (MODERN_NO_VERSION); never a legacy verdict.
 """
@@ -200,17 +203,17 @@ def _from_result(result: Any, said: str) -> Decision:
     mutual = mutual_versions(supported)
     if not mutual:
         # A DiscoverResult is itself the proof of a modern server. The spec's DiscoverResult branch
-        # says "select a mutually supported version and continue" and leaves the empty case open;
-        # mcp_lab reads it like the -32022 rule (surface an error when no compatible version
-        # exists) and sends no initialize. (The Python SDK, mcp 2.3, falls back to initialize
-        # here: its own choice, which notebook 06 shows.)
+        # says "select a mutually supported version and continue" and does not say what to do when
+        # there is none (its "do not fall back" is written for the modern-error branch); mcp_lab
+        # reports an error, since an initialize would only ask a modern server to refuse it. The
+        # official Python SDK (the one measured, notebook 06) sends initialize here instead.
         return Decision(
             Next.MODERN_NO_VERSION,
             (
                 f"{said}a DiscoverResult: the server is modern; supportedVersions {supported}, none of "
                 "them a version mcp_lab speaks",
-                "no mutual version: the spec leaves this case open; mcp_lab reports it, as the -32022 "
-                "rule asks, and sends no initialize",
+                "no mutual version: the spec says only to select a mutual version and continue; mcp_lab "
+                "reports an error and sends no initialize",
             ),
             supported=tuple(supported),
         )

@@ -311,7 +311,8 @@ def check_legacy_only_method(d: Draft, out: Findings) -> bool:
         return False
     replacement = LEGACY_REPLACEMENTS[method]
     answer = (
-        "-32601 (404 over HTTP), naming its versions"
+        "an error of its own choosing on stdio (the code is implementation-defined; "
+        "the bundled calendar's is -32601) and 400 over HTTP, and SHOULD name its versions"
         if method == "initialize"
         else ("-32601" if d.has_id else "nothing (a notification is never answered)")
     )

@@ -1,7 +1,10 @@
 """Protocol revisions, the reserved `_meta` keys, and the rules that tell the eras apart.
 
-MCP revisions are dated YYYY-MM-DD: the date of the last backwards-incompatible change.
-Two eras matter to this course:
+MCP revisions are dated YYYY-MM-DD. That the date marks the last backwards-incompatible change
+is said by MCP's versioning guide (https://modelcontextprotocol.io/docs/learn/versioning), a page
+of the project's documentation, not of the specification; the specification names the two eras
+(https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#terminology), and two
+matter to this course:
 
 * modern (2026-07-28 and later) — stateless.  There is no handshake: every request carries
   its protocol version and the client's capabilities in `params._meta`, and a server answers
@@ -74,9 +77,14 @@ MODERN_REQUEST_METHODS = frozenset(
 )
 # Methods of 2025-11-25 that 2026-07-28 no longer has: requests (initialize, ping,
 # logging/setLevel, resources/(un)subscribe) and notifications (notifications/initialized,
-# notifications/roots/list_changed).  A modern server does not implement the requests, so it
-# answers them as unknown methods (-32601; over HTTP a 404), except that a modern-only server
-# SHOULD also name its versions when it refuses initialize; the notifications get no answer.
+# notifications/roots/list_changed).  A modern server does not implement the requests; what it
+# answers is not fixed by one code.  To `initialize` on stdio the code is implementation-defined
+# (an unknown method that also lacks the required _meta: -32601 and -32602 are both seen; the
+# bundled calendar answers -32601), and over HTTP the request lacks the required headers and is
+# rejected with 400 (basic/versioning#compatibility-matrix).  The one rule is a SHOULD: a
+# modern-only server names its supported versions in any error it returns to `initialize`
+# (basic/versioning#backward-compatibility-with-initialization-based-versions).  The other
+# requests are unknown methods (-32601 on stdio); the notifications get no answer.
 LEGACY_ONLY_METHODS = frozenset(
     {
         "initialize",

@@ -184,8 +184,12 @@ MERMAID_INIT = (
 )
 
 
-def as_mermaid(trace, *, client: str = "client") -> "Diagram":
-    """A sequence diagram: one lifeline for the client, one per server peer."""
+def as_mermaid(trace, *, client: str = "client", limit: int | None = None) -> "Diagram":
+    """A sequence diagram: one lifeline for the client, one per server peer.
+
+    `limit` keeps the diagram to a page: only the last `limit` events are drawn, after a note
+    saying how many earlier ones were left out (the Trace's table still holds them all).
+    """
 
     def ident(name: str) -> str:
         return "P" + "".join(ch if ch.isalnum() else "_" for ch in name)
@@ -194,7 +198,11 @@ def as_mermaid(trace, *, client: str = "client") -> "Diagram":
     lines = ["sequenceDiagram", f"    {MERMAID_INIT}", f"    participant C as {label(client)}"]
     for p in trace.peers:
         lines.append(f"    participant {ident(p)} as {label(p)}")
-    for e in trace:
+    events = list(trace)
+    if limit is not None and len(events) > limit:
+        lines.append(f"    Note over C: {label(f'{len(events) - limit} earlier events left out')}")
+        events = events[len(events) - limit :]
+    for e in events:
         p = ident(e.peer)
         if e.kind == "send":
             lines.append(f"    C->>{p}: {label(e.summary)}")

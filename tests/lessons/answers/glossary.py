@@ -1,0 +1,3 @@
+"""The glossary asks nothing: a page read without a kernel."""
+
+ANSWERS: dict = {}
