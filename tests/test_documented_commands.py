@@ -441,7 +441,9 @@ def _replay_ignore(tmp: Path) -> None:
     argv = ["--ignore", "answer.result.tools[*]", "--ignore", "**.instructions"]
     out = mcp_lab("replay", str(_recording(tmp)), "sdk_calendar", *argv, cwd=tmp, ok=(1,)).stdout
     assert out.splitlines()[0].endswith("-> DIFFERENT"), out
-    assert "answer.result.tools[" not in out and ".instructions:" not in out, out
+    assert "answer.result.tools[*], **.instructions" in out.splitlines()[1], out  # the rules, taken
+    changes = [line.split()[1] for line in out.splitlines() if re.match(r"\s+[~+-] ", line)]
+    assert not [c for c in changes if c.startswith("answer.result.tools[") or c.endswith(".instructions:")], out
     assert "answer.result.ttlMs" in out, out  # what is not ignored is still shown
 
 
@@ -536,14 +538,17 @@ def _make_fmt(tmp: Path) -> None:
 def _environment_yml(tmp: Path) -> None:
     """conda is not run here (no conda on the test machines, and it would reach the network):
     the file both conda commands read is checked instead: the name `conda activate` takes, and
-    the three things it must bring (Python, Node.js, pip installing this checkout)."""
+    the three things it must bring (Python, Node.js, pip installing this checkout with the
+    course and dev extras: `make lab` needs JupyterLab)."""
     import yaml
 
     env = yaml.safe_load((ROOT / "environment.yml").read_text(encoding="utf-8"))
     assert env["name"] == "mcp-lab"
     deps = env["dependencies"]
     assert any(str(d).startswith("python") for d in deps) and any(str(d).startswith("nodejs") for d in deps)
-    assert {"pip": ["-e .[dev]"]} in deps
+    (pip,) = [d["pip"] for d in deps if isinstance(d, dict) and "pip" in d]
+    installs = re.fullmatch(r"-e \.\[([\w,]+)\]", pip[0] if len(pip) == 1 else "")
+    assert installs and {"course", "dev"} <= set(installs.group(1).split(",")), pip  # this checkout, the Lab's extras
 
 
 _make_lab_once = once(_make_lab)
