@@ -8,7 +8,7 @@ import mcp_lab
 from mcp_lab import mrtr
 from mcp_lab.notebook.client_forms import PERSON_MODEL, RootsForm, SamplingForm
 
-ROOTS = [{"uri": "file:///home/learner/calendar", "name": "Calendar"}, {"uri": "file:///home/learner/notes"}]
+ROOTS = [{"uri": "file:///projects/learner/calendar", "name": "Calendar"}, {"uri": "file:///projects/learner/notes"}]
 
 
 def test_sampling_form_blocks_an_empty_reply_then_sends_a_create_message_result():
@@ -29,7 +29,7 @@ def test_roots_form_shares_only_what_is_ticked_and_refuses_foreign_uris():
     assert not any(box.value for box in form.boxes.values()), "nothing shared by default"
     with pytest.raises(ValueError, match="not a root this client offers"):
         form.set(["file:///etc"])
-    assert form.answer(["file:///home/learner/notes"]) == {"roots": [ROOTS[1]]}
+    assert form.answer(["file:///projects/learner/notes"]) == {"roots": [ROOTS[1]]}
     with pytest.raises(ValueError, match="file://"):
         RootsForm([{"uri": "https://example.com/repo"}])
 
@@ -42,7 +42,7 @@ def test_interactive_answers_roots_then_sampling_against_the_showcase():
         call.form("workspace").answer([ROOTS[0]["uri"]])
         call.form("summary").answer("A calendar.")
         assert call.done
-        assert call.final.result["content"][0]["text"] == "Brief of file:///home/learner/calendar: A calendar."
+        assert call.final.result["content"][0]["text"] == "Brief of file:///projects/learner/calendar: A calendar."
         first, second, third = (mcp_lab.jsonrpc.parse(line).params for line in sc.trace.sent)
         caps = first["_meta"]["io.modelcontextprotocol/clientCapabilities"]
         assert caps["sampling"] == {} and caps["roots"] == {}

@@ -122,22 +122,11 @@ def test_options_are_shown_shuffled_but_graded_by_the_authors_index():
 
 
 def test_across_the_course_the_right_answer_is_not_always_in_the_same_place():
-    import json
     from collections import Counter
 
-    from _support import ROOT
+    from test_quiz_course import SINGLE  # every single-choice question, read from the registry
 
-    slots = Counter()
-    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        for cell in json.loads(path.read_text())["cells"]:
-            src = "".join(cell["source"])
-            if "from mcp_lab.quiz import" not in src or "Question(" not in src:
-                continue
-            ns: dict = {}
-            exec(src, ns)  # builds the Question objects; no widget is displayed outside a kernel
-            for q in ns["quiz"]:
-                if not q.multi:
-                    slots[q.order.index(next(iter(q.answer)))] += 1
+    slots = Counter(q.order.index(next(iter(q.answer))) for _, q in SINGLE)
     total = sum(slots.values())
     assert total >= 20, f"only {total} single-choice questions found in the course"
     assert max(slots.values()) <= 0.5 * total, f"right answers shown in the same slot too often: {dict(slots)}"

@@ -39,8 +39,7 @@ def course_questions() -> list[tuple[str, Question]]:
             if cell["cell_type"] != "code" or "Question(" not in src:
                 continue
             interactions.clear()
-            # The harness import some notebooks still carry (until they are rewritten) is gone.
-            exec(src.replace(", answer_from_code", ""), {})  # declares the questions; shows nothing
+            exec(src, {})  # declares the questions; shows nothing
             found += [
                 (f"{path.name} {i.key.rsplit('/', 1)[0]}", i.owner)
                 for i in interactions.all_interactions()

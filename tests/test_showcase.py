@@ -347,11 +347,11 @@ def test_brief_project_asks_roots_then_sampling(stdio):
     one = call(stdio, "brief_project", _meta=ROOTS_AND_SAMPLING)
     assert one["inputRequests"] == {"workspace": {"method": "roots/list"}}
     assert "requestState" not in one, "round 1 has nothing to remember"
-    roots = {"workspace": {"roots": [{"uri": "file:///home/learner/calendar", "name": "Calendar"}]}}
+    roots = {"workspace": {"roots": [{"uri": "file:///projects/learner/calendar", "name": "Calendar"}]}}
     two = call(stdio, "brief_project", inputResponses=roots, _meta=ROOTS_AND_SAMPLING)
     asked = two["inputRequests"]["summary"]
     assert asked["method"] == "sampling/createMessage" and asked["params"]["maxTokens"] == 60
-    assert "file:///home/learner/calendar" in asked["params"]["messages"][0]["content"]["text"]
+    assert "file:///projects/learner/calendar" in asked["params"]["messages"][0]["content"]["text"]
     reply = {"role": "assistant", "content": {"type": "text", "text": "A calendar."}, "model": "a person"}
     three = call(
         stdio,
@@ -360,7 +360,7 @@ def test_brief_project_asks_roots_then_sampling(stdio):
         requestState=two["requestState"],
         _meta=ROOTS_AND_SAMPLING,
     )
-    assert three["content"][0]["text"] == "Brief of file:///home/learner/calendar: A calendar."
+    assert three["content"][0]["text"] == "Brief of file:///projects/learner/calendar: A calendar."
 
 
 def test_brief_project_needs_the_roots_capability(stdio):

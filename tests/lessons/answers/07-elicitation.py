@@ -7,6 +7,6 @@ ANSWERS = {
     "secret": "accept",
     "url-consent": "accept",
     "no-roots": "-32021 naming roots",
-    "brief": ["file:///home/learner/projects/calendar"],  # the roots form: share one root
+    "brief": ["file:///projects/learner/projects/calendar"],  # the roots form: share one root
     "brief/2": "A calendar server the course's lessons drive.",  # the sampling form: the reply
 }
