@@ -287,7 +287,7 @@ class SharedLabView:
         SharedLabView._count += 1
         self.lab = lab
         self.workspace = f"view{SharedLabView._count}"
-        self.names = {nb.name for nb in notebooks}
+        self.names = {nb.name for nb in notebooks} | {p.name for f in extra for p in Path(f).rglob("*.ipynb")}
         for nb in notebooks:
             shutil.copy2(nb, lab.root / nb.name)
         for folder in extra:
@@ -297,6 +297,13 @@ class SharedLabView:
 
     def log_tail(self, lines: int = 15) -> str:
         return self.lab.log_tail(lines)
+
+    def _api(self, *args, **kw):
+        return self.lab._api(*args, **kw)
+
+    def __getattr__(self, name: str):
+        # Everything else (its folders, its kernels' runtime directory, ...) is the server's own.
+        return getattr(self.lab, name)
 
     def notebook_url(self, name: str) -> str:
         return f"{self.url}/lab/workspaces/{self.workspace}/tree/{name}?reset&token={self.token}"
@@ -390,7 +397,10 @@ def _chromium_context(profile: Path):
             context.close()
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop running in this thread
+# while it is started, and the next test file on the same worker (a notebook runner calling
+# asyncio.run) must not find one. One browser start per browser module costs about a second.
+@pytest.fixture(scope="module")
 def chromium_context(tmp_path_factory):
     """One headless Chromium per test process; each test or module gets a page of its own."""
     _environment_check()
