@@ -29,6 +29,7 @@ import time
 
 import pytest
 from _support import ROOT
+from _support.lab_pages import run_all_cells
 
 pytestmark = [
     pytest.mark.browser,
@@ -93,22 +94,7 @@ def shut_down_kernels(lab) -> None:
 def run_all(page, lab, name: str, folder: str = "notebooks"):
     """Open `<folder>/<name>` in a fresh workspace, Run All from the menu, wait until done."""
     url = f"{lab.url}/lab/workspaces/runall-{name[:3]}/tree/{folder}/{name}?reset&token={lab.token}"
-    page.goto(url, timeout=OPEN_MS)
-    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-    panel.locator(".jp-Cell").first.wait_for(timeout=OPEN_MS)
-    idle = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$"))
-    idle.wait_for(timeout=OPEN_MS)
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    page.wait_for_function(
-        """() => {
-            const p = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
-            const prompts = [...p.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(x => x.textContent);
-            return prompts.length && !prompts.some(t => t.includes('*')) && /\\d/.test(prompts[0]);
-        }""",
-        timeout=RUN_S * 1000,
-        polling=500,
-    )
+    panel, idle = run_all_cells(page, url, OPEN_MS, RUN_S * 1000)
     idle.wait_for(timeout=OPEN_MS)
     return panel
 

@@ -18,6 +18,7 @@ import time
 
 import pytest
 from _support import ROOT
+from _support.lab_pages import run_all_cells
 
 pytestmark = [
     pytest.mark.browser,
@@ -95,24 +96,7 @@ def run_all(page, lab, key: str, shots):
     name = NB[key].name
     url = f"{lab.url}/lab/workspaces/screen-{key}/tree/{name}?reset&token={lab.token}"
     try:
-        page.goto(url, timeout=WAIT_MS)
-        panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-        panel.locator(".jp-Cell").first.wait_for(timeout=WAIT_MS)
-        page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$")).wait_for(
-            timeout=WAIT_MS
-        )
-        page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-        # Every code cell shows a number, or the run stopped at a failing cell ("[ ]" after it).
-        page.wait_for_function(
-            """() => {
-                const p = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
-                const prompts = [...p.querySelectorAll('.jp-CodeCell .jp-InputPrompt')].map(x => x.textContent);
-                return prompts.length && !prompts.some(t => t.includes('*')) && /\\d/.test(prompts[0]);
-            }""",
-            timeout=WAIT_MS,
-            polling=250,
-        )
+        run_all_cells(page, url, WAIT_MS, WAIT_MS, polling=250)
     except PlaywrightTimeout:
         page.screenshot(path=str(shots / f"{key}-failure.png"))
         pytest.fail(f"{name} did not open and run; screenshot {shots / f'{key}-failure.png'}\n{lab.log_tail()}")
