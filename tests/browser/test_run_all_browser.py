@@ -223,23 +223,23 @@ CLICKERS = {"quiz": click_quiz, "prediction": click_prediction, "form": click_fo
 
 def play_01_consent(page, panel) -> None:
     """01's demo under Run All: Deny the poisoned add_note, Allow the create_event, see it booked."""
-    for _ in range(4):
+    allowed = False
+    deadline = time.monotonic() + 45
+    while not allowed and time.monotonic() < deadline:
         prompt = pending(page).filter(has=page.get_by_role("button", name="Allow"))
-        if not prompt.count():
-            break
+        count = prompt.count()
+        if not count:  # after a Deny the model's next step (the next prompt) may still be coming
+            page.wait_for_timeout(200)
+            continue
         first = prompt.first
         first.scroll_into_view_if_needed()
         button = "Deny" if "add_note" in first.inner_text() else "Allow"
-        count = prompt.count()
         first.get_by_role("button", name=button).click()
-        deadline = time.monotonic() + 15
-        while (
-            time.monotonic() < deadline
-            and pending(page).filter(has=page.get_by_role("button", name="Allow")).count() >= count
-        ):
-            page.wait_for_timeout(200)  # the next prompt (the model's next step) may appear meanwhile
-        if button == "Allow":
-            break
+        allowed = button == "Allow"
+        settle = time.monotonic() + 15
+        while time.monotonic() < settle and prompt.count() >= count:
+            page.wait_for_timeout(200)  # the answered prompt stops waiting before the next is read
+    assert allowed, "01 never offered the create_event call for the person to Allow"
     assert not page.get_by_text(re.compile("The call failed")).count(), "the call after Allow failed"
     check = panel.locator(".jp-CodeCell").filter(
         has=page.locator(".jp-InputArea-editor", has_text="consenting.replies")
