@@ -54,7 +54,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
+.PHONY: lite lite-serve setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -184,6 +184,53 @@ bench-hub: hub-install
 # The classroom bundle for a room without internet: every wheel and npm package set-up needs.
 wheelhouse: teach
 	$(VPY) classroom/bundle.py $(BUNDLE)
+
+# The browser edition (JupyterLite + Pyodide): a folder of static files, built offline from pinned
+# inputs, that any static host can serve. Stamps, as for set-up:
+#   .venv/.stamp-lite                 `pip install -e '.[course,dev,lite]'` (jupyterlite-core and its
+#                                     Pyodide kernel, 0.8.6), redone when pyproject.toml changes
+#   lite/node_modules/.stamp-npm      `npm ci` of lite/package-lock.json: the Pyodide core (npm pyodide)
+#   build/lite-wheels/.stamp          the pure-Python wheels of lite/wheels.in, checked by sha256
+#   build/lite/.stamp                 tools/lite_build.py (lock, config, notebooks), then jupyter lite build
+# OFFLINE=bundle takes the wheels and npm packages from a classroom bundle, as `make setup` does.
+LITE_SITE := build/lite
+LITE_SRC := build/lite-src
+LITE_WHEELS := build/lite-wheels
+LITE_TOOLS_STAMP := $(VENV)/.stamp-lite
+LITE_NPM_STAMP := lite/node_modules/.stamp-npm
+LITE_WHEELS_STAMP := $(LITE_WHEELS)/.stamp
+LITE_STAMP := $(LITE_SITE)/.stamp
+LITE_PORT ?= 8765
+LITE_INPUTS := $(shell find mcp_lab notebooks labs -type f \( -name '*.py' -o -name '*.ipynb' -o -name '*.jsonl' -o -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -not -path '*/node_modules/*' -not -path '*/solutions/*' -not -path '*/source/*' 2>/dev/null)
+
+$(LITE_TOOLS_STAMP): pyproject.toml $(PIP_STAMP)
+	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[course,dev,lite]'
+	@touch $@
+
+$(LITE_NPM_STAMP): lite/package.json lite/package-lock.json | prereqs
+	cd lite && $(NPM_ENV) npm ci --no-audit --no-fund
+	@touch $@
+
+# Wheels for Pyodide's Python 3.14, whatever Python runs the build: pure-Python ones only.
+$(LITE_WHEELS_STAMP): lite/wheels.in | $(VPY)
+	@rm -rf $(LITE_WHEELS) && mkdir -p $(LITE_WHEELS)
+	$(VPY) -m pip download --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) --no-deps \
+		--only-binary=:all: --python-version 3.14 --require-hashes -d $(LITE_WHEELS) -r lite/wheels.in
+	@touch $@
+
+$(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/lite_build.py $(LITE_INPUTS)
+	@rm -rf $(LITE_SITE) $(LITE_SRC)
+	$(VPY) tools/lite_build.py lite/node_modules/pyodide $(LITE_WHEELS) $(LITE_SRC)
+	cd $(LITE_SRC) && $(abspath $(VENV))/bin/jupyter lite build --no-sourcemaps --log-level=WARN \
+		--lite-dir . --output-dir $(abspath $(LITE_SITE)) --contents files
+	@du -sh $(LITE_SITE) | sed 's|^|make lite: the site is |'
+	@touch $@
+
+lite: setup $(LITE_STAMP)
+
+# Serve the built site on 127.0.0.1 (Ctrl-C stops it); `make lite-serve LITE_PORT=8766` for another port.
+lite-serve: lite
+	$(VPY) tools/lite_serve.py $(LITE_SITE) $(LITE_PORT)
 
 clean:
 	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules $(SUITE)/node_modules $(INSPECTOR)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache

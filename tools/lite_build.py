@@ -28,6 +28,8 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 
 # The files of the npm package that the page loads (the rest are types, maps and a console page).
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+# Recordings made with the installed edition, packed where mcp_lab.servers.inprocess finds them.
+RECORDINGS = {"everything.jsonl": "notebooks/cassettes/probe-everything.jsonl"}
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 # Loaded while Pyodide starts, so the first cell finds them installed (the kernel would otherwise
 # install IPython and friends one by one after start-up).
@@ -113,6 +115,9 @@ def project_wheel(root: Path, version: str, out_dir: Path) -> Path:
 
         for p in files:
             add(p.relative_to(root).as_posix(), p.read_bytes())
+        # The reference server's recording, which "everything" answers from in the browser.
+        for name, recording in RECORDINGS.items():
+            add(f"mcp_lab/servers/recordings/{name}", (root / recording).read_bytes())
         add(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: mcp_lab\nVersion: {version}\n".encode())
         add(
             f"{info}/WHEEL",

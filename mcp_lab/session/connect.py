@@ -52,7 +52,19 @@ def connect(
     (it is loading), and running out of it is reported as a start-up failure.  None: no
     separate start-up allowance.
     """
-    from mcp_lab.servers import known
+    from mcp_lab.servers import inprocess, known
+
+    if inprocess.IN_BROWSER:
+        # The browser edition: no process, no port. A known name runs in this process.
+        return _connect_in_browser(
+            server,
+            timeout=timeout,
+            capabilities=capabilities,
+            client_info=client_info,
+            name=name,
+            trace=trace,
+            deliberate=deliberate,
+        )
     from mcp_lab.transport.stdio import StdioTransport
 
     if isinstance(server, str):
@@ -104,6 +116,20 @@ def connect(
     client.start_until = None if start_timeout is None else time.monotonic() + max(start_timeout, timeout)
     client.start_timeout = start_timeout
     return client
+
+
+def _connect_in_browser(server, *, name: str | None, **client_kwargs) -> Client:
+    """connect() in Pyodide: a fresh in-process copy of a bundled server, or a recording."""
+    from mcp_lab.servers import inprocess
+
+    if isinstance(server, str) and server.startswith(("http://", "https://")):
+        raise inprocess.unavailable(
+            f"connecting to {server}", "needs an HTTP connection the browser edition does not make"
+        )
+    if not isinstance(server, str):
+        raise inprocess.unavailable(f"starting {list(server)!r}")
+    serve_line, label = inprocess.serve_line_for(server)
+    return connect_in_memory(serve_line, name=name or label, **client_kwargs)
 
 
 def connect_in_memory(

@@ -1,0 +1,98 @@
+"""The bundled servers in this process, for the browser edition (Pyodide: no child processes).
+
+In a browser tab (`sys.platform == "emscripten"`) nothing can be spawned, so `connect()` asks
+here for a server's line handler and drives it over the in-memory transport: same Client, same
+Trace, same wire lines.  What stands in for "a fresh process" is a fresh copy of the server's
+module, loaded again from its file and never registered in `sys.modules`: its module-level state
+(the calendar's EVENTS list) starts over, exactly as a new process's would, and the copy is
+dropped with its connection.
+
+"everything", the pinned Node reference server, cannot run here; it answers from its recording
+(a cassette made with the installed edition), through the cassette server's Player.  What needs
+a real process, Node, an HTTP port or the SDK (a compiled wheel) raises one line saying so.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Callable
+
+from mcp_lab.wire.errors import TransportClosed
+
+__all__ = [
+    "IN_BROWSER",
+    "INSTALLED_EDITION",
+    "RECORDED",
+    "NotInBrowser",
+    "in_browser",
+    "serve_line_for",
+    "unavailable",
+]
+
+IN_BROWSER = sys.platform == "emscripten"
+# Where a learner finds the edition that runs real processes (the course's README, "Two commands").
+INSTALLED_EDITION = "the installed edition (the course's README.md, section 'Two commands')"
+# Servers whose sans-IO handle_line runs unchanged in this process.
+MODULES = {
+    "calendar": "mcp_lab.servers.calendar",
+    "notes": "mcp_lab.servers.notes",
+    "future": "mcp_lab.servers.future",
+}
+# Servers that answer from a recording made with the installed edition (packed in the wheel).
+RECORDED = {"everything": "everything.jsonl"}
+RECORDINGS = Path(__file__).resolve().parent / "recordings"
+WHY = {
+    "sdk_calendar": "is built on the official SDK, whose compiled pydantic-core this edition does not ship",
+    "showcase": "is built on the official SDK, whose compiled pydantic-core this edition does not ship",
+    "durable": "keeps its calendars in a database file shared between processes",
+    "noisy": "is about a child process writing on its stdout",
+}
+
+
+class NotInBrowser(TransportClosed):
+    """What was asked needs a real process, Node, a port or a compiled wheel: one line says which."""
+
+
+def in_browser() -> bool:
+    """True in the browser edition (Pyodide), where no process can be started."""
+    return IN_BROWSER
+
+
+def unavailable(what: str, why: str = "needs a real process, which a browser tab cannot start") -> NotInBrowser:
+    """The one-line error for something the browser edition cannot do."""
+    return NotInBrowser(f"{what} {why}: run this cell in {INSTALLED_EDITION}")
+
+
+def _fresh_module(name: str):
+    """A new copy of module `name`, run from its file: its module-level state starts over."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:  # pragma: no cover - the package is installed
+        raise unavailable(f"the server module {name}", "is not installed here")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def serve_line_for(name: str) -> tuple[Callable[[str], bytes | str | None], str]:
+    """(a fresh server's line handler, the label to show) for a known short name."""
+    if name in MODULES:
+        return _fresh_module(MODULES[name]).handle_line, name
+    if name in RECORDED:
+        from mcp_lab.servers import calendar, cassette
+
+        path = RECORDINGS / RECORDED[name]
+        try:
+            _header, pairs = cassette.read_pairs(str(path))
+        except cassette.BadCassette as e:
+            raise unavailable(f"the recording of {name!r}", f"cannot be read ({e})") from None
+        player = cassette.Player(pairs, name=f"{name} (recording)")
+
+        def handle_line(line: bytes | str) -> bytes | None:
+            return calendar.handle_line(line, player.handle)
+
+        return handle_line, f"{name} (from its recording)"
+    if name in WHY:
+        raise unavailable(f"the {name!r} server", WHY[name])
+    raise unavailable(f"the {name!r} server")
