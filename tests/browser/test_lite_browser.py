@@ -1,0 +1,138 @@
+"""The browser edition as a learner meets it: the JupyterLite site `make lite` builds, served on
+127.0.0.1, opened in headless Debian Chromium, its notebooks run from the Run menu.
+
+One build per run (`make lite`, a no-op when the site is up to date), one static server and
+one browser page for the module.  For each notebook the browser edition runs, the test opens
+it, waits for the Pyodide kernel ("Python (Pyodide) | Idle"), runs Run > Run All Cells, waits
+until every cell has run and the kernel is idle again, then asserts: every code cell ran, no
+cell shows an error, and the notebook's key outputs are on the page.  Every request the page
+and its workers make is recorded (`BrowserContext.on("request")`), and none may leave the
+serving address: the edition fetches nothing at run time.
+
+Outputs are read with `textContent`: JupyterLab 4 skips rendering cells out of view
+(content-visibility), so `innerText` would read them as empty.  Timings (first page to an idle
+kernel, and each Run All) are written to test-output/lite-timings.json.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import time
+
+import pytest
+from _support import ROOT
+from _support.lab_pages import run_all_cells
+
+pytestmark = [pytest.mark.browser]
+
+SITE = ROOT / "build" / "lite"
+BUILD_TIMEOUT = 600.0  # a first build downloads 25 pinned wheels and the npm Pyodide core
+OPEN_MS, RUN_MS = 120_000, 180_000  # Pyodide's first start in a fresh profile takes 10-20 s here
+OUT = ROOT / "test-output"
+# What each notebook must show once run, in the browser edition (substrings of the page's text).
+RUNS = {
+    "notebooks/00-start-here.ipynb": [
+        "N= 20  M= 200   without:  4000   with:  220",
+        "{'name': 'mcp_lab-calendar', 'version': '0.1.0'} ['2026-07-28']",
+        "Q1.",
+    ],
+}
+# The page's own cells: no traceback, no one-line mcp_lab error, in any output.
+ERROR = re.compile(r"Traceback \(most recent call last\)|^\w*(Error|Exception|NotInBrowser)\b", re.M)
+TIMINGS: dict[str, float] = {}
+
+_DOM_JS = """() => {
+    const p = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+    return [...p.querySelectorAll('.jp-CodeCell')].map((c, i) => ({
+        i,
+        prompt: (c.querySelector('.jp-InputPrompt') || {}).textContent || '',
+        hidden: c.classList.contains('jp-mod-inputCollapsed') || !!c.querySelector('.jp-InputPlaceholder'),
+        text: (c.querySelector('.jp-OutputArea') || {}).textContent || '',
+        stderr: [...c.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')].map(e => e.textContent),
+    }));
+}"""
+
+
+def _fail_or_skip(reason: str):
+    """The edition cannot be built or served: a failure under CI (CI=true), else a skip saying why."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def lite_url():
+    """`make lite` (shared by the whole run: a no-op once built), then the site on 127.0.0.1."""
+    try:
+        done = subprocess.run(["make", "-s", "lite"], cwd=ROOT, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        _fail_or_skip(f"make lite did not finish within {BUILD_TIMEOUT:.0f} s")
+    if done.returncode != 0:
+        tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-3:])
+        _fail_or_skip(f"make lite failed (exit {done.returncode}): {tail}")
+    spec = importlib.util.spec_from_file_location("lite_serve", ROOT / "tools" / "lite_serve.py")
+    lite_serve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lite_serve)
+    server, url = lite_serve.serve(SITE)
+    try:
+        yield url
+    finally:
+        server.shutdown()
+        server.server_close()
+        OUT.mkdir(exist_ok=True)
+        (OUT / "lite-timings.json").write_text(json.dumps(TIMINGS, indent=2) + "\n")
+
+
+@pytest.fixture(scope="module")
+def lite_page(chromium_context, lite_url):
+    """One 1400x1000 page for the module; (page, base URL, every URL requested so far)."""
+    requested: list[str] = []
+    chromium_context.on("request", lambda r: requested.append(r.url))
+    page = chromium_context.new_page()
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    try:
+        yield page, lite_url, requested
+    finally:
+        page.close()
+
+
+def _outside(requested: list[str], base: str) -> list[str]:
+    return sorted({u for u in requested if not u.startswith((base, "data:", "blob:"))})
+
+
+@pytest.mark.parametrize("notebook", sorted(RUNS))
+def test_notebook_runs_in_the_browser(lite_page, notebook):
+    page, base, requested = lite_page
+    started = time.monotonic()
+    panel, idle = run_all_cells(page, f"{base}lab/index.html?path={notebook}", OPEN_MS, RUN_MS)
+    idle.wait_for(timeout=RUN_MS)  # the last cell's widgets and outputs are in
+    TIMINGS[notebook] = round(time.monotonic() - started, 1)
+    cells = page.evaluate(_DOM_JS)
+    not_run = [c["i"] for c in cells if not c["hidden"] and not re.search(r"\d", c["prompt"])]
+    errors = [
+        f"cell {c['i']}: {err.strip().splitlines()[-1][:300]}"
+        for c in cells
+        for err in c["stderr"]
+        if ERROR.search(err)
+    ]
+    assert not errors, f"{notebook} in the browser edition: " + "; ".join(errors)
+    assert not not_run, f"{notebook}: code cells {not_run} did not run under Run All"
+    text = "\n".join(c["text"] for c in cells)
+    missing = [want for want in RUNS[notebook] if want not in text]
+    assert not missing, f"{notebook}: not on the page after Run All: {missing}"
+    assert not _outside(requested, base), f"requests left {base}: {_outside(requested, base)[:5]}"
+
+
+def test_nothing_fetched_from_elsewhere(lite_page):
+    """Across every notebook run above: Pyodide, its wheels and the notebooks all came from the site."""
+    page, base, requested = lite_page
+    if not requested:
+        page.goto(f"{base}lab/index.html", timeout=OPEN_MS)
+        page.locator(".jp-NotebookPanel, .jp-Launcher").first.wait_for(timeout=OPEN_MS)
+    wheels = [u for u in requested if u.endswith(".whl")]
+    assert wheels, "the page loaded no wheel: the Pyodide kernel never started"
+    assert not _outside(requested, base), f"requests left {base}: {_outside(requested, base)[:5]}"
