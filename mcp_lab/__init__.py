@@ -102,10 +102,11 @@ def load_ipython_extension(ipython) -> None:
     """
     import ipytest
 
-    from mcp_lab.notebook import interactions
+    from mcp_lab.notebook import edition, interactions
     from mcp_lab.notebook.magics import load_ipython_extension as _load
 
     _load(ipython)
+    edition.install(ipython)  # the browser edition: a cell that needs a process says so in one line
     interactions.watch_cells(ipython)
     ipytest.config(rewrite_asserts=True)
     from IPython.display import display

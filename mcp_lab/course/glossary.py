@@ -28,7 +28,9 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from mcp_lab.servers.inprocess import course_root
+
+ROOT = course_root(Path(__file__).resolve().parents[2])  # the checkout, or /drive in a browser
 WORDS = re.compile(r"<!-- first use linked for: (.+?) -->")
 OLD_LINK = re.compile(r"glossary\.ipynb#(?!cell-id=)([A-Za-z0-9_.-]+)\)")
 

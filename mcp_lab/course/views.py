@@ -20,9 +20,11 @@ from typing import Callable, Iterable, Sequence
 
 from IPython.display import HTML
 
+from mcp_lab.servers.inprocess import course_root
+
 __all__ = ["integrations", "integrations_chart", "course_map", "missing_from_map", "REFERENCE_PAGES"]
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = course_root(Path(__file__).resolve().parents[2])  # the checkout, or /drive in a browser
 # Pages beside the map, not steps in it (no place in the order, no time).
 REFERENCE_PAGES = frozenset({"notebooks/glossary.ipynb"})
 _WITHOUT, _WITH = "#d93025", "#1e8e3e"

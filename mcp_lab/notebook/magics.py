@@ -323,13 +323,22 @@ def connect(name: str, argv: list[str] | None = None, *, probe: bool = True, tim
     return client, verdict
 
 
+def _edition(args: list[str]) -> None:
+    """`%mcp edition NN`: the browser edition's opener of lesson NN; nothing in the installed one."""
+    if len(args) != 1:
+        raise UsageError("usage: %mcp edition NN (the lesson's number, e.g. 06)")
+    from mcp_lab.notebook.edition import opener
+
+    opener(args[0])
+
+
 @magics_class
 class McpMagics(Magics):
     """`%mcp connect|list|trace|close` and `%%rpc NAME`."""
 
     @line_magic("mcp")
     def mcp(self, line: str):
-        """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME"""
+        """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME | edition NN"""
         head, sep, argv_text = line.partition(" -- ")
         if line.strip().endswith(" --") or line.strip() == "--":
             raise UsageError("nothing after --: give the server's argv, e.g. -- /usr/bin/node server.js")
@@ -339,6 +348,8 @@ class McpMagics(Magics):
         if not words:
             raise UsageError("usage: %mcp connect NAME [-- ARGV...] | %mcp list | %mcp trace NAME | %mcp close NAME")
         verb, args = words[0], words[1:]
+        if verb == "edition":
+            return _edition(args)
         if verb == "connect":
             if len(args) != 1:
                 raise UsageError("usage: %mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...]")
@@ -385,7 +396,7 @@ class McpMagics(Magics):
             code = client.close()
             print(f"closed {args[0]!r} (exit code {code})")
             return None
-        raise UsageError(f"unknown %mcp command {verb!r}: use connect, list, trace or close")
+        raise UsageError(f"unknown %mcp command {verb!r}: use connect, list, trace, close or edition")
 
     @cell_magic("rpc")
     def rpc(self, line: str, cell: str):

@@ -15,6 +15,7 @@ a real process, Node, an HTTP port or the SDK (a compiled wheel) raises one line
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import sys
 from pathlib import Path
 from typing import Callable
@@ -26,7 +27,9 @@ __all__ = [
     "INSTALLED_EDITION",
     "RECORDED",
     "NotInBrowser",
+    "course_root",
     "in_browser",
+    "next_copy_number",
     "serve_line_for",
     "unavailable",
 ]
@@ -51,6 +54,14 @@ WHY = {
 }
 
 
+_copies = itertools.count(1)
+
+
+def next_copy_number() -> int:
+    """1, 2, 3, ...: the number of the next fresh server copy (a browser edition's "pid")."""
+    return next(_copies)
+
+
 class NotInBrowser(TransportClosed):
     """What was asked needs a real process, Node, a port or a compiled wheel: one line says which."""
 
@@ -58,6 +69,12 @@ class NotInBrowser(TransportClosed):
 def in_browser() -> bool:
     """True in the browser edition (Pyodide), where no process can be started."""
     return IN_BROWSER
+
+
+def course_root(installed: Path) -> Path:
+    """Where notebooks/ and labs/ are: `installed` (the checkout), or in the browser the folder
+    the Pyodide kernel mounts the site's files at (/drive)."""
+    return Path("/drive") if IN_BROWSER else installed
 
 
 def unavailable(what: str, why: str = "needs a real process, which a browser tab cannot start") -> NotInBrowser:

@@ -26,6 +26,12 @@ def _python(module: str) -> list[str]:
 def _reference() -> list[str]:
     # The pinned reference server, installed from the committed lock by `make setup` (npm ci).
     # Never `npx`: a run-time download would make the course depend on the network.
+    if sys.platform == "emscripten":
+        # The browser edition has no Node: "everything" answers from its recording, in-process
+        # (mcp_lab.servers.inprocess); this names the file, there is nothing to start.
+        from mcp_lab.servers.inprocess import RECORDED, RECORDINGS
+
+        return ["(recording)", str(RECORDINGS / RECORDED["everything"])]
     if shutil.which("node") is None:
         raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
     if not REFERENCE_BIN.exists():

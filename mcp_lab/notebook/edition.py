@@ -1,0 +1,72 @@
+"""The browser edition in the notebook: one line where a cell needs the installed edition, and
+the opener of a lesson that cannot run in a browser tab.
+
+The same notebook files serve both editions; what differs is decided here, at run time, from
+`sys.platform` (Pyodide is "emscripten").  In the installed edition nothing here shows anything.
+
+- `install(ipython)` (called by `%load_ext mcp_lab`, browser only): a `NotInBrowser` raised by a
+  cell prints its one line (what cannot run here, and where it runs) instead of a traceback.
+- `%mcp edition NN` (first cell of a lesson): in the browser, the paragraph of OPENERS[NN] saying
+  what in this lesson needs a real process, Node or an HTTP port, and what the installed edition
+  adds; nothing in the installed edition.
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+
+from mcp_lab.servers.inprocess import INSTALLED_EDITION, NotInBrowser, in_browser
+
+__all__ = ["OPENERS", "install", "opener"]
+
+PREFIX = "mcp_lab (browser edition): "
+# Lessons the browser edition cannot run to the end: why, in one paragraph each.
+OPENERS = {
+    "01": "The host in this lesson starts two servers as child processes and logs what each one "
+    "receives; a browser tab cannot start processes, so the run stops at the first host.",
+    "02": "The first half (the calendar by hand: every line, every error code) runs here, on the "
+    "calendar in this tab. The comparison with the official SDK needs the SDK and a server "
+    "process, so the run stops there.",
+    "03": "This lesson is about bytes on a pipe between two processes (framing, stderr, a child "
+    "that dies); a browser tab has neither pipes nor processes.",
+    "04b": "The wire console is a second Jupyter kernel; the browser edition has only the Pyodide one.",
+    "06": "The probe of the pinned reference server needs Node; here it answers from its "
+    "recording, which holds the chapter's probe but not the lesson's other experiments.",
+    "07": "The calendar's form runs here; the SDK's restaurant booking needs the official SDK and "
+    "a server process, so the run stops there.",
+    "09": "The lost write runs here, with a fresh copy of the calendar's module standing in for each "
+    "fresh process; the durable server keeps its calendars in a database shared between processes.",
+    "11": "Token counts need the encodings' files, loaded from the installed packages.",
+    "13": "Streamable HTTP needs a server listening on a port; a browser tab cannot listen.",
+    "14": "The official conformance suite runs on Node 22 against a server process.",
+    "15": "Reproducing a trace starts the servers it names as processes.",
+    "16": "The version experiments start servers of several revisions as processes.",
+    "17": "Taking a server to practice (host configuration files, the Inspector) needs the machine.",
+    "18": "The neighbouring protocols' demos start their own processes.",
+}
+
+
+def _one_line(shell, etype, value, tb, tb_offset=None):
+    print(f"{PREFIX}{value}", file=sys.stderr)
+
+
+def install(ipython) -> None:
+    """In the browser edition: NotInBrowser shows its one line, not a traceback."""
+    if in_browser():
+        ipython.set_custom_exc((NotInBrowser,), _one_line)
+
+
+def opener(lesson: str) -> None:
+    """Show the browser edition's paragraph for `lesson` ("06"); nothing in the installed edition."""
+    if not in_browser() or lesson not in OPENERS:
+        return
+    from IPython.display import HTML, display
+
+    text = f"In the browser edition: {OPENERS[lesson]} Run it to the end in {INSTALLED_EDITION}."
+    display(
+        HTML(
+            "<div class='mcp-lab-edition' style='border-left:4px solid #e8a33d;padding:4px 10px;"
+            f"background:#fff8ec'>{html.escape(text)}</div>"
+        )
+    )
