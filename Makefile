@@ -211,11 +211,13 @@ $(LITE_NPM_STAMP): lite/package.json lite/package-lock.json | prereqs
 	cd lite && $(NPM_ENV) npm ci --no-audit --no-fund
 	@touch $@
 
-# Wheels for Pyodide's Python 3.14, whatever Python runs the build: pure-Python ones only.
+# Wheels for Pyodide 314 (CPython 3.14, platform pyemscripten_2026_0_wasm32), whatever Python runs
+# the build: pure-Python ones and the few compiled for Pyodide that PyPI publishes.
 $(LITE_WHEELS_STAMP): lite/wheels.in | $(VPY)
 	@rm -rf $(LITE_WHEELS) && mkdir -p $(LITE_WHEELS)
 	$(VPY) -m pip download --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) --no-deps \
-		--only-binary=:all: --python-version 3.14 --require-hashes -d $(LITE_WHEELS) -r lite/wheels.in
+		--only-binary=:all: --platform pyemscripten_2026_0_wasm32 --python-version 3.14 --implementation cp \
+		--abi cp314 --require-hashes -d $(LITE_WHEELS) -r lite/wheels.in
 	@touch $@
 
 $(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/lite_build.py $(LITE_INPUTS)

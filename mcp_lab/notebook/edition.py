@@ -14,7 +14,6 @@ The same notebook files serve both editions; what differs is decided here, at ru
 from __future__ import annotations
 
 import html
-import sys
 
 from mcp_lab.servers.inprocess import INSTALLED_EDITION, NotInBrowser, in_browser
 
@@ -48,7 +47,8 @@ OPENERS = {
 
 
 def _one_line(shell, etype, value, tb, tb_offset=None):
-    print(f"{PREFIX}{value}", file=sys.stderr)
+    # Shown as the cell's error (so Run All still stops here), in one line instead of a traceback.
+    shell._showtraceback(etype, value, [f"{PREFIX}{value}"])
 
 
 def install(ipython) -> None:

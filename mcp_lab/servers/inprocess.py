@@ -9,7 +9,7 @@ dropped with its connection.
 
 "everything", the pinned Node reference server, cannot run here; it answers from its recording
 (a cassette made with the installed edition), through the cassette server's Player.  What needs
-a real process, Node, an HTTP port or the SDK (a compiled wheel) raises one line saying so.
+a real process, Node or an HTTP port (the SDK's servers included) raises one line saying so.
 """
 
 from __future__ import annotations
@@ -47,10 +47,10 @@ MODULES = {
 RECORDED = {"everything": "everything.jsonl"}
 RECORDINGS = Path(__file__).resolve().parent / "recordings"
 WHY = {
-    "sdk_calendar": "is built on the official SDK, whose compiled pydantic-core this edition does not ship",
-    "showcase": "is built on the official SDK, whose compiled pydantic-core this edition does not ship",
-    "durable": "keeps its calendars in a database file shared between processes",
-    "noisy": "is about a child process writing on its stdout",
+    "sdk_calendar": "runs the official SDK as a server process of its own",
+    "showcase": "runs the official SDK as a server process of its own",
+    "durable": "keeps its calendars in a database file that server processes share",
+    "noisy": "is about what a child process writes on its stdout",
 }
 
 
@@ -77,9 +77,9 @@ def course_root(installed: Path) -> Path:
     return Path("/drive") if IN_BROWSER else installed
 
 
-def unavailable(what: str, why: str = "needs a real process, which a browser tab cannot start") -> NotInBrowser:
+def unavailable(what: str, why: str = "needs a real process") -> NotInBrowser:
     """The one-line error for something the browser edition cannot do."""
-    return NotInBrowser(f"{what} {why}: run this cell in {INSTALLED_EDITION}")
+    return NotInBrowser(f"{what} cannot run in a browser tab: it {why}. Run this cell in {INSTALLED_EDITION}.")
 
 
 def _fresh_module(name: str):
