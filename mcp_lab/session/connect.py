@@ -129,6 +129,8 @@ def _connect_in_browser(server, *, name: str | None, **client_kwargs) -> Client:
     if not isinstance(server, str):
         raise inprocess.unavailable(f"starting {list(server)!r}")
     serve_line, label = inprocess.serve_line_for(server)
+    if name and server in inprocess.RECORDED:
+        name = f"{name} (from its recording)"  # every output of a recording says so
     client = connect_in_memory(serve_line, name=name or label, **client_kwargs)
     # No OS process here: `pid` numbers the fresh server copies this kernel has made (1, 2, ...),
     # so "one process per message" still shows as distinct numbers in isolated()'s table.
