@@ -56,6 +56,14 @@ def make_handler(tools: list[dict]):
     return handle
 
 
+def serve_in_process(argv: list[str]):
+    """The browser edition's way in (mcp_lab.servers.inprocess): the catalog's line handler."""
+    if len(argv) != 1:
+        raise ValueError("usage: python -m mcp_lab.course.catalog_server CATALOG.json")
+    handle = make_handler(load(argv[0]))
+    return lambda line: core.handle_line(line, handle)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:

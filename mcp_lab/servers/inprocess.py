@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -30,6 +31,7 @@ __all__ = [
     "course_root",
     "in_browser",
     "next_copy_number",
+    "serve_argv",
     "serve_line_for",
     "unavailable",
 ]
@@ -85,11 +87,47 @@ def unavailable(what: str, why: str = "needs a real process") -> NotInBrowser:
 def _fresh_module(name: str):
     """A new copy of module `name`, run from its file: its module-level state starts over."""
     spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:  # pragma: no cover - the package is installed
+    if spec is None or spec.loader is None:
         raise unavailable(f"the server module {name}", "is not installed here")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _fresh_script(path: str):
+    """A new copy of a server script (`python server.py`), run from its file as a module."""
+    spec = importlib.util.spec_from_file_location(f"mcp_lab_script_{next_copy_number()}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _handler(module, args: list[str]) -> Callable[[str], bytes | str | None]:
+    """The module's line handler: `serve_in_process(args)` when it takes arguments (a log file, a
+    catalog), else its sans-IO `handle_line`, or `handle(msg)` framed as the calendar frames it."""
+    if hasattr(module, "serve_in_process"):
+        return module.serve_in_process(args)
+    if args:
+        raise unavailable(f"{module.__name__} {' '.join(args)}", "reads its arguments in a process of its own")
+    if hasattr(module, "handle_line"):
+        return module.handle_line
+    if hasattr(module, "handle"):
+        from mcp_lab.servers import calendar
+
+        return lambda line: calendar.handle_line(line, module.handle)
+    raise unavailable(module.__name__, "has no sans-IO handler to call in this process")
+
+
+def serve_argv(argv: list[str]) -> tuple[Callable[[str], bytes | str | None], str]:
+    """(line handler, label) for an argv that starts a Python server: `[sys.executable, "-m",
+    "mcp_lab.<module>", *args]` or `[sys.executable, "server.py", *args]`, run as a fresh copy in
+    this process.  Anything else (Node, another program) raises one line."""
+    argv = [os.fspath(a) for a in argv]
+    if len(argv) >= 3 and argv[0] == sys.executable and argv[1] == "-m" and argv[2].startswith("mcp_lab."):
+        return _handler(_fresh_module(argv[2]), argv[3:]), argv[2].rsplit(".", 1)[-1]
+    if len(argv) >= 2 and argv[0] == sys.executable and argv[1].endswith(".py") and os.path.isfile(argv[1]):
+        return _handler(_fresh_script(argv[1]), argv[2:]), os.path.basename(argv[1])
+    raise unavailable(f"starting {argv!r}")
 
 
 def serve_line_for(name: str) -> tuple[Callable[[str], bytes | str | None], str]:

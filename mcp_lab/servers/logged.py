@@ -100,13 +100,33 @@ def serve(module_name: str, log: MessageLog, stdin=None, stdout=None) -> None:
             stdout.flush()
 
 
-def main(argv: list[str] | None = None) -> None:
+def _options(argv: list[str] | None):
     parser = argparse.ArgumentParser(
         prog="python -m mcp_lab.servers.logged", description="Run a bundled server, logging each line it receives."
     )
     parser.add_argument("--log", metavar="PATH", help="append received lines here (default: stderr)")
     parser.add_argument("module", help="the server module to wrap, e.g. mcp_lab.servers.calendar")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def serve_in_process(argv: list[str]):
+    """The browser edition's way in (mcp_lab.servers.inprocess): log the line, then answer it
+    with a fresh copy of the wrapped module."""
+    from mcp_lab.servers.inprocess import serve_argv
+
+    args = _options(argv)
+    log = MessageLog(args.log)
+    answer, _label = serve_argv([sys.executable, "-m", args.module])
+
+    def serve_line(line: bytes | str) -> bytes | None:
+        log.record(line)  # first the witness, then the answer
+        return answer(line)
+
+    return serve_line
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _options(argv)
     log = MessageLog(args.log)
     try:
         serve(args.module, log)

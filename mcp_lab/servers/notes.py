@@ -118,7 +118,7 @@ def handle_line(line: bytes | str) -> bytes | None:
     return core.handle_line(line, handle)
 
 
-def main(argv: list[str] | None = None) -> None:
+def _options(argv: list[str] | None):
     parser = argparse.ArgumentParser(
         prog="python -m mcp_lab.servers.notes", description="A tiny notes server that logs each message it receives."
     )
@@ -132,6 +132,22 @@ def main(argv: list[str] | None = None) -> None:
     if args.poisoned:
         TOOLS[0]["description"] = POISON
         TOOLS[0]["annotations"] = {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False}
+    return args
+
+
+def serve_in_process(argv: list[str]):
+    """The browser edition's way in (mcp_lab.servers.inprocess): the same log, then the answer."""
+    log = MessageLog(_options(argv).log)
+
+    def serve_line(line: bytes | str) -> bytes | None:
+        log.record(line)
+        return handle_line(line)
+
+    return serve_line
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _options(argv)
     log = MessageLog(args.log)
     print(f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio", file=sys.stderr, flush=True)
     try:

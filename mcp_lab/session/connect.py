@@ -126,9 +126,10 @@ def _connect_in_browser(server, *, name: str | None, **client_kwargs) -> Client:
         raise inprocess.unavailable(
             f"connecting to {server}", "needs an HTTP connection the browser edition does not make"
         )
-    if not isinstance(server, str):
-        raise inprocess.unavailable(f"starting {list(server)!r}")
-    serve_line, label = inprocess.serve_line_for(server)
+    if isinstance(server, str):
+        serve_line, label = inprocess.serve_line_for(server)
+    else:  # an argv: a Python server of the package (or a script) runs as a fresh copy here
+        serve_line, label = inprocess.serve_argv([server] if isinstance(server, os.PathLike) else list(server))
     if name and server in inprocess.RECORDED:
         name = f"{name} (from its recording)"  # every output of a recording says so
     client = connect_in_memory(serve_line, name=name or label, **client_kwargs)

