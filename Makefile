@@ -190,9 +190,10 @@ wheelhouse: teach
 #   .venv/.stamp-lite                 `pip install -e '.[course,dev,lite]'` (jupyterlite-core and its
 #                                     Pyodide kernel, 0.8.6), redone when pyproject.toml changes
 #   lite/node_modules/.stamp-npm      `npm ci` of lite/package-lock.json: the Pyodide core (npm pyodide)
-#   build/lite-wheels/.stamp          the pure-Python wheels of lite/wheels.in, checked by sha256
+#   build/lite-wheels/.stamp          the wheels of lite/wheels.in for Pyodide, checked by sha256
 #   build/lite/.stamp                 tools/lite_build.py (lock, config, notebooks), then jupyter lite build
-# OFFLINE=bundle takes the wheels and npm packages from a classroom bundle, as `make setup` does.
+# The inputs come from PyPI and npm, pinned and hashed; `make wheelhouse`'s classroom bundle does not
+# hold them yet, so OFFLINE= does not cover the browser edition.
 LITE_SITE := build/lite
 LITE_SRC := build/lite-src
 LITE_WHEELS := build/lite-wheels

