@@ -96,3 +96,25 @@ def test_a_named_argv_connection(browser):
     argv = [sys.executable, "-m", "mcp_lab.servers.calendar"]
     with mcp_lab.connect(argv, name="the lab's server") as cal:
         assert cal.name == "the lab's server" and cal.request("tools/list").unwrap()["tools"]
+
+
+def test_lab_08_check_passes_on_the_solution_in_process(browser):
+    """Lab 08's check starts the learner's server.py: in the browser, a fresh copy of the script."""
+    from mcp_lab.course import check_ask
+
+    report = check_ask.check(str(ROOT / "labs" / "solutions" / "08-ask-the-person" / "server.py"))
+    assert str(report).startswith("All "), str(report)[:300]
+
+
+def test_every_opener_has_its_notebook_and_back():
+    """`%mcp edition NN` in a lesson's first cell, and a paragraph for NN in OPENERS: both or neither."""
+    from mcp_lab.notebook.edition import OPENERS
+
+    marked = {}
+    for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
+        cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+        first = "".join(cells[0]["source"]).splitlines() if cells else []
+        marked[path.name[:2]] = [line.split()[2] for line in first if line.startswith("%mcp edition ")]
+    with_line = {n for n, found in marked.items() if found}
+    assert with_line == set(OPENERS), f"openers {sorted(OPENERS)} vs notebooks with the line {sorted(with_line)}"
+    assert all(found == [n] for n, found in marked.items() if found), "each names its own number"

@@ -6,9 +6,9 @@ The same notebook files serve both editions; what differs is decided here, at ru
 
 - `install(ipython)` (called by `%load_ext mcp_lab`, browser only): a `NotInBrowser` raised by a
   cell prints its one line (what cannot run here, and where it runs) instead of a traceback.
-- `%mcp edition NN` (first cell of a lesson): in the browser, the paragraph of OPENERS[NN] saying
-  what in this lesson needs a real process, Node or an HTTP port, and what the installed edition
-  adds; nothing in the installed edition.
+- `%mcp edition NN` (first cell of a lesson the browser cannot run to the end): in the browser,
+  the paragraph of OPENERS[NN] saying what in this lesson needs a real process, Node or an HTTP
+  port, and where it runs; nothing in the installed edition.
 """
 
 from __future__ import annotations
@@ -22,27 +22,28 @@ __all__ = ["OPENERS", "install", "opener"]
 PREFIX = "mcp_lab (browser edition): "
 # Lessons the browser edition cannot run to the end: why, in one paragraph each.
 OPENERS = {
-    "01": "The host in this lesson starts two servers as child processes and logs what each one "
-    "receives; a browser tab cannot start processes, so the run stops at the first host.",
-    "02": "The first half (the calendar by hand: every line, every error code) runs here, on the "
-    "calendar in this tab. The comparison with the official SDK needs the SDK and a server "
-    "process, so the run stops there.",
+    "02": "The calendar by hand (every line, every error code) runs here, on the calendar in this "
+    "tab. The comparison with the official SDK starts a server process through the SDK's client, "
+    "so Run All stops there.",
     "03": "This lesson is about bytes on a pipe between two processes (framing, stderr, a child "
-    "that dies); a browser tab has neither pipes nor processes.",
-    "04b": "The wire console is a second Jupyter kernel; the browser edition has only the Pyodide one.",
-    "06": "The probe of the pinned reference server needs Node; here it answers from its "
-    "recording, which holds the chapter's probe but not the lesson's other experiments.",
-    "07": "The calendar's form runs here; the SDK's restaurant booking needs the official SDK and "
-    "a server process, so the run stops there.",
+    "that dies); a browser tab has neither pipes nor processes, so Run All stops at the first cell.",
+    "06": "The pinned reference server needs Node; here it answers from its recording, which holds "
+    "the chapter's probe (server/discover refused, then initialize) but not the lesson's other "
+    "experiments, so Run All stops at the first request the recording does not hold.",
+    "07": "The calendar's form runs here, and the event is booked when you accept it; the SDK's "
+    "restaurant booking needs a server process, so Run All stops there.",
     "09": "The lost write runs here, with a fresh copy of the calendar's module standing in for each "
-    "fresh process; the durable server keeps its calendars in a database shared between processes.",
-    "11": "Token counts need the encodings' files, loaded from the installed packages.",
+    "fresh process; the reference server's part comes from a recording that does not hold it, and "
+    "the durable server keeps its calendars in a database file shared between processes.",
+    "11": "The token counts run here, from the reference server's recording, and give the chapter's "
+    "figures; how the catalogue changes with the handshake needs the live server.",
     "13": "Streamable HTTP needs a server listening on a port; a browser tab cannot listen.",
     "14": "The official conformance suite runs on Node 22 against a server process.",
-    "15": "Reproducing a trace starts the servers it names as processes.",
-    "16": "The version experiments start servers of several revisions as processes.",
-    "17": "Taking a server to practice (host configuration files, the Inspector) needs the machine.",
-    "18": "The neighbouring protocols' demos start their own processes.",
+    "15": "Recording, replaying and diffing servers start the servers they compare as processes.",
+    "16": "The dated revisions and the deprecation policy run here; the experiments on a server "
+    "start the SDK's showcase server as a process, so Run All stops there.",
+    "17": "The calendar on the official SDK, a host's launch configuration and the Inspector all "
+    "need processes on your machine.",
 }
 
 
