@@ -185,6 +185,13 @@ def build(pyodide_dir: Path, wheels: list[Path], lite_dir: Path) -> list[str]:
         },
     }
     (lite_dir / "jupyter-lite.json").write_text(json.dumps(config, indent=2) + "\n", "utf-8")
+    # The course's notebooks name the kernel "python3"; the site's one kernel is Pyodide's "python".
+    # Start it without asking (else some notebooks open on a "Select Kernel" dialog), and no news pop-up.
+    overrides = {
+        "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True},
+        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
+    }
+    (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2) + "\n", "utf-8")
     return sorted(set(notes))
 
 

@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from mcp_lab.servers.inprocess import NotInBrowser
 from mcp_lab.session import cassette as cassettes
 from mcp_lab.session.connect import connect
 from mcp_lab.session.diff import Exchange, ExchangeDiff, TraceDiff, compare, exchanges, pair, rules_for, unmatched
@@ -296,6 +297,8 @@ class _Run:
                 break
             try:
                 self.sent.append(self.one(step, min(self.timeout, remaining)))
+            except NotInBrowser:
+                raise  # the browser edition: its one line where the learner meets it, not a half-empty diff
             except (McpError, OSError) as e:
                 self.exception = e
                 msg = getattr(e, "message", None) or str(e)

@@ -66,6 +66,10 @@ def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = Non
     """Start `argv` in a new session (its own process group), pipes for stdout and stderr, and for
     stdin when `stdin` (else /dev/null). `env` is added to this process's environment."""
     exe = argv[0]
+    from mcp_lab.servers.inprocess import in_browser, unavailable
+
+    if in_browser():  # Pyodide: no processes at all; say so in the browser edition's one line
+        raise unavailable(f"starting {os.path.basename(str(exe))}")
     try:
         return subprocess.Popen(
             list(argv),

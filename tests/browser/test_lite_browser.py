@@ -45,12 +45,21 @@ RUNS = {
         ],
         None,
     ),
+    "notebooks/01-host-client-server.ipynb": (  # both servers by argv, as fresh in-process copies
+        ["Booked e3 and left a note.", "--- calendar received 2 messages", "notes wants to run add_note"],
+        None,
+    ),
     "notebooks/04-by-hand-challenges.ipynb": (  # the lint, its schema check on pydantic-core in Pyodide
         ["meta-missing", "lint: no findings", "probe everything (from its recording)"],
         None,
     ),
     "notebooks/06-probe-then-fallback.ipynb": (
-        ["probe everything (from its recording)", '"code":-32601,"message":"Method not found"', "2025-11-25"],
+        [
+            "In the browser edition: The pinned reference server needs Node",  # the lesson's opener
+            "probe everything (from its recording)",
+            '"code":-32601,"message":"Method not found"',
+            "2025-11-25",
+        ],
         "resources/list is not in this recording",
     ),
     "notebooks/07-elicitation.ipynb": (
@@ -165,6 +174,7 @@ def test_notebook_runs_in_the_browser(lite_page, notebook):
     text = "\n".join(c["text"] for c in cells)
     missing = [w for w in want if w not in text]
     assert not missing, f"{notebook}: not on the page after Run All: {missing}"
+    assert "(not in this checkout)" not in text, f"{notebook}: the course's files were not found under /drive"
     if notebook in SHOTS:
         shown, name = SHOTS[notebook]
         page.locator(".jp-OutputArea-output", has_text=shown).first.scroll_into_view_if_needed(timeout=10_000)
