@@ -224,6 +224,8 @@ def _run_and_check(page, base: str, requested: list[str], notebook: str):
     missing = [w for w in want if w not in text]
     assert not missing, f"{notebook}: not on the page after Run All: {missing}"
     assert "(not in this checkout)" not in text, f"{notebook}: the course's files were not found under /drive"
+    if notebook == "notebooks/06-probe-then-fallback.ipynb":
+        _predict_first(page, "-32601")  # the probe's verdict shows once the prediction is made
     if notebook in SHOTS:
         shown, name = SHOTS[notebook]
         page.locator(".jp-OutputArea-output", has_text=shown).first.scroll_into_view_if_needed(timeout=10_000)
@@ -232,6 +234,18 @@ def _run_and_check(page, base: str, requested: list[str], notebook: str):
     if notebook == "notebooks/07-elicitation.ipynb":
         _book_through_the_form(page)
     assert not _outside(requested, base), f"requests left {base}: {_outside(requested, base)[:5]}"
+
+
+def _predict_first(page, option: str):
+    """Pick `option` in the page's first pending prediction and press Predict, as a person does."""
+    from playwright.sync_api import expect
+
+    guess = page.locator(".mcp-lab-pending").filter(has=page.get_by_role("button", name="Predict", exact=True))
+    first = guess.first
+    first.scroll_into_view_if_needed(timeout=10_000)
+    first.get_by_role("radio", name=option, exact=True).check()
+    first.get_by_role("button", name="Predict", exact=True).click()
+    expect(page.get_by_text(re.compile(r"^You predicted ")).first).to_be_visible(timeout=15_000)
 
 
 def _book_through_the_form(page):
