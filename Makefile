@@ -42,9 +42,11 @@ HUB := classroom/hub
 TEACH_STAMP := $(VENV)/.stamp-teach
 HUB_NPM_STAMP := $(HUB)/node_modules/.stamp-npm
 PYTEST_ARGS ?=
-# Two workers, a whole test file each (files share servers and lab folders within themselves).
+# Four workers on two cores: most of the suite's time is spent waiting (on kernels, servers,
+# browsers and installs), not computing.  Work is handed out in units, longest first: a whole
+# test file, or one notebook's re-run (tests/conftest.py, "Scheduling").
 # `make test PYTEST_WORKERS=0` runs everything in one process.
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 4
 LAB_ARGS ?=
 # Where `make wheelhouse` writes the classroom bundle; OFFLINE= is a bundle to install from.
 BUNDLE ?= build/classroom-bundle
@@ -161,7 +163,7 @@ lint: setup
 test: lint teach $(INSPECTOR_STAMP) $(LITE_STAMP)
 	@sh tools/ensure_chromium.sh || { [ "$$CI" != true ] || exit 1; \
 		echo "make test: no Chromium here: the browser tests will be skipped (each says why)" >&2; }
-	$(VPY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadfile) $(PYTEST_ARGS)
+	$(VPY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder) $(PYTEST_ARGS)
 
 fmt: setup
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)

@@ -44,3 +44,63 @@ def calendar_process():
         yield client
     finally:
         client.close()
+
+
+# --- Scheduling on pytest-xdist workers ----------------------------------------------------------
+# `make test` runs `-n N --dist loadscope --no-loadscope-reorder`, with the scheduler below: xdist
+# hands out work units in the order of the collection.  Most files are one unit (their tests share
+# module fixtures: a Lab, a hub, a lab folder, a `once` exercise).  The files in SPREAD hold
+# independent tests, each with its own kernel and servers (a notebook's re-run), so each test is a
+# unit of its own and the workers share them out.  Units start longest first (LONGEST_FIRST, the
+# slowest measured first), so no long unit starts last while the other workers sit idle.
+# (xdist's own `--dist loadgroup` renames node ids, which pytest 9 no longer reads: its groups are
+# silently ignored.  A scheduler that maps each node id to its unit does not depend on that.)
+SPREAD = {"tests/test_rerun.py"}
+LONGEST_FIRST = [
+    "tests/test_offline_install.py",
+    "tests/browser/test_run_all_browser.py",
+    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[06-",
+    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[14-",
+    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[16-",
+    "tests/browser/test_screen_browser.py",
+    "tests/test_hub.py",
+    "tests/test_labs_nbgrader.py",
+    "tests/test_conformance.py",
+    "tests/test_documented_commands.py",
+    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[09-",
+    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[15-",
+    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[07-",
+    "tests/test_conformance_engineer.py",
+    "tests/browser/",
+    "tests/test_ci_install.py",
+    "tests/test_labs_rerun.py",
+    "tests/test_rerun.py",
+]
+
+
+def _rank(nodeid: str) -> int:
+    return next((i for i, prefix in enumerate(LONGEST_FIRST) if nodeid.startswith(prefix)), len(LONGEST_FIRST))
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit a test is handed out in: its own node id in a SPREAD file, else its file."""
+    path = nodeid.split("::", 1)[0]
+    return nodeid if path in SPREAD else path
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Longest unit first; a stable sort, so a file's tests keep their order within it."""
+    items.sort(key=lambda item: _rank(item.nodeid))
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadscope":
+        return None  # any other --dist a person asks for is xdist's own
+    from xdist.scheduler import LoadScopeScheduling
+
+    class WorkUnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return WorkUnitScheduling(config, log)

@@ -188,24 +188,37 @@ class Started:
             f"`{shlex.join(self.argv)}` printed no line like {pattern!r}:\n" + "\n".join(self.log[-30:])
         )
 
+    def _group_gone_within(self, seconds: float) -> bool:
+        """Reap the leader and poll the process group until it is empty, for at most `seconds`."""
+        end = time.monotonic() + seconds
+        while True:
+            self.proc.poll()
+            try:
+                os.killpg(self.proc.pid, 0)
+            except ProcessLookupError:
+                self.proc.wait(5)
+                return True
+            if time.monotonic() >= end:
+                return False
+            time.sleep(0.1)
+
     def stop(self) -> int:
+        # Ctrl-C reaches the whole group; `make` may exit at once while the server it started is
+        # still shutting its kernels down, so each step waits for the GROUP to be gone, not the
+        # leader, before the next, harder signal.
+        needed = None
         for sig, grace in ((signal.SIGINT, 15), (signal.SIGINT, 10), (signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+            needed = sig
             try:
                 os.killpg(self.proc.pid, sig)
             except ProcessLookupError:
                 break
-            try:
-                self.proc.wait(grace)
+            if self._group_gone_within(grace):
                 break
-            except subprocess.TimeoutExpired:
-                continue
         self.proc.stdout.close()
-        try:  # the group is gone: no server, kernel or Node process of it is left
-            os.killpg(self.proc.pid, 0)
-            left = True
-        except ProcessLookupError:
-            left = False
+        left = not self._group_gone_within(0)
         assert not left, f"processes of `{shlex.join(self.argv)}` are left after it stopped"
+        assert needed == signal.SIGINT, f"`{shlex.join(self.argv)}` did not stop on Ctrl-C: it took {needed.name}"
         return self.proc.returncode
 
 

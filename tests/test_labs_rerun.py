@@ -27,6 +27,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from _support.output_widgets import use_own_connection_for_output_widgets
 from lessons.harness import Lesson
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,6 +64,7 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
         extra_arguments=["--InteractiveShell.colors=nocolor"],
         resources={"metadata": {"path": str(path.parent)}},
     )
+    use_own_connection_for_output_widgets(client)  # nbclient #312: see _support/output_widgets.py
     errors: list[tuple[str, int, str, str, list]] = []
     async with client.async_setup_kernel():
         for label, times in (("each cell twice", 2), ("second run of the whole notebook", 1)):

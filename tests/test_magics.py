@@ -15,6 +15,7 @@ from pathlib import Path
 
 import nbformat
 from _support import ROOT
+from _support.output_widgets import use_own_connection_for_output_widgets
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 from test_lint import reference_argv
@@ -50,6 +51,7 @@ def run(nb, cwd: Path = ROOT):
         extra_arguments=["--InteractiveShell.colors=nocolor"],
         resources={"metadata": {"path": str(cwd)}},
     )
+    use_own_connection_for_output_widgets(client)  # nbclient #312: see _support/output_widgets.py
     client.execute()
     return nb
 

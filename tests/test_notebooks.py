@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 from _support import ROOT  # noqa: E402
+from _support.output_widgets import use_own_connection_for_output_widgets
 
 SEARCHED = ("notebooks", "labs/solutions")
 CELL_TIMEOUT = 120  # seconds, per cell (nbclient's `timeout`)
@@ -89,6 +90,7 @@ def run_notebook(path: Path):
         resources={"metadata": {"path": str(path.parent)}},  # the kernel's cwd
         on_cell_start=on_cell_start,
     )
+    use_own_connection_for_output_widgets(client)  # nbclient #312: see _support/output_widgets.py
 
     async def execute():
         # wait_for cancels async_execute on the deadline; nbclient's setup context manager

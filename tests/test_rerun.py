@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 from _support import ROOT
+from _support.output_widgets import use_own_connection_for_output_widgets
 from lessons.harness import ANSWERS_DIR, Lesson
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
@@ -65,6 +66,7 @@ async def _rerun(path: Path, keep_going: bool = False, answers_dir: Path = ANSWE
         extra_arguments=["--InteractiveShell.colors=nocolor"],
         resources={"metadata": {"path": str(path.parent)}},
     )
+    use_own_connection_for_output_widgets(client)  # nbclient #312: see _support/output_widgets.py
     failures: list[str] = []
     async with client.async_setup_kernel():
         for label, times in (("each cell run twice in a row", 2), ("second run of the whole notebook", 1)):

@@ -107,7 +107,13 @@ def saved_errors(page, lab, name: str, folder: str = "notebooks") -> list[str]:
     path = lab.root / folder / name
     deadline = time.monotonic() + 30
     while True:
-        nb = json.loads(path.read_text())
+        try:
+            nb = json.loads(path.read_text())
+        except ValueError:  # read while the server was still writing it: read it again
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+            continue
         code = [c for c in nb["cells"] if c["cell_type"] == "code"]
         if all(c.get("execution_count") for c in code) or time.monotonic() > deadline:
             break
