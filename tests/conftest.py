@@ -59,6 +59,7 @@ SPREAD = {"tests/test_rerun.py"}
 LONGEST_FIRST = [
     "tests/test_offline_install.py",
     "tests/browser/test_run_all_browser.py",
+    "tests/browser/test_lite_browser.py",
     "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[06-",
     "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[14-",
     "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[16-",

@@ -528,6 +528,26 @@ def _make_inspector(tmp: Path) -> None:
         web.stop()
 
 
+def _make_lite(tmp: Path) -> None:
+    """`make lite`: the browser edition's site is built (make test built it already: a no-op
+    then), with its start page and the Pyodide kernel's files."""
+    run(["make", "--no-print-directory", "lite", f"VENV={sys.prefix}"])
+    site = ROOT / "build" / "lite"
+    assert (site / "index.html").is_file() and (site / "lab" / "index.html").is_file(), "no start page in build/lite"
+    assert list(site.rglob("pyodide.asm.wasm")), "the site holds no Pyodide core"
+
+
+def _make_lite_serve(tmp: Path) -> None:
+    """`make lite-serve` on a free port: the printed URL answers, Ctrl-C stops it."""
+    port = free_ports(1)[0]
+    web = Started(["make", "--no-print-directory", "lite-serve", f"LITE_PORT={port}", f"VENV={sys.prefix}"])
+    try:
+        url = web.wait_for_line(rf"(http://127\.0\.0\.1:{port}/\S+)").group(1)
+        assert http_get(url) == 200
+    finally:
+        web.stop()
+
+
 def _make_labs(tmp: Path) -> None:
     """`make labs` on a copy regenerates a deleted solution, byte for byte."""
     copy = copy_of_the_repository(tmp / "repo")
@@ -585,6 +605,8 @@ COMMANDS: dict[str, Run | ElsewhereTest | ThisSuite] = {
     "make fmt": Run("on a copy, with an unformatted file planted", _make_fmt),
     "make labs": Run("on a copy, a deleted solution regenerated", _make_labs),
     "make inspector": Run("start, the printed URL answers, Ctrl-C", _make_inspector),
+    "make lite": Run("the site built (a no-op once built), its start page and Pyodide there", _make_lite),
+    "make lite-serve": Run("start on a free port, the printed URL answers, Ctrl-C", _make_lite_serve),
     "make lab LAB_ARGS=--no-browser --port 8890": Run("LAB_ARGS on a free port", _make_lab_once),
     "conda env create -f environment.yml": Run("environment.yml checked (conda not run)", _environment_yml),
     "conda activate mcp-lab": Run("the environment's name checked", _environment_yml),

@@ -64,7 +64,7 @@ def main(argv: list[str]) -> int:
         return 1
     except OSError as e:
         print(
-            f"lite-serve: cannot listen on 127.0.0.1:{port} ({e.strerror}); try make lite-serve PORT=8766",
+            f"lite-serve: cannot listen on 127.0.0.1:{port} ({e.strerror}); try make lite-serve LITE_PORT=8766",
             file=sys.stderr,
         )
         return 1
