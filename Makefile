@@ -42,11 +42,11 @@ HUB := classroom/hub
 TEACH_STAMP := $(VENV)/.stamp-teach
 HUB_NPM_STAMP := $(HUB)/node_modules/.stamp-npm
 PYTEST_ARGS ?=
-# Four workers on two cores: most of the suite's time is spent waiting (on kernels, servers,
+# Three workers on two cores: much of the suite's time is spent waiting (on kernels, servers,
 # browsers and installs), not computing.  Work is handed out in units, longest first: a whole
 # test file, or one notebook's re-run (tests/conftest.py, "Scheduling").
 # `make test PYTEST_WORKERS=0` runs everything in one process.
-PYTEST_WORKERS ?= 4
+PYTEST_WORKERS ?= 3
 LAB_ARGS ?=
 # Where `make wheelhouse` writes the classroom bundle; OFFLINE= is a bundle to install from.
 BUNDLE ?= build/classroom-bundle

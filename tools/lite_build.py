@@ -169,7 +169,13 @@ def build(pyodide_dir: Path, wheels: list[Path], lite_dir: Path) -> list[str]:
     # on 127.0.0.1 at best; without it, the kernel says plainly that the package is not there.
     lock["packages"] = dict(sorted(packages.items()))
     (out / "pyodide-lock.json").write_text(json.dumps(lock, indent=1) + "\n", "utf-8")
-    preload = [p for p in PRELOAD if p in packages]
+    _write_site_config(lite_dir, [p for p in PRELOAD if p in packages])
+    return sorted(set(notes))
+
+
+def _write_site_config(lite_dir: Path, preload: list[str]) -> None:
+    """jupyter-lite.json (the local Pyodide, no PyPI fallback, the packages to preload) and the
+    Lab's overrides."""
     config = {
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {
@@ -192,7 +198,6 @@ def build(pyodide_dir: Path, wheels: list[Path], lite_dir: Path) -> list[str]:
         "@jupyterlab/apputils-extension:notification": {"fetchNews": "false"},
     }
     (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2) + "\n", "utf-8")
-    return sorted(set(notes))
 
 
 def stage_contents(root: Path, files_dir: Path) -> int:
