@@ -29,8 +29,7 @@ import time
 
 import pytest
 from _support import ROOT
-from _support.lab_pages import _RUN_DONE_JS as RUN_DONE_JS
-from _support.lab_pages import run_all_cells
+from _support.lab_pages import RUN_DONE_JS, fill_calendar_form, run_all_cells
 
 pytestmark = [pytest.mark.browser]
 
@@ -253,19 +252,8 @@ def _book_through_the_form(page):
     runs in the Pyodide kernel, retries the call with the answer, and the event is booked."""
     from playwright.sync_api import expect
 
-    form = (
-        page.locator(".mcp-lab-pending")
-        .filter(has=page.locator('input[type="datetime-local"]'))
-        .filter(has=page.get_by_role("button", name="Accept"))
-    )
-    assert form.count(), "07: no pending calendar form on the page after Run All"
-    first = form.first
-    first.scroll_into_view_if_needed()
-    when = first.locator('input[type="datetime-local"]').first
-    when.fill("2026-09-10T08:30")
-    when.press("Tab")
-    accept = first.get_by_role("button", name="Accept")
-    expect(accept).to_be_enabled(timeout=15_000)
+    accept = fill_calendar_form(page)
+    assert accept is not None, "07: no pending calendar form on the page after Run All"
     accept.click()
     booked = page.get_by_text(re.compile(r"^Created e\d+: Dentist"))
     expect(booked.first).to_be_visible(timeout=30_000)

@@ -29,7 +29,7 @@ import time
 
 import pytest
 from _support import ROOT
-from _support.lab_pages import run_all_cells
+from _support.lab_pages import fill_calendar_form, run_all_cells
 
 pytestmark = [
     pytest.mark.browser,
@@ -190,22 +190,11 @@ def click_prediction(page) -> bool:
 
 
 def click_form(page) -> bool:
-    form = (
-        pending(page)
-        .filter(has=page.locator('input[type="datetime-local"]'))
-        .filter(has=page.get_by_role("button", name="Accept"))
-    )
-    if not form.count():
+    accept = fill_calendar_form(page)
+    if accept is None:
         return False
-    first = form.first
-    first.scroll_into_view_if_needed()
-    when = first.locator('input[type="datetime-local"]').first
-    when.fill("2026-09-10T08:30")
-    when.press("Tab")
-    accept = first.get_by_role("button", name="Accept")
     from playwright.sync_api import expect
 
-    expect(accept).to_be_enabled(timeout=15_000)
     before = pending(page).count()
     accept.click()
     expect(pending(page)).not_to_have_count(before, timeout=15_000)  # answered: no longer pending
