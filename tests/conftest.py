@@ -56,6 +56,13 @@ def calendar_process():
 # (xdist's own `--dist loadgroup` renames node ids, which pytest 9 no longer reads: its groups are
 # silently ignored.  A scheduler that maps each node id to its unit does not depend on that.)
 SPREAD = {"tests/test_rerun.py"}
+# Files split into two units by test id: the tests whose id holds one of the markers form a second
+# unit, which a second worker runs with its own module fixtures (a second Lab and browser).  The
+# Run-All browser file is otherwise one serial unit of about five minutes under load: longer than
+# the rest of the suite needs once shared out.  Its clicking checks stay in the first unit.
+SPLIT = {
+    "tests/browser/test_run_all_browser.py": ("[06-", "[09-", "[14-", "[16-"),
+}
 LONGEST_FIRST = [
     "tests/test_offline_install.py",
     "tests/browser/test_run_all_browser.py",
@@ -84,9 +91,14 @@ def _rank(nodeid: str) -> int:
 
 
 def work_unit(nodeid: str) -> str:
-    """The unit a test is handed out in: its own node id in a SPREAD file, else its file."""
+    """The unit a test is handed out in: its own node id in a SPREAD file, one of two halves of a
+    SPLIT file, else its file."""
     path = nodeid.split("::", 1)[0]
-    return nodeid if path in SPREAD else path
+    if path in SPREAD:
+        return nodeid
+    if any(marker in nodeid for marker in SPLIT.get(path, ())):
+        return f"{path} (second unit)"
+    return path
 
 
 @pytest.hookimpl(tryfirst=True)
