@@ -56,7 +56,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: lite lite-serve setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
+.PHONY: node-parts python-parts lite lite-serve setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -111,6 +111,7 @@ $(INSPECTOR_STAMP): $(INSPECTOR)/package.json $(INSPECTOR)/package-lock.json | p
 	@touch $@
 
 inspector-install: $(INSPECTOR_STAMP)
+
 
 # The MCP Inspector's web UI on the bundled calendar (protocolEra auto), on 127.0.0.1 only.
 inspector: setup $(INSPECTOR_STAMP)
@@ -206,6 +207,14 @@ LITE_WHEELS_STAMP := $(LITE_WHEELS)/.stamp
 LITE_STAMP := $(LITE_SITE)/.stamp
 LITE_PORT ?= 8765
 LITE_INPUTS := $(shell find mcp_lab notebooks labs -type f \( -name '*.py' -o -name '*.ipynb' -o -name '*.jsonl' -o -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -not -path '*/node_modules/*' -not -path '*/solutions/*' -not -path '*/source/*' 2>/dev/null)
+
+# What `make test` installs, in two halves that do not touch each other: each pinned Node part is
+# an `npm ci` in its own folder (npm's cache is safe to share), the Python parts are pip installs
+# into one .venv (one at a time).  .ci/run builds the Node parts with -j in the background while
+# the Python parts install; `make test` then finds both done.
+node-parts: $(NPM_STAMP) $(SUITE_STAMP) $(HUB_NPM_STAMP) $(INSPECTOR_STAMP) $(LITE_NPM_STAMP)
+
+python-parts: $(PIP_STAMP) $(KERNEL_STAMP) $(LAB_SETTINGS) $(TEACH_STAMP) $(LITE_TOOLS_STAMP)
 
 $(LITE_TOOLS_STAMP): pyproject.toml $(PIP_STAMP)
 	$(VPY) -m pip install --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) -e '.[course,dev,lite]'
