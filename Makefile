@@ -56,7 +56,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: lite lite-serve setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
+.PHONY: lite lite-serve recordings setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -233,6 +233,12 @@ $(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/
 	@touch $@
 
 lite: setup $(LITE_STAMP)
+
+# Re-record the reference server's conversations the browser edition answers from
+# (notebooks/cassettes/everything/): lessons 06, 09 and 11 run against the real pinned server.
+# Run it after changing what those lessons send to "everything"; commit the result.
+recordings: setup
+	$(VPY) tools/record_reference_sessions.py
 
 # Serve the built site on 127.0.0.1 (Ctrl-C stops it); `make lite-serve LITE_PORT=8766` for another port.
 lite-serve: lite

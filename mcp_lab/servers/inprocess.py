@@ -7,8 +7,10 @@ module, loaded again from its file and never registered in `sys.modules`: its mo
 (the calendar's EVENTS list) starts over, exactly as a new process's would, and the copy is
 dropped with its connection.
 
-"everything", the pinned Node reference server, cannot run here; it answers from its recording
-(a cassette made with the installed edition), through the cassette server's Player.  What needs
+"everything", the pinned Node reference server, cannot run here; it answers from its recordings
+(cassettes of the real server, made with the installed edition: the chapter's probe, and each
+conversation the lessons have with it, tools/record_reference_sessions.py), through the cassette
+server's SessionPlayer: a connection follows the recorded conversation its messages repeat.  What needs
 a real process, Node or an HTTP port (the SDK's servers included) raises one line saying so.
 """
 
@@ -45,8 +47,9 @@ MODULES = {
     "notes": "mcp_lab.servers.notes",
     "future": "mcp_lab.servers.future",
 }
-# Servers that answer from a recording made with the installed edition (packed in the wheel).
-RECORDED = {"everything": "everything.jsonl"}
+# Servers that answer from recordings made with the installed edition: a folder of cassettes
+# each (packed in the wheel by tools/lite_build.py).
+RECORDED = {"everything": "everything"}
 RECORDINGS = Path(__file__).resolve().parent / "recordings"
 WHY = {
     "sdk_calendar": "runs the official SDK as a server process of its own",
@@ -137,12 +140,14 @@ def serve_line_for(name: str) -> tuple[Callable[[str], bytes | str | None], str]
     if name in RECORDED:
         from mcp_lab.servers import calendar, cassette
 
-        path = RECORDINGS / RECORDED[name]
+        folder = RECORDINGS / RECORDED[name]
         try:
-            _header, pairs = cassette.read_pairs(str(path))
+            sessions = [s for path in sorted(folder.glob("*.jsonl")) for s in cassette.read_sessions(str(path))[1]]
         except cassette.BadCassette as e:
             raise unavailable(f"the recording of {name!r}", f"cannot be read ({e})") from None
-        player = cassette.Player(pairs, name=f"{name} (recording)")
+        if not sessions:
+            raise unavailable(f"the recording of {name!r}", f"is missing (no cassette in {folder})")
+        player = cassette.SessionPlayer(sessions, name=f"{name} (recording)")
 
         def handle_line(line: bytes | str) -> bytes | None:
             return calendar.handle_line(line, player.handle)
