@@ -30,7 +30,12 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # Recordings made with the installed edition, packed where mcp_lab.servers.inprocess finds them.
 # Each server's folder gets the chapter's cassette and every file of the lessons' recordings.
-RECORDINGS = {"everything": ("notebooks/cassettes/probe-everything.jsonl", "notebooks/cassettes/everything/*.jsonl")}
+# "course" holds the lessons' own cassettes: the kernel cannot read them from the site's files
+# (mcp_lab.servers.inprocess.course_cassette says why).
+RECORDINGS = {
+    "everything": ("notebooks/cassettes/probe-everything.jsonl", "notebooks/cassettes/everything/*.jsonl"),
+    "course": ("notebooks/cassettes/*.jsonl",),
+}
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 # Loaded while Pyodide starts, so the first cell finds them installed (the kernel would otherwise
 # install IPython and friends one by one after start-up).

@@ -30,6 +30,7 @@ __all__ = [
     "INSTALLED_EDITION",
     "RECORDED",
     "NotInBrowser",
+    "course_cassette",
     "course_root",
     "in_browser",
     "next_copy_number",
@@ -80,6 +81,19 @@ def course_root(installed: Path) -> Path:
     """Where notebooks/ and labs/ are: `installed` (the checkout), or in the browser the folder
     the Pyodide kernel mounts the site's files at (/drive)."""
     return Path("/drive") if IN_BROWSER else installed
+
+
+def course_cassette(path: str | os.PathLike) -> Path | None:
+    """In the browser edition, the packed copy of the course's cassette named like `path`; else None.
+
+    JupyterLite 0.8 parses every file of the site whose extension contains "json" as JSON, so the
+    kernel cannot open the course's .jsonl cassettes among the site's files (a listing shows them,
+    opening one fails).  tools/lite_build.py packs notebooks/cassettes/*.jsonl into the package."""
+    path = Path(path)
+    if not IN_BROWSER or path.suffix != ".jsonl":
+        return None
+    packed = RECORDINGS / "course" / path.name
+    return packed if packed.is_file() else None
 
 
 def unavailable(what: str, why: str = "needs a real process") -> NotInBrowser:
