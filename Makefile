@@ -184,9 +184,13 @@ hub: hub-install
 bench-hub: hub-install
 	$(VPY) bench/bench_hub.py
 
-# The classroom bundle for a room without internet: every wheel and npm package set-up needs.
-wheelhouse: teach
+# The classroom bundle for a room without internet: every wheel and npm package set-up needs, and
+# the browser edition's inputs (its build tools from the lite extra; its Pyodide wheels of
+# lite/wheels.in, checked by sha256, beside the others in wheels/; npm's pyodide core, cached with
+# every other pinned Node part), so `make lite OFFLINE=...` builds the site with no network.
+wheelhouse: teach $(VENV)/.stamp-lite
 	$(VPY) classroom/bundle.py $(BUNDLE)
+	$(LITE_PIP_DOWNLOAD) -d $(BUNDLE)/wheels
 
 # The browser edition (JupyterLite + Pyodide): a folder of static files, built offline from pinned
 # inputs, that any static host can serve. Stamps, as for set-up:
@@ -195,9 +199,14 @@ wheelhouse: teach
 #   lite/node_modules/.stamp-npm      `npm ci` of lite/package-lock.json: the Pyodide core (npm pyodide)
 #   build/lite-wheels/.stamp          the wheels of lite/wheels.in for Pyodide, checked by sha256
 #   build/lite/.stamp                 tools/lite_build.py (lock, config, notebooks), then jupyter lite build
-# The inputs come from PyPI and npm, pinned and hashed; `make wheelhouse`'s classroom bundle does not
-# hold them yet, so OFFLINE= does not cover the browser edition.
+# The inputs come from PyPI and npm, pinned and hashed, or with OFFLINE= from the classroom bundle
+# `make wheelhouse` writes (it holds them all).
 LITE_SITE := build/lite
+# The pinned wheels for Pyodide 314 (CPython 3.14, pyemscripten_2026_0_wasm32), whatever Python runs
+# it; -d (and, offline, the bundle's wheels as the only source) added where it is used.
+LITE_PIP_DOWNLOAD = $(VPY) -m pip download --disable-pip-version-check --progress-bar off -q --no-deps \
+	--only-binary=:all: --platform pyemscripten_2026_0_wasm32 --python-version 3.14 --implementation cp \
+	--abi cp314 --require-hashes -r lite/wheels.in
 LITE_SRC := build/lite-src
 LITE_WHEELS := build/lite-wheels
 LITE_TOOLS_STAMP := $(VENV)/.stamp-lite
@@ -219,9 +228,7 @@ $(LITE_NPM_STAMP): lite/package.json lite/package-lock.json | prereqs
 # the build: pure-Python ones and the few compiled for Pyodide that PyPI publishes.
 $(LITE_WHEELS_STAMP): lite/wheels.in | $(VPY)
 	@rm -rf $(LITE_WHEELS) && mkdir -p $(LITE_WHEELS)
-	$(VPY) -m pip download --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) --no-deps \
-		--only-binary=:all: --platform pyemscripten_2026_0_wasm32 --python-version 3.14 --implementation cp \
-		--abi cp314 --require-hashes -d $(LITE_WHEELS) -r lite/wheels.in
+	$(LITE_PIP_DOWNLOAD) $(PIP_SOURCE) -d $(LITE_WHEELS)
 	@touch $@
 
 $(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/lite_build.py $(LITE_INPUTS)
