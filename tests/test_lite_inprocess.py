@@ -158,3 +158,19 @@ def test_a_cell_marked_needs_is_skipped_with_one_sentence_in_the_browser(browser
     finally:
         shell.input_transformers_cleanup.remove(edition.skip_installed_only)
         shell.set_custom_exc((), None)
+
+
+def test_each_connection_follows_its_own_recorded_conversation(browser):
+    """The recordings of the real reference server: no handshake, 12 tools; after it, 13."""
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    with mcp_lab.connect("everything") as bare:
+        bare.era = "legacy"
+        tools = bare.request("tools/list").unwrap()["tools"]
+    assert len(tools) == 12, f"a tools/list with no handshake was recorded with 12 tools, got {len(tools)}"
+    with mcp_lab.connect("everything") as shaken:
+        shaken.era = "legacy"
+        shaken.request("initialize", hello, meta=False).unwrap()
+        before = len(shaken.request("tools/list").unwrap()["tools"])
+        shaken.notify("notifications/initialized")
+        after = len(shaken.request("tools/list").unwrap()["tools"])
+    assert (before, after) == (12, 13), f"initialize alone, then notifications/initialized: got {(before, after)}"
