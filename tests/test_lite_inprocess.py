@@ -120,9 +120,10 @@ def test_every_opener_has_its_notebook_and_back():
 
 
 def _shell():
-    from IPython.core.interactiveshell import InteractiveShell
+    from IPython import get_ipython
+    from IPython.testing.globalipapp import start_ipython
 
-    shell = InteractiveShell.instance()
+    shell = start_ipython() or get_ipython()  # IPython's one test shell, shared with test_interactions.py
     if "mcp_lab" not in shell.extension_manager.loaded:
         shell.run_line_magic("load_ext", "mcp_lab")
     return shell
