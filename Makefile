@@ -56,7 +56,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: node-parts python-parts lite lite-serve setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
+.PHONY: node-parts python-parts lite lite-serve recordings setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -185,9 +185,13 @@ hub: hub-install
 bench-hub: hub-install
 	$(VPY) bench/bench_hub.py
 
-# The classroom bundle for a room without internet: every wheel and npm package set-up needs.
-wheelhouse: teach
+# The classroom bundle for a room without internet: every wheel and npm package set-up needs, and
+# the browser edition's inputs (its build tools from the lite extra; its Pyodide wheels of
+# lite/wheels.in, checked by sha256, beside the others in wheels/; npm's pyodide core, cached with
+# every other pinned Node part), so `make lite OFFLINE=...` builds the site with no network.
+wheelhouse: teach $(VENV)/.stamp-lite
 	$(VPY) classroom/bundle.py $(BUNDLE)
+	$(LITE_PIP_DOWNLOAD) -d $(BUNDLE)/wheels
 
 # The browser edition (JupyterLite + Pyodide): a folder of static files, built offline from pinned
 # inputs, that any static host can serve. Stamps, as for set-up:
@@ -196,9 +200,14 @@ wheelhouse: teach
 #   lite/node_modules/.stamp-npm      `npm ci` of lite/package-lock.json: the Pyodide core (npm pyodide)
 #   build/lite-wheels/.stamp          the wheels of lite/wheels.in for Pyodide, checked by sha256
 #   build/lite/.stamp                 tools/lite_build.py (lock, config, notebooks), then jupyter lite build
-# The inputs come from PyPI and npm, pinned and hashed; `make wheelhouse`'s classroom bundle does not
-# hold them yet, so OFFLINE= does not cover the browser edition.
+# The inputs come from PyPI and npm, pinned and hashed, or with OFFLINE= from the classroom bundle
+# `make wheelhouse` writes (it holds them all).
 LITE_SITE := build/lite
+# The pinned wheels for Pyodide 314 (CPython 3.14, pyemscripten_2026_0_wasm32), whatever Python runs
+# it; -d (and, offline, the bundle's wheels as the only source) added where it is used.
+LITE_PIP_DOWNLOAD = $(VPY) -m pip download --disable-pip-version-check --progress-bar off -q --no-deps \
+	--only-binary=:all: --platform pyemscripten_2026_0_wasm32 --python-version 3.14 --implementation cp \
+	--abi cp314 --require-hashes -r lite/wheels.in
 LITE_SRC := build/lite-src
 LITE_WHEELS := build/lite-wheels
 LITE_TOOLS_STAMP := $(VENV)/.stamp-lite
@@ -228,9 +237,7 @@ $(LITE_NPM_STAMP): lite/package.json lite/package-lock.json | prereqs
 # the build: pure-Python ones and the few compiled for Pyodide that PyPI publishes.
 $(LITE_WHEELS_STAMP): lite/wheels.in | $(VPY)
 	@rm -rf $(LITE_WHEELS) && mkdir -p $(LITE_WHEELS)
-	$(VPY) -m pip download --disable-pip-version-check --progress-bar off -q $(PIP_SOURCE) --no-deps \
-		--only-binary=:all: --platform pyemscripten_2026_0_wasm32 --python-version 3.14 --implementation cp \
-		--abi cp314 --require-hashes -d $(LITE_WHEELS) -r lite/wheels.in
+	$(LITE_PIP_DOWNLOAD) $(PIP_SOURCE) -d $(LITE_WHEELS)
 	@touch $@
 
 $(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/lite_build.py $(LITE_INPUTS)
@@ -242,6 +249,12 @@ $(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/
 	@touch $@
 
 lite: setup $(LITE_STAMP)
+
+# Re-record the reference server's conversations the browser edition answers from
+# (notebooks/cassettes/everything/): lessons 06, 09 and 11 run against the real pinned server.
+# Run it after changing what those lessons send to "everything"; commit the result.
+recordings: setup
+	$(VPY) tools/record_reference_sessions.py
 
 # Serve the built site on 127.0.0.1 (Ctrl-C stops it); `make lite-serve LITE_PORT=8766` for another port.
 lite-serve: lite

@@ -2,9 +2,10 @@
 
 One folder that lets `make setup OFFLINE=path` install this checkout with no network at all:
 
-  wheels/         every Python wheel of the set-up (`.[course,dev,teach]`, exactly the versions in this
-                  checkout's .venv, plus the build back-end setuptools), for this platform and
-                  Python only
+  wheels/         every Python wheel of the set-up (`.[course,dev,teach,lite]`, exactly the versions in
+                  this checkout's .venv, plus the build back-end setuptools), for this platform and
+                  Python only; the Makefile then adds the browser edition's wheels for Pyodide
+                  (lite/wheels.in), so `make lite OFFLINE=path` builds its site offline too
   npm-cache/      an npm cache holding every package of every pinned Node part (each folder of
                   the checkout with a package-lock.json: the reference server, the hub's
                   configurable-http-proxy, and any other the project pins, e.g. the
@@ -128,15 +129,18 @@ For: Python {platform.python_version()} on {tag} ({platform.system()} {platform.
 with Node.js {node} (any Node.js 20 or newer works).  The wheels are for this Python minor
 version and platform only: a machine with another Python or platform needs its own bundle.
 
-Holds: {wheel_count} Python wheels (the set-up with the `course`, `dev` and `teach` extras: the course,
-its tests, JupyterHub and nbgrader) and an npm cache with every package of these pinned Node parts:
+Holds: {wheel_count} Python wheels (the set-up with the `course`, `dev`, `teach` and `lite` extras: the
+course, its tests, JupyterHub, nbgrader and the browser edition's build tools; `make wheelhouse`
+then adds the browser edition's Pyodide wheels of lite/wheels.in) and an npm cache with every
+package of these pinned Node parts (lite: the Pyodide core):
 {listed}
 
 Install a checkout of mcp_lab on a machine without internet:
   1. copy this folder and the mcp_lab checkout (the same commit) to the machine;
   2. cd into the checkout and run:   make setup OFFLINE=/path/to/this/folder
      (pip installs with --no-index from wheels/, npm ci runs --offline from npm-cache/);
-  3. then as usual: make lab, make hub (the workshop hub), make test.
+  3. then as usual: make lab, make hub (the workshop hub), make test;
+  4. the browser edition's site, for a static host:   make lite OFFLINE=/path/to/this/folder
 
 Prerequisites not in the bundle: Python {sys.version_info.major}.{sys.version_info.minor} with venv,
 Node.js 20+ with npm, make.  Size: {size_mb(bundle):.0f} MB.

@@ -23,9 +23,10 @@ from mcp_lab.notebook.interactions import PENDING_CLASS
 
 @pytest.fixture(scope="module")
 def ip():
+    from IPython import get_ipython
     from IPython.testing.globalipapp import start_ipython
 
-    shell = start_ipython()
+    shell = start_ipython() or get_ipython()  # started once per process; later calls return None
     shell.run_line_magic("load_ext", "mcp_lab")
     shell.run_cell("import mcp_lab")
     yield shell

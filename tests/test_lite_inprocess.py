@@ -24,8 +24,7 @@ FORM = {"elicitation": {"form": {}}}
 def browser(monkeypatch):
     """connect() takes the browser edition's path; the recording is read from the checkout."""
     monkeypatch.setattr(inprocess, "IN_BROWSER", True)
-    monkeypatch.setattr(inprocess, "RECORDINGS", ROOT / "notebooks" / "cassettes")
-    monkeypatch.setitem(inprocess.RECORDED, "everything", "probe-everything.jsonl")
+    monkeypatch.setattr(inprocess, "RECORDINGS", ROOT / "notebooks" / "cassettes")  # everything/ is there
 
 
 def test_calendar_in_process_and_the_lost_write(browser):
@@ -118,3 +117,61 @@ def test_every_opener_has_its_notebook_and_back():
     with_line = {n for n, found in marked.items() if found}
     assert with_line == set(OPENERS), f"openers {sorted(OPENERS)} vs notebooks with the line {sorted(with_line)}"
     assert all(found == [n] for n, found in marked.items() if found), "each names its own number"
+
+
+def _shell():
+    from IPython import get_ipython
+    from IPython.testing.globalipapp import start_ipython
+
+    shell = start_ipython() or get_ipython()  # IPython's one test shell, shared with test_interactions.py
+    if "mcp_lab" not in shell.extension_manager.loaded:
+        shell.run_line_magic("load_ext", "mcp_lab")
+    return shell
+
+
+def test_a_cell_marked_needs_runs_unchanged_in_the_installed_edition(capsys):
+    shell = _shell()
+    result = shell.run_cell("%mcp needs sdk\nran_here = 41 + 1\nprint('ran', ran_here)")
+    assert result.success and shell.user_ns["ran_here"] == 42, "the installed edition runs the whole cell"
+    assert capsys.readouterr().out == "ran 42\n", "and shows nothing of its own"
+    bad = shell.run_cell("%mcp needs a-pony")
+    assert not bad.success and "needs WHAT" in str(bad.error_in_exec), "an unknown WHAT is one usage line"
+
+
+def test_a_cell_marked_needs_is_skipped_with_one_sentence_in_the_browser(browser, capsys, monkeypatch):
+    from mcp_lab.notebook import edition
+
+    shell = _shell()
+    edition.install(shell)  # what %load_ext does in Pyodide
+    try:
+        shell.user_ns.pop("ran_here", None)
+        result = shell.run_cell("\n%mcp needs sdk\nran_here = 1\nraise SystemExit('never')")
+        out = capsys.readouterr().out
+        assert result.success, "a skipped cell is no error: Run All goes on"
+        assert "ran_here" not in shell.user_ns, "nothing below the marker ran"
+        said = [line for line in out.splitlines() if line.strip()]
+        assert len(said) == 1 and "skipped here" in said[0] and "installed edition" in said[0], out
+        monkeypatch.setitem(sys.modules, "mcp", None)  # as in Pyodide: no SDK installed
+        missing = shell.run_cell("import mcp.client.stdio")
+        assert not missing.success, "the SDK is not in the browser edition"
+        err = capsys.readouterr()
+        assert "Traceback" not in err.out + err.err and "not part of the browser edition" in err.out + err.err, err
+    finally:
+        shell.input_transformers_cleanup.remove(edition.skip_installed_only)
+        shell.set_custom_exc((), None)
+
+
+def test_each_connection_follows_its_own_recorded_conversation(browser):
+    """The recordings of the real reference server: no handshake, 12 tools; after it, 13."""
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    with mcp_lab.connect("everything") as bare:
+        bare.era = "legacy"
+        tools = bare.request("tools/list").unwrap()["tools"]
+    assert len(tools) == 12, f"a tools/list with no handshake was recorded with 12 tools, got {len(tools)}"
+    with mcp_lab.connect("everything") as shaken:
+        shaken.era = "legacy"
+        shaken.request("initialize", hello, meta=False).unwrap()
+        before = len(shaken.request("tools/list").unwrap()["tools"])
+        shaken.notify("notifications/initialized")
+        after = len(shaken.request("tools/list").unwrap()["tools"])
+    assert (before, after) == (12, 13), f"initialize alone, then notifications/initialized: got {(before, after)}"

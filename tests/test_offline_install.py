@@ -80,6 +80,15 @@ def test_a_fresh_checkout_installs_from_the_bundle_offline(tmp_path: Path) -> No
     install = (bundle / "INSTALL.txt").read_text(encoding="utf-8")
     assert "make setup OFFLINE=" in install and "cp3" in install, install
     assert len(list((bundle / "wheels").glob("*.whl"))) > 50, "the bundle holds too few wheels"
+    # The browser edition's inputs (make lite OFFLINE=): its Pyodide wheels, the npm Pyodide core.
+    held = {w.name.split("-")[0].lower().replace("_", "-") for w in (bundle / "wheels").glob("*.whl")}
+    pins = [ln.split("==")[0] for ln in (ROOT / "lite" / "wheels.in").read_text().splitlines() if "==" in ln]
+    missing = [p for p in pins if p.lower().replace("_", "-") not in held]
+    assert not missing, (
+        f"the bundle lacks the browser edition's wheels {missing}: make wheelhouse must add lite/wheels.in"
+    )
+    assert any((bundle / "wheels").glob("pydantic_core-*pyemscripten*.whl")), "no Pyodide build of pydantic-core"
+    assert "  - lite\n" in install, "the bundle's npm cache must hold lite/ (the Pyodide core)"
 
     _copy_checkout(clone)
     env = _no_network_env()

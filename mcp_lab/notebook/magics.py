@@ -332,13 +332,22 @@ def _edition(args: list[str]) -> None:
     opener(args[0])
 
 
+def _needs(args: list[str]) -> None:
+    """`%mcp needs WHAT`: marks a cell only the installed edition runs (see mcp_lab.notebook.edition)."""
+    from mcp_lab.notebook.edition import NEEDS, needs
+
+    if len(args) != 1 or args[0] not in NEEDS:
+        raise UsageError(f"usage: %mcp needs WHAT, WHAT one of {', '.join(sorted(NEEDS))}")
+    needs(args[0])
+
+
 @magics_class
 class McpMagics(Magics):
     """`%mcp connect|list|trace|close` and `%%rpc NAME`."""
 
     @line_magic("mcp")
     def mcp(self, line: str):
-        """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME | edition NN"""
+        """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME | edition NN | needs WHAT"""
         head, sep, argv_text = line.partition(" -- ")
         if line.strip().endswith(" --") or line.strip() == "--":
             raise UsageError("nothing after --: give the server's argv, e.g. -- /usr/bin/node server.js")
@@ -348,8 +357,8 @@ class McpMagics(Magics):
         if not words:
             raise UsageError("usage: %mcp connect NAME [-- ARGV...] | %mcp list | %mcp trace NAME | %mcp close NAME")
         verb, args = words[0], words[1:]
-        if verb == "edition":
-            return _edition(args)
+        if verb in ("edition", "needs"):  # the browser edition's (mcp_lab.notebook.edition)
+            return (_edition if verb == "edition" else _needs)(args)
         if verb == "connect":
             if len(args) != 1:
                 raise UsageError("usage: %mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...]")
@@ -396,7 +405,7 @@ class McpMagics(Magics):
             code = client.close()
             print(f"closed {args[0]!r} (exit code {code})")
             return None
-        raise UsageError(f"unknown %mcp command {verb!r}: use connect, list, trace, close or edition")
+        raise UsageError(f"unknown %mcp command {verb!r}: use connect, list, trace, close, edition or needs")
 
     @cell_magic("rpc")
     def rpc(self, line: str, cell: str):

@@ -142,8 +142,10 @@ class Prediction:
 
     def _refresh(self) -> None:
         for area in self._reveals:
-            shown = None if self.made else "none"
-            area["wait"].layout.display = "none" if self.made else None
+            # "" (not None) shows a hidden widget again: the browser edition's kernel turns None into
+            # JavaScript's undefined, which drops the change, and the revealed output stayed hidden.
+            shown = "" if self.made else "none"
+            area["wait"].layout.display = "none" if self.made else ""
             if area["out"] is not None:
                 area["out"].layout.display = shown
             text = self.verdict()

@@ -48,8 +48,8 @@ def _key_params(params: Any, method: str = "") -> str:
     return json.dumps(p, sort_keys=True, ensure_ascii=False)
 
 
-def read_pairs(path: str) -> tuple[dict, list[tuple[str, Any, dict]]]:
-    """The header and the recorded (method, params, answer) triples, in order."""
+def _read(path: str) -> tuple[dict, list[tuple[str, str, dict]]]:
+    """The header and the (kind, peer, message) of every send and recv event, in order."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -60,9 +60,8 @@ def read_pairs(path: str) -> tuple[dict, list[tuple[str, Any, dict]]]:
         lines.pop()
     if not lines:
         raise BadCassette(f"{path}: the file is empty, not a cassette")
-    pending: dict[tuple, tuple[str, Any, list]] = {}
-    pairs: list[tuple[str, Any, dict]] = []
     header: dict = {}
+    events: list[tuple[str, str, dict]] = []
     for n, line in enumerate(lines, 1):
         try:
             obj = json.loads(line)
@@ -79,15 +78,34 @@ def read_pairs(path: str) -> tuple[dict, list[tuple[str, Any, dict]]]:
             header = obj
             continue
         msg = obj.get("message") if isinstance(obj, dict) else None
-        if not isinstance(msg, dict):
-            continue
-        peer = obj.get("peer")
-        if obj.get("kind") == "send" and "method" in msg and "id" in msg:
-            pending[(peer, json.dumps(msg["id"]))] = (msg["method"], msg.get("params"), [])
-        elif obj.get("kind") == "recv" and ("result" in msg or "error" in msg):
-            asked = pending.pop((peer, json.dumps(msg.get("id"))), None)
-            if asked is not None:
-                pairs.append((asked[0], asked[1], msg))
+        if isinstance(msg, dict) and obj.get("kind") in ("send", "recv"):
+            events.append((obj["kind"], obj.get("peer"), msg))
+    return header, events
+
+
+def read_sessions(path: str) -> tuple[dict, list[list[tuple[str, Any, dict | None]]]]:
+    """The header and one session per peer (a recorded process): what the client sent, in order
+    (requests and notifications), each with the recorded answer (None for a notification)."""
+    header, events = _read(path)
+    sessions: dict[Any, list[list]] = {}
+    asked: dict[tuple, list] = {}
+    for kind, peer, msg in events:
+        if kind == "send" and isinstance(msg.get("method"), str):
+            step = [msg["method"], msg.get("params"), None]
+            sessions.setdefault(peer, []).append(step)
+            if "id" in msg:
+                asked[(peer, json.dumps(msg["id"]))] = step
+        elif kind == "recv" and "method" not in msg and ("result" in msg or "error" in msg):
+            step = asked.pop((peer, json.dumps(msg.get("id"))), None)
+            if step is not None:
+                step[2] = msg
+    return header, [[tuple(step) for step in steps] for steps in sessions.values()]
+
+
+def read_pairs(path: str) -> tuple[dict, list[tuple[str, Any, dict]]]:
+    """The header and the recorded (method, params, answer) triples, in order."""
+    header, sessions = read_sessions(path)
+    pairs = [step for steps in sessions for step in steps if step[2] is not None]
     if not pairs:
         raise BadCassette(f"{path}: the recording holds no answered request, so there is nothing to play")
     return header, pairs
@@ -139,6 +157,59 @@ class Player:
 
     def _say(self, text: str) -> None:
         print(f"{self.name}: {text}", file=sys.stderr, flush=True)
+
+
+class SessionPlayer(Player):
+    """Several recorded sessions (one per process) played as one server: a connection follows
+    the recorded session whose messages it repeats, in order, so each fresh connection gets the
+    answers its own conversation got (12 tools before the handshake, 13 after it).
+
+    Each incoming message, request or notification, keeps the sessions whose next recorded
+    message matches it: by method and params, the initialize's declared capabilities included
+    (what they declare changes the catalogue); failing that, as `Player` matches.  The answer is
+    the first such session's.  Once no session matches, answers come as `Player` gives them.
+    """
+
+    def __init__(self, sessions: list[list[tuple[str, Any, dict | None]]], *, name: str = "cassette"):
+        super().__init__([step for steps in sessions for step in steps if step[2] is not None], name=name)
+        self.following = [steps for steps in sessions if steps]
+        self.position = 0
+
+    def handle(self, msg: Any) -> dict | None:
+        if not (isinstance(msg, dict) and isinstance(msg.get("method"), str)) or not self.following:
+            return super().handle(msg)
+        method, params, n = msg["method"], msg.get("params"), self.position
+        ahead = [steps for steps in self.following if n < len(steps) and steps[n][0] == method]
+        strict = [s for s in ahead if _key_params(s[n][1]) == _key_params(params)]
+        loose = [s for s in ahead if _key_params(s[n][1], method) == _key_params(params, method)]
+        self.following, self.position = strict or loose, n + 1
+        if not self.following:
+            return super().handle(msg)
+        if "id" not in msg:
+            return None
+        answer = self.following[0][n][2]
+        if answer is None:  # recorded without an answer: the process was closed first
+            return super().handle(msg)
+        return {"jsonrpc": "2.0", "id": msg["id"], **{k: v for k, v in answer.items() if k not in ("jsonrpc", "id")}}
+
+
+def serve_in_process(args: list[str]):
+    """`python -m mcp_lab.servers.cassette FILE` in the browser edition: the line handler of a
+    Player of FILE, run in this process (mcp_lab.servers.inprocess); --http needs a port."""
+    from mcp_lab.servers.calendar import handle_line
+    from mcp_lab.servers.inprocess import course_cassette, unavailable
+
+    if len(args) != 1 or args[0].startswith("-"):
+        raise unavailable(f"the cassette server with {' '.join(args) or 'no file'}", "serves a file over a port")
+    try:
+        _header, pairs = read_pairs(args[0])
+    except BadCassette as e:
+        packed = course_cassette(args[0])  # a course cassette the site's files cannot give
+        if packed is None:
+            raise unavailable(f"the cassette {args[0]}", f"cannot be played ({e})") from None
+        _header, pairs = read_pairs(str(packed))
+    player = Player(pairs, name="cassette")
+    return lambda line: handle_line(line, player.handle)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,8 +7,10 @@ module, loaded again from its file and never registered in `sys.modules`: its mo
 (the calendar's EVENTS list) starts over, exactly as a new process's would, and the copy is
 dropped with its connection.
 
-"everything", the pinned Node reference server, cannot run here; it answers from its recording
-(a cassette made with the installed edition), through the cassette server's Player.  What needs
+"everything", the pinned Node reference server, cannot run here; it answers from its recordings
+(cassettes of the real server, made with the installed edition: the chapter's probe, and each
+conversation the lessons have with it, tools/record_reference_sessions.py), through the cassette
+server's SessionPlayer: a connection follows the recorded conversation its messages repeat.  What needs
 a real process, Node or an HTTP port (the SDK's servers included) raises one line saying so.
 """
 
@@ -28,6 +30,7 @@ __all__ = [
     "INSTALLED_EDITION",
     "RECORDED",
     "NotInBrowser",
+    "course_cassette",
     "course_root",
     "in_browser",
     "next_copy_number",
@@ -45,8 +48,9 @@ MODULES = {
     "notes": "mcp_lab.servers.notes",
     "future": "mcp_lab.servers.future",
 }
-# Servers that answer from a recording made with the installed edition (packed in the wheel).
-RECORDED = {"everything": "everything.jsonl"}
+# Servers that answer from recordings made with the installed edition: a folder of cassettes
+# each (packed in the wheel by tools/lite_build.py).
+RECORDED = {"everything": "everything"}
 RECORDINGS = Path(__file__).resolve().parent / "recordings"
 WHY = {
     "sdk_calendar": "runs the official SDK as a server process of its own",
@@ -77,6 +81,19 @@ def course_root(installed: Path) -> Path:
     """Where notebooks/ and labs/ are: `installed` (the checkout), or in the browser the folder
     the Pyodide kernel mounts the site's files at (/drive)."""
     return Path("/drive") if IN_BROWSER else installed
+
+
+def course_cassette(path: str | os.PathLike) -> Path | None:
+    """In the browser edition, the packed copy of the course's cassette named like `path`; else None.
+
+    JupyterLite 0.8 parses every file of the site whose extension contains "json" as JSON, so the
+    kernel cannot open the course's .jsonl cassettes among the site's files (a listing shows them,
+    opening one fails).  tools/lite_build.py packs notebooks/cassettes/*.jsonl into the package."""
+    path = Path(path)
+    if not IN_BROWSER or path.suffix != ".jsonl":
+        return None
+    packed = RECORDINGS / "course" / path.name
+    return packed if packed.is_file() else None
 
 
 def unavailable(what: str, why: str = "needs a real process") -> NotInBrowser:
@@ -137,12 +154,14 @@ def serve_line_for(name: str) -> tuple[Callable[[str], bytes | str | None], str]
     if name in RECORDED:
         from mcp_lab.servers import calendar, cassette
 
-        path = RECORDINGS / RECORDED[name]
+        folder = RECORDINGS / RECORDED[name]
         try:
-            _header, pairs = cassette.read_pairs(str(path))
+            sessions = [s for path in sorted(folder.glob("*.jsonl")) for s in cassette.read_sessions(str(path))[1]]
         except cassette.BadCassette as e:
             raise unavailable(f"the recording of {name!r}", f"cannot be read ({e})") from None
-        player = cassette.Player(pairs, name=f"{name} (recording)")
+        if not sessions:
+            raise unavailable(f"the recording of {name!r}", f"is missing (no cassette in {folder})")
+        player = cassette.SessionPlayer(sessions, name=f"{name} (recording)")
 
         def handle_line(line: bytes | str) -> bytes | None:
             return calendar.handle_line(line, player.handle)

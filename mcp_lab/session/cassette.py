@@ -316,13 +316,24 @@ def loads(data: str | bytes, *, name: str = "cassette") -> Cassette:
     return Cassette(head, Trace(events, title=head.get("title")))
 
 
+def _course_copy(path: Path) -> bytes | None:
+    """The browser edition's packed copy of a course cassette the site's files cannot give
+    (mcp_lab.servers.inprocess.course_cassette says why); None elsewhere."""
+    from mcp_lab.servers.inprocess import course_cassette
+
+    packed = course_cassette(path)
+    return None if packed is None else packed.read_bytes()
+
+
 def read(path: str | os.PathLike) -> Cassette:
     """Read a cassette file; `CassetteError` (one line) when it is not a readable cassette."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise CassetteError(f"{path}: no such file") from None
+        data = _course_copy(path)
+        if data is None:
+            raise CassetteError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise CassetteError(f"{path}: a folder, not a cassette file") from None
     except OSError as e:
