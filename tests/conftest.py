@@ -57,11 +57,21 @@ def calendar_process():
 # silently ignored.  A scheduler that maps each node id to its unit does not depend on that.)
 SPREAD = {"tests/test_rerun.py"}
 # Files split into two units by test id: the tests whose id holds one of the markers form a second
-# unit, which a second worker runs with its own module fixtures (a second Lab and browser).  The
-# Run-All browser file is otherwise one serial unit of about five minutes under load: longer than
-# the rest of the suite needs once shared out.  Its clicking checks stay in the first unit.
+# unit, which a second worker runs with its own module fixtures (a second Lab, site and browser).
+# Each file is otherwise one serial unit of four to five minutes under load: longer than the rest
+# of the suite needs once shared out.  The Run-All file's clicking checks, and the browser
+# edition's screenshots and its whole-page request check, stay in the first unit (every notebook
+# of the edition checks its own requests too).
 SPLIT = {
     "tests/browser/test_run_all_browser.py": ("[06-", "[09-", "[14-", "[16-"),
+    "tests/browser/test_lite_browser.py": (
+        "[notebooks/09-",
+        "[notebooks/11-",
+        "[notebooks/15-",
+        "[notebooks/16-",
+        "[labs/08-",
+        "[labs/12-",
+    ),
 }
 LONGEST_FIRST = [
     "tests/test_offline_install.py",
