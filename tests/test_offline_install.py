@@ -6,7 +6,8 @@ and runs `make setup OFFLINE=bundle` there with every package index unreachable:
 closed 127.0.0.1 port and its machine-wide configuration (extra indexes, find-links) is switched
 off; npm and any HTTP client go through a proxy on a closed port.  (npm keeps its default
 registry: the bundled cache is keyed by the registry's URLs, as it would be on the room's
-machine.)  Then one notebook that drives the pinned Node reference server runs in the copy.
+machine.)  Then one notebook that drives the pinned Node reference server runs in the copy, and
+the browser edition's site is built there from the same bundle (`make lite OFFLINE=`).
 Slow (about a minute): select with `-m offline`, leave out with `-m "not offline"`.
 """
 
@@ -116,3 +117,11 @@ def test_a_fresh_checkout_installs_from_the_bundle_offline(tmp_path: Path) -> No
         env,
         timeout=300,
     )
+
+    # The browser edition from the same bundle, still with no network: its build tools, its
+    # Pyodide wheels and the npm Pyodide core all come from the bundle.
+    _run(["make", "--no-print-directory", "lite", f"OFFLINE={bundle}"], clone, env)
+    site = clone / "build" / "lite"
+    assert (site / "lab" / "index.html").is_file(), "make lite OFFLINE= wrote no site (no lab/index.html)"
+    assert (site / "static" / "pyodide" / "pyodide.asm.wasm").is_file(), "the site holds no Pyodide core"
+    assert list(site.rglob("pydantic_core-*.whl")), "the site holds no Pyodide build of pydantic-core"
