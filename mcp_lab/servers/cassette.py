@@ -193,25 +193,6 @@ class SessionPlayer(Player):
         return {"jsonrpc": "2.0", "id": msg["id"], **{k: v for k, v in answer.items() if k not in ("jsonrpc", "id")}}
 
 
-def serve_in_process(args: list[str]):
-    """`python -m mcp_lab.servers.cassette FILE` in the browser edition: the line handler of a
-    Player of FILE, run in this process (mcp_lab.servers.inprocess); --http needs a port."""
-    from mcp_lab.servers.calendar import handle_line
-    from mcp_lab.servers.inprocess import course_cassette, unavailable
-
-    if len(args) != 1 or args[0].startswith("-"):
-        raise unavailable(f"the cassette server with {' '.join(args) or 'no file'}", "serves a file over a port")
-    try:
-        _header, pairs = read_pairs(args[0])
-    except BadCassette as e:
-        packed = course_cassette(args[0])  # a course cassette the site's files cannot give
-        if packed is None:
-            raise unavailable(f"the cassette {args[0]}", f"cannot be played ({e})") from None
-        _header, pairs = read_pairs(str(packed))
-    player = Player(pairs, name="cassette")
-    return lambda line: handle_line(line, player.handle)
-
-
 def main(argv: list[str] | None = None) -> int:
     import argparse
 

@@ -122,6 +122,8 @@ def _fresh_script(path: str):
 def _handler(module, args: list[str]) -> Callable[[str], bytes | str | None]:
     """The module's line handler: `serve_in_process(args)` when it takes arguments (a log file, a
     catalog), else its sans-IO `handle_line`, or `handle(msg)` framed as the calendar frames it."""
+    if module.__name__ == "mcp_lab.servers.cassette":
+        return _cassette_handler(module, args)
     if hasattr(module, "serve_in_process"):
         return module.serve_in_process(args)
     if args:
@@ -133,6 +135,25 @@ def _handler(module, args: list[str]) -> Callable[[str], bytes | str | None]:
 
         return lambda line: calendar.handle_line(line, module.handle)
     raise unavailable(module.__name__, "has no sans-IO handler to call in this process")
+
+
+def _cassette_handler(cassette, args: list[str]) -> Callable[[str], bytes | str | None]:
+    """`python -m mcp_lab.servers.cassette FILE` here: a Player of FILE (from the module copy
+    `cassette`), or of the course's packed copy when the site's file cannot be read; --http
+    needs a port.  (Here, not in the cassette module, so that neither imports the other.)"""
+    from mcp_lab.servers.calendar import handle_line
+
+    if len(args) != 1 or args[0].startswith("-"):
+        raise unavailable(f"the cassette server with {' '.join(args) or 'no file'}", "serves a file over a port")
+    try:
+        _header, pairs = cassette.read_pairs(args[0])
+    except cassette.BadCassette as e:
+        packed = course_cassette(args[0])  # a course cassette the site's files cannot give
+        if packed is None:
+            raise unavailable(f"the cassette {args[0]}", f"cannot be played ({e})") from None
+        _header, pairs = cassette.read_pairs(str(packed))
+    player = cassette.Player(pairs, name="cassette")
+    return lambda line: handle_line(line, player.handle)
 
 
 def serve_argv(argv: list[str]) -> tuple[Callable[[str], bytes | str | None], str]:
