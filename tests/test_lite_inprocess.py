@@ -8,6 +8,7 @@ the same code paths, fast, with the real servers' handlers and the real recordin
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -68,6 +69,22 @@ def test_python_servers_by_argv_run_as_fresh_copies(browser, tmp_path):
     catalog = ROOT / "labs" / "12-token-budget" / "catalog.json"
     with mcp_lab.connect([sys.executable, "-m", "mcp_lab.course.catalog_server", str(catalog)]) as served:
         assert served.request("tools/list").unwrap()["tools"], "the catalog's tools"
+
+
+def test_durable_copies_share_one_sqlite_file_and_each_starts_with_its_callers_env(browser, tmp_path):
+    """09's section 5 and 6 in the tab: each fresh copy of the durable server opens the same SQLite
+    file (so a calendar outlives the copy that made it), and reads its caller from the env= it was
+    started with, as a process does; the kernel's own environment is left as it was."""
+    before = dict(os.environ)
+    durable = [sys.executable, "-m", "mcp_lab.servers.durable", "--db", str(tmp_path / "calendar.sqlite3")]
+    create = ("tools/call", {"name": "create_calendar", "arguments": {}})
+    made = isolated(durable, [create], env={"MCP_LAB_CALLER": "alice"}).rows[0]
+    handle = made.structured["calendar"]
+    listing = ("tools/call", {"name": "list_events", "arguments": {"calendar": handle}})
+    alice, bob = (isolated(durable, [listing], env={"MCP_LAB_CALLER": who}).rows[0] for who in ("alice", "bob"))
+    assert not alice.is_error and alice.structured["events"] == [], "a later copy finds the calendar in the file"
+    assert bob.is_error, "another caller's copy is refused: the caller came from its env"
+    assert dict(os.environ) == before, "the kernel's environment is restored"
 
 
 def test_nothing_changes_in_the_installed_edition(capsys):

