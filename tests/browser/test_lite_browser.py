@@ -216,6 +216,19 @@ def _listed(page, name: str):
     return page.locator(".jp-DirListing-item").filter(has=text).first
 
 
+def _open_from_file_browser(page, path: str) -> str:
+    """Open `path` as a learner does: the file browser's home, each folder, then the file (a
+    double-click each); waits for its tab.  The file's name."""
+    *folders, name = path.split("/")
+    page.locator(".jp-FileBrowser .jp-BreadCrumbs-home").click()
+    for folder in folders:
+        _listed(page, folder).dblclick(timeout=OPEN_MS)
+        page.locator(".jp-FileBrowser .jp-BreadCrumbs", has_text=folder).wait_for(timeout=OPEN_MS)
+    _listed(page, name).dblclick(timeout=OPEN_MS)
+    page.locator(".lm-TabBar-tab.lm-mod-current", has_text=name).wait_for(timeout=OPEN_MS)
+    return name
+
+
 def _open(page, base: str, notebook: str):
     """The first notebook by its URL; the next ones from the file browser, as a learner opens them
     (a page load would restore the tabs closed before, and start their kernels again): home, each
@@ -224,13 +237,7 @@ def _open(page, base: str, notebook: str):
     if not page.url.startswith(f"{base}lab/"):
         page.goto(f"{base}lab/index.html?path={notebook}", timeout=OPEN_MS)
     else:
-        *folders, name = notebook.split("/")
-        page.locator(".jp-FileBrowser .jp-BreadCrumbs-home").click()
-        for folder in folders:
-            _listed(page, folder).dblclick(timeout=OPEN_MS)
-            page.locator(".jp-FileBrowser .jp-BreadCrumbs", has_text=folder).wait_for(timeout=OPEN_MS)
-        _listed(page, name).dblclick(timeout=OPEN_MS)
-        page.locator(".lm-TabBar-tab.lm-mod-current", has_text=name).wait_for(timeout=OPEN_MS)
+        _open_from_file_browser(page, notebook)
     panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
     panel.locator(".jp-Cell").first.wait_for(timeout=OPEN_MS)
     idle.wait_for(timeout=OPEN_MS)
@@ -251,13 +258,7 @@ def _type_answers(page, panel, indices, solution) -> None:
 def _write_file(page, path: str, solution) -> None:
     """Open `path` in the site's text editor from the file browser, replace its text with the
     solution's, save (Ctrl+S) and close the tab, as a learner edits the lab's server."""
-    *folders, name = path.split("/")
-    page.locator(".jp-FileBrowser .jp-BreadCrumbs-home").click()
-    for folder in folders:
-        _listed(page, folder).dblclick(timeout=OPEN_MS)
-        page.locator(".jp-FileBrowser .jp-BreadCrumbs", has_text=folder).wait_for(timeout=OPEN_MS)
-    _listed(page, name).dblclick(timeout=OPEN_MS)
-    page.locator(".lm-TabBar-tab.lm-mod-current", has_text=name).wait_for(timeout=OPEN_MS)
+    name = _open_from_file_browser(page, path)
     editor = page.locator(".jp-FileEditor:not(.lm-mod-hidden) .cm-content")
     editor.click()
     page.keyboard.press("Control+a")
