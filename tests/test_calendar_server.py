@@ -278,6 +278,16 @@ def test_invalid_envelope_is_32600(calendar, text, expect_id):
     assert isinstance(answer, jsonrpc.Error) and answer.code == -32600 and answer.id == expect_id
 
 
+def test_send_raw_can_stop_after_the_first_answer(calendar):
+    """`stop_after=1` keeps the first message and leaves the rest on the wire (notebooks 14 and 16
+    read the first message of a stream that never closes this way, instead of waiting it out)."""
+    two = '{"jsonrpc":"2.0","id":"a","method":"tools/list"}\n{"jsonrpc":"2.0","id":"b","method":"tools/list"}'
+    got = calendar.send_raw(two, timeout=5, stop_after=1)
+    assert [m.id for m in got] == ["a"], f"expected only the first answer, got {got}"
+    later = calendar.read_event(5).message
+    assert later.id == "b", f"the second answer should still be there to read, got {later}"
+
+
 def test_a_notification_gets_no_reply(calendar):
     assert (
         calendar.send_raw('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}', quiet=0.3)

@@ -127,7 +127,9 @@ class Client:
         msg = jsonrpc.Notification(method=method, params=params)
         self.send_message(jsonrpc.encode(msg), msg)
 
-    def send_raw(self, text: str, *, timeout: float | None = None, quiet: float = 0.5) -> list:
+    def send_raw(
+        self, text: str, *, timeout: float | None = None, quiet: float = 0.5, stop_after: int | None = None
+    ) -> list:
         """Write the learner's exact text and collect what comes back.
 
         A newline is appended only when the text does not already end with one (the framing
@@ -135,6 +137,9 @@ class Client:
         Each line that is a request with a readable id is waited for, up to `timeout`; when no
         answer can be expected (a notification, or text the server cannot parse) the client
         listens for `quiet` seconds and returns whatever arrived, possibly nothing.
+        `stop_after=N` returns as soon as N messages have come back: for a request whose answer
+        is a stream that stays open (`subscriptions/listen`), keep its first message without
+        waiting out the deadline.
         """
         self._check_open()
         wire = text if text.endswith("\n") else text + "\n"
@@ -179,7 +184,7 @@ class Client:
                 expected.discard(mid)
             elif isinstance(ev.message, jsonrpc.Error) and mid is None and unknown:
                 unknown -= 1
-            if not expected and not unknown:
+            if (not expected and not unknown) or (stop_after is not None and len(got) >= stop_after):
                 break
         return got
 
