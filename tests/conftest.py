@@ -80,7 +80,6 @@ LONGEST_FIRST = [
     "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[06-",
     "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[14-",
     "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[16-",
-    "tests/browser/test_screen_browser.py",
     "tests/test_hub.py",
     "tests/test_labs_nbgrader.py",
     "tests/test_conformance.py",

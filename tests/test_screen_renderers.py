@@ -2,8 +2,9 @@
 JSON tokens, diagrams drawn at a legible size and never cut with "…", legacy answers labelled
 as legacy, one sentence for a closed connection, and one id per exchange in a trace.
 
-The browser test (tests/browser/test_screen_browser.py) checks the same views as drawn by
-JupyterLab in Chromium; these tests pin the HTML and text that produce them."""
+The browser checks (tests/browser/screen_checks.py, run by tests/browser/test_run_all_browser.py)
+measure the same views as JupyterLab draws them in Chromium; these tests pin the HTML and text
+that produce them."""
 
 from __future__ import annotations
 

@@ -31,7 +31,13 @@ import time
 
 import pytest
 from _support import ROOT
-from _support.lab_pages import RUN_DONE_JS, fill_calendar_form
+from _support.lab_pages import (
+    RUN_DONE_JS,
+    close_and_shut_down,
+    fill_calendar_form,
+    open_from_file_browser,
+    open_notebook,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -196,52 +202,12 @@ def test_notebook_runs_in_the_browser(lite_page, notebook):
     try:
         _run_and_check(page, base, requested, notebook)
     finally:
-        _close_and_shut_down(page)
-
-
-def _close_and_shut_down(page):
-    """File > Close and Shut Down Notebook, then Ok: its Pyodide kernel stops, and the next page
-    load does not restore the tab (a restored notebook would start its kernel again)."""
-    if not page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)").count():
-        return
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^File$")).click()
-    page.get_by_role("menuitem", name=re.compile(r"^Close and Shut Down Notebook")).click()
-    page.locator(".jp-Dialog button", has_text=re.compile(r"^Ok$")).click(timeout=10_000)
-    page.locator(".jp-Dialog").wait_for(state="detached", timeout=10_000)
-
-
-def _listed(page, name: str):
-    """The file browser's entry called exactly `name`."""
-    text = page.locator(".jp-DirListing-itemText", has_text=re.compile(f"^{re.escape(name)}$"))
-    return page.locator(".jp-DirListing-item").filter(has=text).first
-
-
-def _open_from_file_browser(page, path: str) -> str:
-    """Open `path` as a learner does: the file browser's home, each folder, then the file (a
-    double-click each); waits for its tab.  The file's name."""
-    *folders, name = path.split("/")
-    page.locator(".jp-FileBrowser .jp-BreadCrumbs-home").click()
-    for folder in folders:
-        _listed(page, folder).dblclick(timeout=OPEN_MS)
-        page.locator(".jp-FileBrowser .jp-BreadCrumbs", has_text=folder).wait_for(timeout=OPEN_MS)
-    _listed(page, name).dblclick(timeout=OPEN_MS)
-    page.locator(".lm-TabBar-tab.lm-mod-current", has_text=name).wait_for(timeout=OPEN_MS)
-    return name
+        close_and_shut_down(page)
 
 
 def _open(page, base: str, notebook: str):
-    """The first notebook by its URL; the next ones from the file browser, as a learner opens them
-    (a page load would restore the tabs closed before, and start their kernels again): home, each
-    folder, then the notebook.  Waits for its kernel; (panel, idle-status locator)."""
-    idle = page.locator(".jp-StatusBar-TextItem", has_text=re.compile(r"^(?!No Kernel).+ \| Idle$"))
-    if not page.url.startswith(f"{base}lab/"):
-        page.goto(f"{base}lab/index.html?path={notebook}", timeout=OPEN_MS)
-    else:
-        _open_from_file_browser(page, notebook)
-    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
-    panel.locator(".jp-Cell").first.wait_for(timeout=OPEN_MS)
-    idle.wait_for(timeout=OPEN_MS)
-    return panel, idle
+    """The first notebook by its URL, the next ones from the file browser (lab_pages)."""
+    return open_notebook(page, f"{base}lab/index.html?path={notebook}", notebook, OPEN_MS)
 
 
 def _type_answers(page, panel, indices, solution) -> None:
@@ -258,7 +224,7 @@ def _type_answers(page, panel, indices, solution) -> None:
 def _write_file(page, path: str, solution) -> None:
     """Open `path` in the site's text editor from the file browser, replace its text with the
     solution's, save (Ctrl+S) and close the tab, as a learner edits the lab's server."""
-    name = _open_from_file_browser(page, path)
+    name = open_from_file_browser(page, path, OPEN_MS)
     editor = page.locator(".jp-FileEditor:not(.lm-mod-hidden) .cm-content")
     editor.click()
     page.keyboard.press("Control+a")
@@ -271,9 +237,10 @@ def _write_file(page, path: str, solution) -> None:
 
 
 def _run_all(page):
+    """Run All from the menu; when the first output showed (the run goes on to its end)."""
+    first_output = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell-outputArea .jp-OutputArea-output")
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    first_output = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell-outputArea .jp-OutputArea-output")
     first_output.first.wait_for(state="attached", timeout=RUN_MS)
     shown = time.monotonic()
     page.wait_for_function(RUN_DONE_JS, timeout=RUN_MS, polling=500)

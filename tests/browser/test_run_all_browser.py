@@ -1,8 +1,9 @@
 """Run All in a real Lab waits for the person: every lesson notebook, JupyterLab + Chromium.
 
 One Lab server (over a copy of notebooks/ and labs/) and one browser page for the whole module.
-For each lesson notebook under notebooks/ (parametrized) the test opens it in a fresh
-workspace, runs Run > Run All Cells from the menu, waits until every cell has run and the kernel
+For each lesson notebook under notebooks/ (parametrized) the test closes the one before and
+opens it from the file browser (the first by URL, in a fresh workspace), runs Run > Run All
+Cells from the menu, waits until every cell has run and the kernel
 is idle, then asserts:
 
 - no cell shows an error (read from the saved notebook: outputs of type "error"), except cells
@@ -19,6 +20,10 @@ consent Allow), and its effect is seen on the page. Notebook 01's consent demo i
 under Run All: Deny the poisoned add_note, Allow the create_event, and the check cell reports the
 event booked. Screenshots at 1400x1000 go to test-output/ (01's consent, 02's prediction, 07's
 booking form, each after Run All).
+
+Once 02, 06, 09 and lab 10 have run, what they show is measured on the same page
+(tests/browser/screen_checks.py: tables that fit, legible diagrams, legacy labels, a closed
+connection's one sentence); screenshots in test-output/browser/screen-*.png.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ import time
 
 import pytest
 from _support import ROOT
-from _support.lab_pages import fill_calendar_form, run_all_cells
+from _support.lab_pages import close_and_shut_down, fill_calendar_form, open_notebook, run_all_cells
+from screen_checks import CHECKS as SCREEN_CHECKS
 
 pytestmark = [
     pytest.mark.browser,
@@ -43,6 +49,7 @@ pytestmark = [
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("[0-9]*.ipynb"))
 FIXTURES = ROOT / "tests" / "lessons" / "fixtures"  # the harness's small lesson: one of each kind
 SHOTS = ROOT / "test-output"
+SCREENS = SHOTS / "browser"  # screen_checks' views
 OPEN_MS, RUN_S = 90_000, 420.0  # 14 runs the conformance suite; 09 starts servers several times
 SCREENSHOT_OF = {"01": "consent", "02": "prediction", "07": "form"}
 CLICKED: dict[str, str] = {}  # kind -> notebook where it was answered by clicking
@@ -92,9 +99,14 @@ def shut_down_kernels(lab) -> None:
 
 
 def run_all(page, lab, name: str, folder: str = "notebooks"):
-    """Open `<folder>/<name>` in a fresh workspace, Run All from the menu, wait until done."""
-    url = f"{lab.url}/lab/workspaces/runall-{name[:3]}/tree/{folder}/{name}?reset&token={lab.token}"
-    panel, idle = run_all_cells(page, url, OPEN_MS, RUN_S * 1000)
+    """Close the notebook before (shutting its kernel down), open `<folder>/<name>` (the page's
+    first by URL, in a fresh workspace; the next from the file browser), Run All from the menu,
+    wait until done."""
+    close_and_shut_down(page)
+    shut_down_kernels(lab)  # one kernel at a time, whatever the page did before
+    url = f"{lab.url}/lab/workspaces/runall/tree/{folder}/{name}?reset&token={lab.token}"
+    panel, idle = open_notebook(page, url, f"{folder}/{name}", OPEN_MS)
+    run_all_cells(page, RUN_S * 1000)
     idle.wait_for(timeout=OPEN_MS)
     return panel
 
@@ -250,7 +262,6 @@ def play_01_consent(page, panel) -> None:
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
 def test_run_all_leaves_every_interaction_pending(lab, chromium_module, path):
     page = chromium_module
-    shut_down_kernels(lab)  # the previous notebook's kernel: one kernel at a time
     started = time.monotonic()
     try:
         panel = run_all(page, lab, path.name)
@@ -293,6 +304,9 @@ def test_run_all_leaves_every_interaction_pending(lab, chromium_module, path):
     for kind, click in CLICKERS.items():
         if kind in kinds and kind not in CLICKED and click(page):
             CLICKED[kind] = path.stem
+    if key in SCREEN_CHECKS:
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        SCREEN_CHECKS[key](page, panel, SCREENS, click_prediction)
     print(f"{path.name}: Run All {time.monotonic() - started:.0f} s, {in_kernel} pending ({', '.join(kinds)})")
 
 
@@ -301,7 +315,6 @@ def test_the_harness_fixture_waits_then_answers_each_kind_by_clicking(lab, chrom
     reveal, the calendar's form, a consent gate, a quiz): all four pending after Run All, each
     answered by a click, and the prediction's hidden output shown once it is made."""
     page = chromium_module
-    shut_down_kernels(lab)
     run_all(page, lab, "harness-fixture.ipynb", folder=FIXTURES.name)
     assert not saved_errors(page, lab, "harness-fixture.ipynb", folder=FIXTURES.name)
     assert pending(page).count() == kernel_says(lab, PENDING_IN_KERNEL) == 4
@@ -317,6 +330,14 @@ def test_the_harness_fixture_waits_then_answers_each_kind_by_clicking(lab, chrom
     )
     assert wrapping == ["normal", "break-word"], wrapping
     assert pending(page).count() == kernel_says(lab, PENDING_IN_KERNEL) == 0
+
+
+def test_lab_10_isolated_table_fits(lab, chromium_module):
+    """Lab 10 (the template a learner opens) under Run All: its by-hand isolated() table fits."""
+    page = chromium_module
+    panel = run_all(page, lab, "10-fix-the-calendar.ipynb", folder="labs")
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    SCREEN_CHECKS["lab10"](page, panel, SCREENS)
 
 
 def test_one_of_each_kind_was_answered_by_clicking():

@@ -1,44 +1,21 @@
 """What the course's own notebooks show, measured in a real browser (JupyterLab + Debian
-Chromium at 1400x1000, Run All), one Lab server and one browser for the whole module.
+Chromium at 1400x1000): the checks tests/browser/test_run_all_browser.py makes once Run All has
+run 02, 06, 09 and lab 10 (one Lab, one page, no second run of those notebooks).
 
-Each test opens one notebook, runs all its cells from the Run menu, waits until every cell has
-run, then asserts on what a person can see: no table wider than its output area (no horizontal
+Each check asserts on what a person can see: no table wider than its output area (no horizontal
 scrollbar), the stderr column of an `isolated()` table wide enough for words, diagram labels
 drawn at 11 px or more and notes not cut with "…", a legacy answer labelled as legacy, the
 probe comparison left-aligned with its versions on one line, a closed connection answered by one
 sentence, no id used twice in a trace, and no literal backtick in a rendered quiz. Screenshots
-of each view are kept in test-output/browser/screen-*.png (git-ignored).
+of each view go to test-output/browser/screen-*.png (git-ignored).
 """
 
 from __future__ import annotations
 
 import re
-import shutil
-import time
+from pathlib import Path
 
-import pytest
-from _support import ROOT
-from _support.lab_pages import run_all_cells
-
-pytestmark = [
-    pytest.mark.browser,
-    # 06 and 09 show the pinned legacy reference server meeting modern requests (as tests/test_rerun.py
-    # marks the same lessons): it answers in its own era and refuses some requests with "id": null.
-    pytest.mark.wire_deliberate(
-        server_id_null="the pinned reference server refuses a request before initialize with id null",
-        server_legacy_answer="the pinned legacy reference server answers a modern request in its own era",
-    ),
-]
-
-REPORT_DIR = ROOT / "test-output" / "browser"
-WAIT_MS = 90_000  # the longest a notebook may take to run (09 starts the SDK's server several times)
-NB = {
-    "02": ROOT / "notebooks" / "02-json-rpc-by-hand.ipynb",
-    "06": ROOT / "notebooks" / "06-probe-then-fallback.ipynb",
-    "09": ROOT / "notebooks" / "09-statelessness.ipynb",
-    "lab10": ROOT / "labs" / "10-fix-the-calendar.ipynb",
-}
-LAB10_FOLDER = ROOT / "labs" / "10-fix-the-calendar"
+WAIT_MS = 90_000  # the longest a diagram or a re-run cell may take to show
 MIN_LABEL_PX = 11.0
 
 # In-page measurements (JavaScript), one per kind of view.
@@ -70,37 +47,6 @@ MERMAID_JS = """(area) => [...area.querySelectorAll('.jp-RenderedMermaid img')].
     holder.remove();
     return out;
 })"""
-
-
-@pytest.fixture(scope="module")
-def lab(jupyterlab_module):
-    started = jupyterlab_module(list(NB.values()), extra=[LAB10_FOLDER])
-    yield started
-    left = started.stop()
-    assert not left, f"processes outlived JupyterLab (killed now): {sorted(left)}"
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("screenshots")
-    yield folder
-    REPORT_DIR.mkdir(parents=True, exist_ok=True)
-    for shot in folder.glob("*.png"):
-        shutil.copy2(shot, REPORT_DIR / f"screen-{shot.name}")
-
-
-def run_all(page, lab, key: str, shots):
-    """Open one notebook in its own fresh workspace, Run All, wait until every cell has run."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    name = NB[key].name
-    url = f"{lab.url}/lab/workspaces/screen-{key}/tree/{name}?reset&token={lab.token}"
-    try:
-        run_all_cells(page, url, WAIT_MS, WAIT_MS, polling=250)
-    except PlaywrightTimeout:
-        page.screenshot(path=str(shots / f"{key}-failure.png"))
-        pytest.fail(f"{name} did not open and run; screenshot {shots / f'{key}-failure.png'}\n{lab.log_tail()}")
-    return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
 
 
 def output_of(panel, contains):
@@ -149,17 +95,14 @@ def assert_diagrams_legible(measured: list[dict], where: str) -> None:
         assert not cut, f"{where}: notes cut with '…': {cut}"
 
 
-def test_statelessness_tables_and_diagrams(lab, chromium_module, shots):
-    t0 = time.monotonic()
-    panel = run_all(chromium_module, lab, "09", shots)
+def check_09(page, panel, shots: Path, click_prediction) -> None:
+    """09: the isolated() tables fit and keep a readable stderr column; its diagrams are legible."""
     # The isolated table is the answer to a prediction: make every prediction first, as a learner
     # does, so the reveal areas (and the tables in them) are shown.
-    from test_run_all_browser import click_prediction
-
-    while click_prediction(chromium_module):
+    while click_prediction(page):
         pass
     toy = output_of(panel, 'toy = isolated("calendar"')
-    shoot(toy, shots / "09-isolated-table.png")
+    shoot(toy, shots / "screen-09-isolated-table.png")
     tables = toy.evaluate(TABLES_JS.replace("(panel) =>", "(panel) =>"))
     assert_tables_fit(tables, "09 isolated(calendar)")
     for t in tables:
@@ -170,23 +113,22 @@ def test_statelessness_tables_and_diagrams(lab, chromium_module, shots):
     assert_tables_fit(all_tables, "09 (every table)")
     diagram = output_of(panel, "toy.mermaid()")
     diagram.locator(".jp-RenderedMermaid img").first.wait_for(timeout=WAIT_MS)
-    shoot(diagram, shots / "09-diagram-four-lifelines.png")
+    shoot(diagram, shots / "screen-09-diagram-four-lifelines.png")
     assert_diagrams_legible(diagram.evaluate(MERMAID_JS), "09 toy.mermaid()")
     assert_diagrams_legible(panel.evaluate(MERMAID_JS), "09 (every diagram)")
-    print(f"09: {time.monotonic() - t0:.1f} s")
 
 
-def test_lab_10_isolated_table_fits(lab, chromium_module, shots):
-    panel = run_all(chromium_module, lab, "lab10", shots)
+def check_lab10(page, panel, shots: Path, click_prediction=None) -> None:
+    """Lab 10: the by-hand isolated() table fits its output area."""
     by_hand = output_of(panel, "by_hand = mcp_lab.isolated")
-    shoot(by_hand, shots / "lab10-isolated-table.png")
+    shoot(by_hand, shots / "screen-lab10-isolated-table.png")
     assert_tables_fit(by_hand.evaluate(TABLES_JS), "lab 10 by_hand")
 
 
-def test_probe_comparison_and_legacy_labels(lab, chromium_module, shots):
-    panel = run_all(chromium_module, lab, "06", shots)
+def check_06(page, panel, shots: Path, click_prediction=None) -> None:
+    """06: the probe comparison left-aligned, versions on one line; legacy answers labelled legacy."""
     table = output_of(panel, "side_by_side(verdicts)")
-    shoot(table, shots / "06-side-by-side.png")
+    shoot(table, shots / "screen-06-side-by-side.png")
     assert_tables_fit(table.evaluate(TABLES_JS), "06 side by side")
     cells = table.evaluate(
         """(area) => [...area.querySelectorAll('td')].map(td => {
@@ -203,13 +145,13 @@ def test_probe_comparison_and_legacy_labels(lab, chromium_module, shots):
     assert all(c["align"] in ("left", "start") for c in words), f"06: text cells not left-aligned: {words}"
 
     trace_table = output_of(panel, re.compile(r"\bref\.trace\s*$"))
-    shoot(trace_table, shots / "06-trace-table.png")
+    shoot(trace_table, shots / "screen-06-trace-table.png")
     assert_tables_fit(trace_table.evaluate(TABLES_JS), "06 ref.trace")
     labels = trace_table.inner_text()
     assert "legacy result (id 2)" in labels and "[no resultType]" not in labels, labels[:800]
 
     text_view = output_of(panel, "print(ref.trace.text(width=100))")
-    shoot(text_view, shots / "06-trace-text-width.png")
+    shoot(text_view, shots / "screen-06-trace-text-width.png")
     shown = text_view.inner_text()
     # The legacy initialize answer carries no warning (a modern answer without resultType would).
     assert '"protocolVersion":"2025-11-25"' in shown.replace("\n", "").replace(" ", ""), shown[:600]
@@ -219,19 +161,19 @@ def test_probe_comparison_and_legacy_labels(lab, chromium_module, shots):
 
     diagram = output_of(panel, "ref.trace.mermaid()")
     diagram.locator(".jp-RenderedMermaid img").first.wait_for(timeout=WAIT_MS)
-    shoot(diagram, shots / "06-probe-diagram.png")
+    shoot(diagram, shots / "screen-06-probe-diagram.png")
     measured = diagram.evaluate(MERMAID_JS)
     assert_diagrams_legible(measured, "06 probe diagram")
     labels = " | ".join(m for d in measured for m in d["messages"])
     assert "legacy result" in labels and "no resultType" not in labels, labels
 
 
-def test_ids_closed_connection_and_quiz(lab, chromium_module, shots):
-    page = chromium_module
-    panel = run_all(page, lab, "02", shots)
+def check_02(page, panel, shots: Path, click_prediction=None) -> None:
+    """02: no id used twice in the bounded diagram, a quiz without backticks, and a closed
+    connection answered by one sentence."""
     diagram = output_of(panel, "cal.trace.mermaid(limit=12)")  # bounded: the last 12 events
     diagram.locator(".jp-RenderedMermaid img").first.wait_for(timeout=WAIT_MS)
-    shoot(diagram, shots / "02-ids-diagram.png")
+    shoot(diagram, shots / "screen-02-ids-diagram.png")
     measured = diagram.evaluate(MERMAID_JS)
     assert_diagrams_legible(measured, "02 trace diagram")
     requests = [
@@ -247,14 +189,14 @@ def test_ids_closed_connection_and_quiz(lab, chromium_module, shots):
 
     # The quiz cell's output (the predictions above it are radio boxes too).
     quiz = panel.locator(".jp-OutputArea-output").filter(has=panel.page.get_by_text("Q1.", exact=True)).first
-    shoot(quiz, shots / "02-quiz.png")
+    shoot(quiz, shots / "screen-02-quiz.png")
     quiz_text = quiz.inner_text()
     assert "calendar://week" in quiz_text, quiz_text[:300]
     assert "`" not in quiz_text, f"02: a literal backtick in the rendered quiz: {quiz_text[:300]!r}"
     assert quiz_text.count("Check yourself") <= 1, "02: the quiz title appears twice"
 
     trace_table = output_of(panel, re.compile(r"\bcal\.trace\s*$"))
-    shoot(trace_table, shots / "02-trace-table.png")
+    shoot(trace_table, shots / "screen-02-trace-table.png")
     assert_tables_fit(trace_table.evaluate(TABLES_JS), "02 cal.trace")
 
     # Re-run a cell that talks to the server after the notebook's final close(): one sentence.
@@ -267,8 +209,12 @@ def test_ids_closed_connection_and_quiz(lab, chromium_module, shots):
     page.keyboard.press("Shift+Enter")
     error = cell.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
     error.wait_for(timeout=WAIT_MS)
-    shoot(cell.locator(".jp-OutputArea"), shots / "02-closed-connection.png")
+    shoot(cell.locator(".jp-OutputArea"), shots / "screen-02-closed-connection.png")
     said = error.inner_text()
     assert "this connection is closed: run the connect cell again" in said, said[-600:]
     assert "I/O operation on closed file" not in said, said[-600:]
     assert "Traceback" not in said and len(said.strip().splitlines()) == 1, f"02: more than the one sentence: {said!r}"
+
+
+# Run-All's notebook key (its first two characters, or "lab10") -> its check.
+CHECKS = {"02": check_02, "06": check_06, "09": check_09, "lab10": check_lab10}
