@@ -1,6 +1,6 @@
 """What the course's own notebooks show, measured in a real browser (JupyterLab + Debian
 Chromium at 1400x1000): the checks tests/browser/test_run_all_browser.py makes once Run All has
-run 02, 06, 09 and lab 10 (one Lab, one page, no second run of those notebooks).
+run 02, 06, 07, 09 and lab 10 (one Lab, one page, no second run of those notebooks).
 
 Each check asserts on what a person can see: no table wider than its output area (no horizontal
 scrollbar), the stderr column of an `isolated()` table wide enough for words, diagram labels
@@ -8,6 +8,10 @@ drawn at 11 px or more and notes not cut with "…", a legacy answer labelled as
 probe comparison left-aligned with its versions on one line, a closed connection answered by one
 sentence, no id used twice in a trace, and no literal backtick in a rendered quiz. Screenshots
 of each view go to test-output/browser/screen-*.png (git-ignored).
+
+07 is played on as a learner reads it: the Dentist form gets a start time and Accept, the event
+is booked, and the "retry on the wire" cell, run again, shows the new request with the answer
+under `inputResponses` and `requestState` echoed (screenshots test-output/browser/elicitation-*.png).
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from _support.lab_pages import fill_calendar_form
+
 WAIT_MS = 90_000  # the longest a diagram or a re-run cell may take to show
 MIN_LABEL_PX = 11.0
+CREATED = "Created e3: Dentist at 2026-09-10T08:30:00Z"
 
 # In-page measurements (JavaScript), one per kind of view.
 TABLES_JS = """(panel) => [...panel.querySelectorAll('.jp-OutputArea-output table')].map(t => {
@@ -216,5 +223,33 @@ def check_02(page, panel, shots: Path, click_prediction=None) -> None:
     assert "Traceback" not in said and len(said.strip().splitlines()) == 1, f"02: more than the one sentence: {said!r}"
 
 
+def check_07(page, panel, shots: Path, click_prediction=None) -> None:
+    """07: the Dentist form answered (unless Run-All's clicking already did), the event booked,
+    then the retry cell run again shows the retry on the wire."""
+    from playwright.sync_api import expect
+
+    empty = panel.locator(".mcp-lab-pending").filter(has=page.locator('input[type="datetime-local"]'))
+    if empty.count():
+        expect(empty.first.get_by_role("button", name="Accept")).to_be_disabled()  # required, still empty
+    accept = fill_calendar_form(page, timeout_ms=30_000)  # a round trip through a busy kernel
+    if accept is not None:
+        page.screenshot(path=str(shots / "elicitation-1-form-filled.png"))
+        accept.click()
+    created = panel.locator(".jp-OutputArea-output").get_by_text(CREATED, exact=True).first
+    expect(created).to_be_visible(timeout=15_000)
+    page.screenshot(path=str(shots / "elicitation-2-created.png"))
+    # The reader's next step: run the retry cell again, now that the form is answered.  (Found by
+    # a phrase of its source: keep it in sync with notebook 07, section 3.)
+    retry_cell = panel.locator(".jp-CodeCell").filter(has_text="exactly as written to the server's stdin")
+    retry_out = retry_cell.locator(".jp-OutputArea-output")
+    retry_cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    expect(retry_out).to_contain_text(f"result: {CREATED}", timeout=15_000)
+    text = retry_out.inner_text()
+    assert '"inputResponses":{"when":{"action":"accept","content":{"startsAt":"2026-09-10T08:30:00Z"}}}' in text, text
+    assert '"requestState":"eyJ0aXRsZSI6IkRlbnRpc3QifQ=="' in text, text
+    retry_cell.screenshot(path=str(shots / "elicitation-3-retry-cell.png"))
+
+
 # Run-All's notebook key (its first two characters, or "lab10") -> its check.
-CHECKS = {"02": check_02, "06": check_06, "09": check_09, "lab10": check_lab10}
+CHECKS = {"02": check_02, "06": check_06, "07": check_07, "09": check_09, "lab10": check_lab10}

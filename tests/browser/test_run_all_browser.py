@@ -21,9 +21,10 @@ under Run All: Deny the poisoned add_note, Allow the create_event, and the check
 event booked. Screenshots at 1400x1000 go to test-output/ (01's consent, 02's prediction, 07's
 booking form, each after Run All).
 
-Once 02, 06, 09 and lab 10 have run, what they show is measured on the same page
+Once 02, 06, 07, 09 and lab 10 have run, what they show is measured on the same page
 (tests/browser/screen_checks.py: tables that fit, legible diagrams, legacy labels, a closed
-connection's one sentence); screenshots in test-output/browser/screen-*.png.
+connection's one sentence, 07's retry on the wire after its form is answered); screenshots in
+test-output/browser/screen-*.png and elicitation-*.png.
 """
 
 from __future__ import annotations
