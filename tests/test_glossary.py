@@ -66,6 +66,6 @@ def test_every_glossary_link_lands_on_an_explicit_anchor():
 def test_the_glossary_is_prose_only():
     # It keeps its kernelspec on purpose: without one JupyterLab 4.6 asks which kernel to start,
     # and answering "No Kernel" scrolls the page back to its top, undoing the link that opened it
-    # (measured in tests/browser/test_glossary_browser.py's history; see mcp_lab/course/glossary.py).
+    # (measured by the glossary test in tests/browser/test_run_all_browser.py; see mcp_lab/course/glossary.py).
     nb = json.loads((ROOT / "notebooks" / "glossary.ipynb").read_text())
     assert not [c for c in nb["cells"] if c["cell_type"] == "code"], "the glossary holds only prose"

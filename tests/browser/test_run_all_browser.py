@@ -341,6 +341,47 @@ def test_lab_10_isolated_table_fits(lab, chromium_module):
     SCREEN_CHECKS["lab10"](page, panel, SCREENS)
 
 
+def test_a_glossary_link_lands_on_its_entry(lab, chromium_module):
+    """The glossary opened from a lesson lands on its entry, on its first open too.
+
+    Notebook 02's first glossary link (`glossary.ipynb#cell-id=stdio`) is clicked as a person
+    would: the glossary opens scrolled to the entry, not at its top, and the entry's explicit
+    `<a id>` survived the sanitizer (as `data-jupyter-id`); with the glossary open, a second link
+    (`#cell-id=primitives`) lands on that entry too.  Measured while writing it (JupyterLab 4.6):
+    a plain `glossary.ipynb#stdio` lands only when the glossary is already open (on the first
+    open the fragment is applied before the Markdown cells render), which is why the links use
+    `#cell-id=`; and a glossary without a kernelspec makes Lab ask which kernel to start, where
+    "No Kernel" scrolls back to the top, which is why the glossary keeps its kernelspec.
+    """
+    page = chromium_module
+    close_and_shut_down(page)
+    shut_down_kernels(lab)
+    url = f"{lab.url}/lab/workspaces/runall/tree/notebooks/02-json-rpc-by-hand.ipynb?reset&token={lab.token}"
+    _, idle = open_notebook(page, url, "notebooks/02-json-rpc-by-hand.ipynb", OPEN_MS)
+    panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
+
+    def click_link(anchor: str) -> None:
+        page.locator(f"{panel} a[href*='glossary.ipynb'][href$='#cell-id={anchor}']").first.click()
+
+    def in_view(anchor: str) -> bool:
+        box = page.locator(f"{panel} h3[data-jupyter-id='{anchor}']").bounding_box()
+        return box is not None and 0 <= box["y"] <= page.viewport_size["height"] - 40
+
+    click_link("stdio")
+    page.locator(f"{panel} h3[data-jupyter-id='stdio']").wait_for(timeout=OPEN_MS)
+    idle.wait_for(timeout=OPEN_MS)  # the glossary's kernel is up: nothing asks or scrolls after this
+    page.wait_for_timeout(1500)
+    assert not page.get_by_role("dialog").count(), "opening the glossary asked a question"
+    assert in_view("stdio"), "the glossary opened at its top, not at the stdio entry"
+    assert page.locator(f"{panel} a[data-jupyter-id='stdio']").count() == 1, "the <a id> was dropped"
+
+    page.get_by_role("tab", name=re.compile("02-json-rpc")).click()
+    page.locator(panel).locator(".jp-Cell").first.wait_for(timeout=OPEN_MS)
+    click_link("primitives")
+    page.wait_for_timeout(1500)
+    assert in_view("primitives"), "with the glossary open, a second link did not land on its entry"
+
+
 def test_one_of_each_kind_was_answered_by_clicking():
     missing = sorted(set(CLICKERS) - set(CLICKED))
     assert not missing, f"no notebook offered a {', '.join(missing)} to click (answered: {CLICKED})"
