@@ -9,8 +9,9 @@ probe comparison left-aligned with its versions on one line, a closed connection
 sentence, no id used twice in a trace, and no literal backtick in a rendered quiz. Screenshots
 of each view go to test-output/browser/screen-*.png (git-ignored).
 
-07 is played on as a learner reads it: the Dentist form gets a start time and Accept, the event
-is booked, and the "retry on the wire" cell, run again, shows the new request with the answer
+07 is played on as a learner reads it: an empty form's Accept waits, the Dentist form gets a start
+time and Accept (when Run-All's clicking has not answered it already), the event is booked, and
+the "retry on the wire" cell, run again, shows the new request with the answer
 under `inputResponses` and `requestState` echoed (screenshots test-output/browser/elicitation-*.png).
 """
 
@@ -224,18 +225,20 @@ def check_02(page, panel, shots: Path, click_prediction=None) -> None:
 
 
 def check_07(page, panel, shots: Path, click_prediction=None) -> None:
-    """07: the Dentist form answered (unless Run-All's clicking already did), the event booked,
-    then the retry cell run again shows the retry on the wire."""
+    """07: an empty form keeps Accept disabled; the Dentist form answered (unless Run-All's
+    clicking already did), the event booked; then the retry cell run again shows the retry on the
+    wire."""
     from playwright.sync_api import expect
 
-    empty = panel.locator(".mcp-lab-pending").filter(has=page.locator('input[type="datetime-local"]'))
-    if empty.count():
-        expect(empty.first.get_by_role("button", name="Accept")).to_be_disabled()  # required, still empty
-    accept = fill_calendar_form(page, timeout_ms=30_000)  # a round trip through a busy kernel
-    if accept is not None:
+    # Whatever was clicked, the "Pressing Decline instead" form is still pending, its date empty.
+    forms = panel.locator(".mcp-lab-pending").filter(has=page.locator('input[type="datetime-local"]'))
+    expect(forms.first.get_by_role("button", name="Accept")).to_be_disabled()  # required and empty
+    created = panel.locator(".jp-OutputArea-output").get_by_text(CREATED, exact=True).first
+    if not created.count():  # the Dentist form, the notebook's first, still waits: answer it
+        accept = fill_calendar_form(page, timeout_ms=30_000)  # a round trip through a busy kernel
+        assert accept is not None, "07: the Dentist form is neither answered nor pending"
         page.screenshot(path=str(shots / "elicitation-1-form-filled.png"))
         accept.click()
-    created = panel.locator(".jp-OutputArea-output").get_by_text(CREATED, exact=True).first
     expect(created).to_be_visible(timeout=15_000)
     page.screenshot(path=str(shots / "elicitation-2-created.png"))
     # The reader's next step: run the retry cell again, now that the form is answered.  (Found by
