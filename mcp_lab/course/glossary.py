@@ -15,8 +15,8 @@ Why `#cell-id=`: each entry's cell id is its anchor, and JupyterLab (4.6, measur
 glossary test in tests/browser/test_run_all_browser.py) scrolls to `glossary.ipynb#cell-id=x`
 even when the link opens the glossary, while `glossary.ipynb#x` (the heading or the `<a id>`,
 which its sanitizer keeps as `data-jupyter-id`) lands on the entry only when the glossary is
-already open: on the first open the fragment is applied before the Markdown cells are rendered. Both forms count as a
-link here.
+already open: on the first open the fragment is applied before the Markdown cells are rendered.
+Both forms count as a link here.
 
 tests/test_glossary.py holds the course to the rule.
 """

@@ -99,14 +99,18 @@ def shut_down_kernels(lab) -> None:
         lab._api(f"/api/sessions/{session['id']}", "DELETE", timeout=15)
 
 
-def run_all(page, lab, name: str, folder: str = "notebooks"):
-    """Close the notebook before (shutting its kernel down), open `<folder>/<name>` (the page's
-    first by URL, in a fresh workspace; the next from the file browser), Run All from the menu,
-    wait until done."""
+def open_alone(page, lab, name: str, folder: str = "notebooks"):
+    """Close the notebook before (shutting its kernel down), then open `<folder>/<name>`: the
+    page's first by URL, in a fresh workspace; the next from the file browser.  (panel, idle)"""
     close_and_shut_down(page)
     shut_down_kernels(lab)  # one kernel at a time, whatever the page did before
     url = f"{lab.url}/lab/workspaces/runall/tree/{folder}/{name}?reset&token={lab.token}"
-    panel, idle = open_notebook(page, url, f"{folder}/{name}", OPEN_MS)
+    return open_notebook(page, url, f"{folder}/{name}", OPEN_MS)
+
+
+def run_all(page, lab, name: str, folder: str = "notebooks"):
+    """Open `<folder>/<name>` alone in the page, Run All from the menu, wait until done."""
+    panel, idle = open_alone(page, lab, name, folder)
     run_all_cells(page, RUN_S * 1000)
     idle.wait_for(timeout=OPEN_MS)
     return panel
@@ -354,10 +358,7 @@ def test_a_glossary_link_lands_on_its_entry(lab, chromium_module):
     "No Kernel" scrolls back to the top, which is why the glossary keeps its kernelspec.
     """
     page = chromium_module
-    close_and_shut_down(page)
-    shut_down_kernels(lab)
-    url = f"{lab.url}/lab/workspaces/runall/tree/notebooks/02-json-rpc-by-hand.ipynb?reset&token={lab.token}"
-    _, idle = open_notebook(page, url, "notebooks/02-json-rpc-by-hand.ipynb", OPEN_MS)
+    _, idle = open_alone(page, lab, "02-json-rpc-by-hand.ipynb")
     panel = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
     def click_link(anchor: str) -> None:
