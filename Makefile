@@ -240,7 +240,7 @@ $(LITE_WHEELS_STAMP): lite/wheels.in | $(VPY)
 	$(LITE_PIP_DOWNLOAD) $(PIP_SOURCE) -d $(LITE_WHEELS)
 	@touch $@
 
-$(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/lite_build.py $(LITE_INPUTS)
+$(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/lite_build.py tools/lite_bytecode.py tools/lite_bytecode.mjs $(LITE_INPUTS)
 	@rm -rf $(LITE_SITE) $(LITE_SRC)
 	$(VPY) tools/lite_build.py lite/node_modules/pyodide $(LITE_WHEELS) $(LITE_SRC)
 	cd $(LITE_SRC) && $(abspath $(VENV))/bin/jupyter lite build --no-sourcemaps --log-level=WARN \

@@ -7,7 +7,8 @@ python_stdlib.zip, pyodide-lock.json; none of the distribution's wheels). WHEELS
 pinned wheels (lite/wheels.in) and the project's own wheel. LITE_DIR receives
 `static/pyodide/` (the core, the wheels, and a pyodide-lock.json that lists exactly those wheels)
 and `jupyter-lite.json` (the kernel told to load Pyodide and every package from this site, never
-from a CDN or PyPI). Nothing here touches the network.
+from a CDN or PyPI). The wheels and the standard library's zip get their bytecode, compiled by this
+same Pyodide in Node (tools/lite_bytecode.py says why). Nothing here touches the network.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import email.parser
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
 import tomllib
 import zipfile
@@ -37,6 +39,8 @@ RECORDINGS = {
     "course": ("notebooks/cassettes/*.jsonl",),
 }
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+BYTECODE_SCRIPT = Path(__file__).with_name("lite_bytecode.mjs")
+BYTECODE_TIMEOUT = 360  # seconds; the script stops itself at 300
 # Loaded while Pyodide starts, so the first cell finds them installed (the kernel would otherwise
 # install IPython and friends one by one after start-up).
 PRELOAD = (
@@ -149,6 +153,31 @@ def project_wheel(root: Path, version: str, out_dir: Path) -> Path:
     return wheel
 
 
+def compile_bytecode(pyodide_dir: Path, folder: Path) -> str:
+    """Add bytecode to the archives in `folder` with Pyodide in Node; its one-line summary."""
+    node = shutil.which("node")
+    if node is None:
+        raise SystemExit(
+            "lite build: node not found; the browser edition is built with Node.js 20+ (as make setup needs)"
+        )
+    try:
+        done = subprocess.run(
+            [node, str(BYTECODE_SCRIPT), str(pyodide_dir), str(folder)],
+            capture_output=True,
+            text=True,
+            timeout=BYTECODE_TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        raise SystemExit(f"lite build: compiling the bytecode took over {BYTECODE_TIMEOUT} s; stopped") from None
+    if done.returncode != 0:
+        last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
+        raise SystemExit(f"lite build: compiling the bytecode failed (exit {done.returncode}): {last[0]}")
+    for archive in folder.iterdir():
+        archive.chmod(0o644)  # Node's file system layer writes them 0666
+    return done.stdout.strip()
+
+
 def build(pyodide_dir: Path, wheels: list[Path], lite_dir: Path) -> list[str]:
     """Fill lite_dir; return one line per dependency the browser edition leaves out."""
     missing = [f for f in CORE_FILES if not (pyodide_dir / f).is_file()]
@@ -160,6 +189,9 @@ def build(pyodide_dir: Path, wheels: list[Path], lite_dir: Path) -> list[str]:
     out.mkdir(parents=True)
     for name in CORE_FILES:
         shutil.copy2(pyodide_dir / name, out / name)
+    for wheel in wheels:
+        shutil.copy2(wheel, out / wheel.name)
+    print(compile_bytecode(pyodide_dir, out))
     lock = json.loads((pyodide_dir / "pyodide-lock.json").read_text("utf-8"))
     env = _browser_env(lock["info"]["python"])
     parsed = {w: parse_wheel_filename(w.name) for w in wheels}
@@ -170,13 +202,12 @@ def build(pyodide_dir: Path, wheels: list[Path], lite_dir: Path) -> list[str]:
         meta, imports = _metadata(wheel)
         depends, absent = _depends(meta, env, available)
         notes += [f"{name} {version}: needs {dep}, which the browser edition does not ship" for dep in absent]
-        shutil.copy2(wheel, out / wheel.name)
         packages[canonicalize_name(name)] = {
             "name": canonicalize_name(name),
             "version": str(version),
             "file_name": wheel.name,
             "install_dir": "site",
-            "sha256": _sha256(wheel),
+            "sha256": _sha256(out / wheel.name),  # as served: with its bytecode
             "package_type": "package",
             "imports": imports,
             "depends": depends,
