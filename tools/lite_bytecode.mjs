@@ -29,10 +29,11 @@ try {
   pyodide.FS.mkdir("/site");
   pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: resolve(folder) }, "/site");
   const here = dirname(fileURLToPath(import.meta.url));
-  pyodide.FS.writeFile("/tmp/lite_bytecode.py", readFileSync(join(here, "lite_bytecode.py")));
+  pyodide.FS.mkdir("/tool"); // in Pyodide's own in-memory file system
+  pyodide.FS.writeFile("/tool/lite_bytecode.py", readFileSync(join(here, "lite_bytecode.py")));
   const summary = pyodide.runPython(`
 import site, sys
-sys.path.insert(0, "/tmp")
+sys.path.insert(0, "/tool")
 import lite_bytecode
 stdlib_zip = next(p for p in sys.path if p.endswith(".zip"))
 lite_bytecode.main("/site", site.getsitepackages()[0], stdlib_zip)
