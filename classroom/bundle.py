@@ -92,8 +92,11 @@ def fetch_wheels(requirements: list[str], wheels: Path) -> None:
 
 
 def collect_npm(bundle: Path, parts: list[Path]) -> None:
+    """Fill bundle/npm-cache with every package of `parts`: one `npm ci` per part, side by side
+    (npm's cache takes concurrent writers; the Makefile's node-parts run the same way)."""
     cache = bundle / "npm-cache"
-    for part in parts:
+
+    def fill(part: Path) -> None:
         with tempfile.TemporaryDirectory(prefix="mcp-lab-npm-") as tmp:
             for name in ("package.json", "package-lock.json"):
                 shutil.copy2(part / name, Path(tmp) / name)
@@ -105,6 +108,9 @@ def collect_npm(bundle: Path, parts: list[Path]) -> None:
                 cwd=Path(tmp),
                 env={**os.environ, "npm_config_cache": str(cache)},
             )
+
+    with ThreadPoolExecutor(len(parts) or 1) as pool:
+        list(pool.map(fill, parts))
 
 
 def platform_tag() -> str:
@@ -160,9 +166,13 @@ def main(argv: list[str]) -> int:
     t0 = time.perf_counter()
     shutil.rmtree(bundle, ignore_errors=True)
     bundle.mkdir(parents=True)
-    count = collect_wheels(bundle)
     parts = node_parts()
-    collect_npm(bundle, parts)
+    # The wheels and the npm cache are fetched at the same time: both mostly wait on the network.
+    with ThreadPoolExecutor(2) as pool:
+        wheels = pool.submit(collect_wheels, bundle)
+        npm = pool.submit(collect_npm, bundle, parts)
+        count = wheels.result()
+        npm.result()
     write_install(bundle, count, parts)
     print(
         f"classroom bundle: {bundle} ({count} wheels, {len(parts)} Node parts, "
