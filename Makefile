@@ -159,9 +159,10 @@ lint: setup
 
 # Where Chromium cannot be had (not root, not Debian), everything else still runs and the browser
 # tests report themselves skipped with the reason; under CI (CI=true) a missing browser fails.
-# The MCP Inspector is a test prerequisite (a browser test drives it), installed once by its stamp;
-# so is the browser edition's site (tests/browser/test_lite_browser.py serves and drives it).
-test: lint teach $(INSPECTOR_STAMP) $(LITE_STAMP)
+# The MCP Inspector is a test prerequisite (a browser test drives it), installed once by its stamp.
+# The browser edition's site is not: the first test that needs it runs `make lite` while the other
+# workers go on with their tests, and the others wait for that one build (tests/_support/lite_site.py).
+test: lint teach $(INSPECTOR_STAMP)
 	@sh tools/ensure_chromium.sh || { [ "$$CI" != true ] || exit 1; \
 		echo "make test: no Chromium here: the browser tests will be skipped (each says why)" >&2; }
 	$(VPY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder) $(PYTEST_ARGS)

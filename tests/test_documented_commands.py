@@ -36,6 +36,7 @@ from typing import Callable
 import pytest
 from _support import ROOT, wait_for  # noqa: E402
 from _support.hub import free_ports
+from _support.lite_site import site_lock
 
 DOCS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
 SHELL = {"sh", "bash", "shell", "console"}
@@ -529,9 +530,10 @@ def _make_inspector(tmp: Path) -> None:
 
 
 def _make_lite(tmp: Path) -> None:
-    """`make lite`: the browser edition's site is built (make test built it already: a no-op
-    then), with its start page and the Pyodide kernel's files."""
-    run(["make", "--no-print-directory", "lite", f"VENV={sys.prefix}"])
+    """`make lite`: the browser edition's site is built (a no-op when another test built it), with
+    its start page and the Pyodide kernel's files; under the tests' one lock (_support/lite_site)."""
+    with site_lock():
+        run(["make", "--no-print-directory", "lite", f"VENV={sys.prefix}"])
     site = ROOT / "build" / "lite"
     assert (site / "index.html").is_file() and (site / "lab" / "index.html").is_file(), "no start page in build/lite"
     assert list(site.rglob("pyodide.asm.wasm")), "the site holds no Pyodide core"
@@ -540,12 +542,13 @@ def _make_lite(tmp: Path) -> None:
 def _make_lite_serve(tmp: Path) -> None:
     """`make lite-serve` on a free port: the printed URL answers, Ctrl-C stops it."""
     port = free_ports(1)[0]
-    web = Started(["make", "--no-print-directory", "lite-serve", f"LITE_PORT={port}", f"VENV={sys.prefix}"])
-    try:
-        url = web.wait_for_line(rf"(http://127\.0\.0\.1:{port}/\S+)").group(1)
-        assert http_get(url) == 200
-    finally:
-        web.stop()
+    with site_lock():  # `lite-serve` builds the site first when it is not up to date
+        web = Started(["make", "--no-print-directory", "lite-serve", f"LITE_PORT={port}", f"VENV={sys.prefix}"])
+        try:
+            url = web.wait_for_line(rf"(http://127\.0\.0\.1:{port}/\S+)").group(1)
+            assert http_get(url) == 200
+        finally:
+            web.stop()
 
 
 def _make_labs(tmp: Path) -> None:

@@ -6,7 +6,8 @@ built site's own Pyodide in Node, as a kernel in the browser starts it, and prov
 the standard library came from the shipped .pyc files (zipimport names the .pyc it loaded), a
 wheel's shipped .pyc was accepted (an import that rejected it would have compiled the source and
 written a timestamp-based .pyc over it), and a traceback still shows the library's source lines.
-`make test` builds the site before the tests start (the Makefile's `test` target).
+The site is built by `make lite` under the tests' shared lock (tests/_support/lite_site.py): a
+no-op when another test built it already.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from _support import ROOT
+from _support.lite_site import make_lite
 
 sys.path.insert(0, str(ROOT / "tools"))
 import lite_bytecode  # noqa: E402
@@ -116,11 +118,12 @@ json.dumps({"json_file": json.__file__, "ipython_pyc_flags": flags, "traceback":
 
 def test_the_built_sites_kernel_imports_its_bytecode(tmp_path):
     static = ROOT / "build" / "lite" / "static" / "pyodide"
-    if not (static / "pyodide-lock.json").is_file():
-        reason = "the browser edition is not built (run make lite; make test builds it first)"
+    built = make_lite()
+    if built.returncode != 0:
+        reason = f"make lite failed (exit {built.returncode}): {(built.stderr or built.stdout).strip()[-300:]}"
         if os.environ.get("CI") == "true":
             pytest.fail(reason, pytrace=False)
-        pytest.skip(reason)
+        pytest.skip(reason)  # a machine without the edition's inputs (network, npm) says why
     node = shutil.which("node")
     assert node, "node not found: the browser edition is built and checked with Node.js 20+"
     probe = tmp_path / "probe.mjs"
