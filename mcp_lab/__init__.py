@@ -42,7 +42,7 @@ __all__ = [
     "McpError", "RemoteError", "LocalError", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "HttpError", "RoundsExceeded",
     "LATEST", "LEGACY", "meta", "jsonrpc", "revisions", "mrtr", "widgets", "tokens", "course",
-    "flip_one_character", "side_by_side", "predict", "interactions",
+    "flip_one_character", "side_by_side", "predict", "self_check", "your_turn", "interactions",
 ]  # fmt: skip
 
 # Public names that live in heavier modules, loaded on first attribute access (PEP 562).
@@ -62,7 +62,9 @@ _LAZY = {
     "widgets": ("mcp_lab.notebook.widgets", None),
     "course": ("mcp_lab.course", None),
     "side_by_side": ("mcp_lab.notebook.compare", "side_by_side"),
-    "predict": ("mcp_lab.notebook.predict", "predict"),
+    "predict": ("mcp_lab.course.lessons", "predict"),
+    "self_check": ("mcp_lab.course.lessons", "self_check"),
+    "your_turn": ("mcp_lab.course.lessons", "your_turn"),
     "interactions": ("mcp_lab.notebook.interactions", None),
     "replay": ("mcp_lab.session.replay", "replay"),
     "diff": ("mcp_lab.session.diff", "diff"),

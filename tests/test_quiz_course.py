@@ -1,7 +1,8 @@
 """The course's quizzes cannot be passed without reading them.
 
-Every quiz cell in `notebooks/` is executed (which declares its Questions; no widget is shown
-outside a kernel) and the questions are checked as a whole:
+Every lesson's quiz (`mcp_lab/course/lessons/nNN.py`, shown by `mcp_lab.self_check("NN")`) is
+built (which declares its Questions; no widget is shown outside a kernel) and the questions are
+checked as a whole:
 
 - every single-answer question has at least four options;
 - at least a third of all questions give a situation (a short trace or scene) to reason about;
@@ -30,16 +31,18 @@ MARGIN = 0.10
 def course_questions() -> list[tuple[str, Question]]:
     """Every question of every quiz, read from the interactions registry: a Quiz registers its
     questions whether or not the cell binds it to a name."""
+    from mcp_lab.course import lessons
     from mcp_lab.notebook import interactions
 
     found = []
     for path in NOTEBOOKS:
         for cell in json.loads(path.read_text())["cells"]:
             src = "".join(cell["source"])
-            if cell["cell_type"] != "code" or "Question(" not in src:
+            if cell["cell_type"] != "code" or "self_check(" not in src:
                 continue
             interactions.clear()
-            exec(src, {})  # declares the questions; shows nothing
+            lesson = src.split("self_check(", 1)[1].split(")", 1)[0].strip("\"' ")
+            lessons.self_check(lesson)  # declares the questions; shows nothing
             found += [
                 (f"{path.name} {i.key.rsplit('/', 1)[0]}", i.owner)
                 for i in interactions.all_interactions()

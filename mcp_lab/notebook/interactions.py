@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 PENDING_CLASS = "mcp-lab-pending"
-KINDS = ("quiz", "prediction", "form", "consent", "choice", "challenge")
+KINDS = ("quiz", "prediction", "form", "consent", "choice", "challenge", "task")
 
 _registry: dict[str, "Interaction"] = {}
 _conflicts: list[str] = []  # keys two different cells registered (an author's mistake)

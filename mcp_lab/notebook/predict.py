@@ -1,12 +1,11 @@
 """Predict, then see: the learner commits to an answer before the real exchange is shown.
 
-    guess = mcp_lab.predict("version-mismatch", "A tools/list asking for 2025-11-25: what comes back?",
-                            options=["a complete result", "-32602", "-32022"])   # last line: displays
+    guess = mcp_lab.predict("version-mismatch")   # words from mcp_lab/course/lessons/; displays
     # next cell
     with guess.reveal():               # hidden until the prediction above is made
         old = cal.request("tools/list", {"_meta": {...}})
         print(cal.trace.received[-1])
-    guess.expect("-32022", why="this server serves 2026-07-28 only")
+    guess.expect(old.code)             # what crossed the wire; the reason comes with the words
 
 Theory of operation
 -------------------
@@ -17,7 +16,8 @@ prediction changed after seeing the answer is not a prediction) and tells every 
 the block prints or displays is captured in it, and above it a line says "Make your prediction
 above to see what came back".  An exception in the block is not swallowed into the hidden area:
 it propagates and shows as the cell's error, as any other failure would.
-`expect(value, why=...)` records the real answer; the verdict ("Your prediction held" or "Not
+`expect(value)` records the real answer, computed by the cell from what came back (never
+written in the cell: its source is on screen before the learner commits); the verdict ("Your prediction held" or "Not
 quite: ..." and the reason) appears under the revealed output once both are known, so
 answer-then-expect and expect-then-answer both work.  The prediction registers with
 `mcp_lab.notebook.interactions` as kind "prediction"; `answer(value)` sets the real widget and
@@ -40,7 +40,15 @@ WAITING = "Make your prediction above to see what came back."
 class Prediction:
     """One prediction: options to pick from, or a typed answer (`kind=int` / `kind=str`)."""
 
-    def __init__(self, key: str, prompt: str, options: Sequence[str] | None = None, *, kind: type | None = None):
+    def __init__(
+        self,
+        key: str,
+        prompt: str,
+        options: Sequence[str] | None = None,
+        *,
+        kind: type | None = None,
+        why: str | None = None,
+    ):
         if options is None and kind not in (int, str):
             raise ValueError("a prediction needs options=[...] or kind=int / kind=str")
         if options is not None and (kind not in (None, str) or len(list(options)) < 2):
@@ -52,7 +60,7 @@ class Prediction:
         self.kind = str if options is not None else kind
         self.value: Any = None  # the prediction, once made
         self.actual: Any = None
-        self.why: str | None = None
+        self.why: str | None = why
         self._expected = False
         self._reveals: list[dict] = []
         if self.options is not None:
@@ -112,9 +120,12 @@ class Prediction:
         self._refresh()
         return _Reveal(area)
 
-    def expect(self, actual: Any, *, why: str) -> None:
-        """The real answer and the reason; the verdict shows once the prediction is made."""
-        self.actual, self.why, self._expected = actual, why, True
+    def expect(self, actual: Any, *, why: str | None = None) -> None:
+        """The real answer (computed from the exchange) and, unless given with the question, the
+        reason; the verdict shows once the prediction is made."""
+        self.actual, self._expected = actual, True
+        if why is not None:
+            self.why = why
         if not self._reveals:  # no reveal block: the verdict gets its own area in this cell
             import ipywidgets as w
             from IPython.display import display
@@ -136,9 +147,10 @@ class Prediction:
         """The verdict as plain text ('' until both sides are known)."""
         if self.held is None:
             return ""
+        why = f" Why: {self.why}" if self.why else ""
         if self.held:
-            return f"Your prediction held: {self.actual}. Why: {self.why}"
-        return f"Not quite: you predicted {self.value}, the answer is {self.actual}. Why: {self.why}"
+            return f"Your prediction held: {self.actual}.{why}"
+        return f"Not quite: you predicted {self.value}, the answer is {self.actual}.{why}"
 
     def _refresh(self) -> None:
         for area in self._reveals:
@@ -191,6 +203,8 @@ class _Reveal:
         return False
 
 
-def predict(key: str, prompt: str, options: Sequence[str] | None = None, *, kind: type | None = None) -> Prediction:
+def predict(
+    key: str, prompt: str, options: Sequence[str] | None = None, *, kind: type | None = None, why: str | None = None
+) -> Prediction:
     """A prediction the learner makes before the next cell's real exchange is revealed."""
-    return Prediction(key, prompt, options, kind=kind)
+    return Prediction(key, prompt, options, kind=kind, why=why)

@@ -16,16 +16,18 @@ import runpy
 from pathlib import Path
 
 
-def _where_to_add(answers_file: str) -> str:
+def _where_to_add(answers_file: str, name: str = "ANSWERS") -> str:
     path = Path(answers_file)
-    return f"add it to ANSWERS in tests/lessons/{path.parent.name}/{path.name}"
+    return f"add it to {name} in tests/lessons/{path.parent.name}/{path.name}"
 
 
 def answer_pending(answers_file: str, where: str, final: bool = False) -> list[str]:
     from mcp_lab.notebook import interactions
 
-    answers = runpy.run_path(answers_file).get("ANSWERS", {}) if Path(answers_file).exists() else {}
+    loaded = runpy.run_path(answers_file) if Path(answers_file).exists() else {}
+    answers = loaded.get("ANSWERS", {})
     if final:
+        _check_truths(loaded.get("TRUTH", {}), answers_file, where)
         twice = sorted(set(interactions.conflicts()))
         if twice:
             raise AssertionError(f"{where}: two cells registered the key(s) {', '.join(twice)}: give each its own key")
@@ -49,3 +51,22 @@ def answer_pending(answers_file: str, where: str, final: bool = False) -> list[s
             if not item.done:
                 raise AssertionError(f"{where}: answering {item.key!r} with {answers.get(item.key)!r} left it pending")
             answered.append(item.key)
+
+
+def _check_truths(truth: dict, answers_file: str, where: str) -> None:
+    """Every prediction's real answer (what its reveal cell computed from the exchange) equals the
+    fact the tests hold in TRUTH: the lesson checks its facts, after the reveal, off screen."""
+    from mcp_lab.notebook import interactions
+
+    for item in interactions.all_interactions():
+        if item.kind != "prediction":
+            continue
+        if item.key not in truth:
+            raise AssertionError(
+                f"{where}: prediction {item.key!r} has no TRUTH entry; {_where_to_add(answers_file, 'TRUTH')}"
+            )
+        actual = getattr(item.owner, "actual", None)
+        if str(actual).strip().casefold() != str(truth[item.key]).strip().casefold():
+            raise AssertionError(
+                f"{where}: prediction {item.key!r} revealed {actual!r}, the fact is {truth[item.key]!r}"
+            )
