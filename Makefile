@@ -27,6 +27,20 @@
 SHELL := /bin/sh
 VENV := .venv
 VPY := $(VENV)/bin/python
+# A .venv records the folder it was made in (the shebang of its pip, pyvenv.cfg's `command`): its
+# scripts, its kernels and its editable install of mcp_lab all point there.  In a copied or moved
+# checkout they would run the ORIGINAL folder's code, silently.  So every make run first compares
+# that folder with this one and, when they differ, says so in one line and removes .venv, which
+# the set-up below then makes again here (about a minute).  `make -n` only says it.
+VENV_MADE_IN := $(shell sed -n '1s|^\#!\(.*\)/bin/python[0-9.]*$$|\1|p' $(VENV)/bin/pip 2>/dev/null)
+ifneq ($(VENV_MADE_IN),)
+ifneq ($(realpath $(VENV_MADE_IN)),$(realpath $(VENV)))
+$(info mcp_lab set-up: .venv was made in $(VENV_MADE_IN), not in this folder (a copied or moved checkout); making it again here)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
+$(shell rm -rf $(VENV))
+endif
+endif
+endif
 REF := mcp_lab/servers/reference
 PIP_STAMP := $(VENV)/.stamp-pip$(if $(wildcard mcp_lab/__init__.py),,-nopkg)
 KERNEL_STAMP := $(VENV)/.stamp-kernel
