@@ -19,7 +19,7 @@ a person would (a quiz option + Check, a prediction + Predict, a form's date-tim
 consent Allow), and its effect is seen on the page. Notebook 01's consent demo is played through
 under Run All: Deny the poisoned add_note, Allow the create_event, and the check cell reports the
 event booked. Screenshots at 1400x1000 go to test-output/ (01's consent, 02's prediction, 07's
-booking form, each after Run All).
+booking form, 09 and 13 their first prediction, each after Run All).
 
 Once 02, 06, 07, 09 and lab 10 have run, what they show is measured on the same page
 (tests/browser/screen_checks.py: tables that fit, legible diagrams, legacy labels, a closed
@@ -52,7 +52,7 @@ FIXTURES = ROOT / "tests" / "lessons" / "fixtures"  # the harness's small lesson
 SHOTS = ROOT / "test-output"
 SCREENS = SHOTS / "browser"  # screen_checks' views
 OPEN_MS, RUN_S = 90_000, 420.0  # 14 runs the conformance suite; 09 starts servers several times
-SCREENSHOT_OF = {"01": "consent", "02": "prediction", "07": "form"}
+SCREENSHOT_OF = {"01": "consent", "02": "prediction", "07": "form", "09": "prediction", "13": "prediction"}
 CLICKED: dict[str, str] = {}  # kind -> notebook where it was answered by clicking
 PENDING_IN_KERNEL = "sum(1 for i in __import__('mcp_lab').interactions.pending() if i.widget is not None)"
 KINDS_IN_KERNEL = "sorted({i.kind for i in __import__('mcp_lab').interactions.pending()})"
