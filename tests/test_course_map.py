@@ -1,9 +1,12 @@
 """The course map is one list in two places (README, notebook 00): they must agree with the disk."""
 
 import json
+from pathlib import Path
 import re
 
 from _support import ROOT
+
+from mcp_lab.course import lessons
 
 
 def _readme_map() -> list[str]:
@@ -66,6 +69,7 @@ def test_every_notebooks_time_follows_the_rule_of_thumb_stated_in_00():
         "".join(c["source"]) for c in json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text())["cells"]
     )
     assert f"{WORDS_PER_MINUTE} words a minute" in start, "notebook 00 should state the rule of thumb for times"
+    assert "half a minute per code cell" in start, "notebook 00 should state the minutes per code cell (times.py)"
     for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
         nb = json.loads(path.read_text())
         stated = TIME.search("".join(nb["cells"][0]["source"]))
@@ -106,10 +110,13 @@ def test_every_lesson_ends_with_self_check_questions_the_harness_answers():
         if not path.startswith("notebooks/") or path in NO_QUIZ:
             continue
         cells = ["".join(c["source"]) for c in json.loads((ROOT / path).read_text())["cells"]]
-        quiz_at = [i for i, src in enumerate(cells) if "from mcp_lab.quiz import" in src and "Question(" in src]
-        assert quiz_at, f"{path}: no self-check questions (mcp_lab.quiz)"
-        assert re.search(r"\bkey=", cells[quiz_at[-1]]), f"{path}: the quiz has no key= for the harness to answer it by"
-        assert "Quiz(" in cells[quiz_at[-1]], f"{path}: the questions are not gathered in a Quiz"
+        stem = Path(path).stem.split("-")[0]
+        quiz_at = [i for i, src in enumerate(cells) if f'self_check("{stem}")' in src]
+        assert quiz_at, f"{path}: no self-check questions (mcp_lab.self_check({stem!r}))"
+        shown = lessons.self_check(stem)  # keyed, so the harness answers it from outside
+        assert shown.key == "quiz" and len(shown) >= 3, (
+            f"{path}: the quiz is keyed 'quiz' and asks three questions or more"
+        )
         assert not any("check_all(" in src for src in cells), (
             f"{path}: a cell answers the quiz from code; the tests answer it from outside the notebook"
         )

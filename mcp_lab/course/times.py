@@ -1,8 +1,10 @@
 """The course's rule of thumb for a notebook's minutes, and a tool that applies it.
 
-Rule (stated in notebook 00): reading at 150 words a minute, one minute per code cell, three per
-exercise (a code cell tagged `exercise`), one per quiz question; the quiz's own cells are not
-counted; rounded to the nearest 5, at least 5.  A lab's minutes are its author's estimate.
+Rule (stated in notebook 00): reading at 150 words a minute, half a minute per code cell (a lesson's
+cells hold one idea each, a few lines), three minutes per exercise (a code cell tagged `exercise`,
+or one that checks what the learner typed: `your_turn(...)`), one per quiz question (the questions
+of `mcp_lab.self_check("NN")`, counted in the package); rounded to the nearest 5, at least 5.  A
+lab's minutes are its author's estimate.
 
     python -m mcp_lab.course.times          # print each notebook's minutes by the rule
     python -m mcp_lab.course.times --write  # rewrite the headers, README's map and notebook 00's
@@ -17,7 +19,8 @@ import re
 import sys
 from pathlib import Path
 
-WORDS_PER_MINUTE, CELL_MINUTES, EXERCISE_MINUTES, QUESTION_MINUTES = 150, 1, 3, 1
+WORDS_PER_MINUTE, CELL_MINUTES, EXERCISE_MINUTES, QUESTION_MINUTES = 150, 0.5, 3, 1
+SELF_CHECK = re.compile(r"""self_check\(\s*["']([^"']+)["']""")
 TIME = re.compile(r"\*\*Time\.\*\* About (\d+) minutes\.")
 
 
@@ -27,13 +30,19 @@ def rule_of_thumb_minutes(nb: dict) -> int:
         src = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             minutes += len(re.sub(r"`[^`]*`", " x ", src).split()) / WORDS_PER_MINUTE
-        elif "Question(" in src:
-            minutes += src.count("Question(") * QUESTION_MINUTES
-        elif "exercise" in cell.get("metadata", {}).get("tags", []):
+        elif SELF_CHECK.search(src):
+            minutes += _questions(SELF_CHECK.search(src).group(1)) * QUESTION_MINUTES
+        elif "exercise" in cell.get("metadata", {}).get("tags", []) or "your_turn(" in src:
             minutes += EXERCISE_MINUTES
         else:
             minutes += CELL_MINUTES
     return max(5, 5 * round(minutes / 5))
+
+
+def _questions(lesson: str) -> int:
+    from mcp_lab.course import lessons
+
+    return len(lessons.self_check(lesson))
 
 
 def _source(text: str) -> list[str]:

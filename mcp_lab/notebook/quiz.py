@@ -130,6 +130,16 @@ class Question:
         self._ui = None
         self.interaction = None  # set when a Quiz registers this question
 
+    def fresh(self) -> "Question":
+        """The same question, unanswered and with no widget yet (a quiz shown again starts over)."""
+        return Question(
+            self.prompt,
+            self.options,
+            sorted(self.answer) if self.multi else min(self.answer),
+            self.explanations,
+            self.situation,
+        )
+
     # -- grading (no widgets involved) ----------------------------------------------------
     @property
     def correct(self) -> bool | None:

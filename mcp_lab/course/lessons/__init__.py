@@ -22,7 +22,9 @@ in one module per lesson (`n02.py` for notebook 02, `lab05.py` for lab 05):
   (`TRUTH` in `tests/lessons/answers/<notebook>.py`).
 - `TASKS = {key: Task(judge, hint)}`: something the learner types or changes.  `judge(value)`
   returns None when the value does the job, else one sentence saying what is still wrong.
-- `quiz()`: the self-check questions (`mcp_lab.notebook.quiz`), built when shown.
+- `QUESTIONS = [Question(...), ...]`: the self-check questions (`mcp_lab.notebook.quiz`), plain
+  data; each showing gets fresh copies (`Question.fresh()`), so a quiz run again starts over.
+  (A module may instead define `quiz()`, returning its Quiz.)
 
 Keys are unique across the whole course (a test holds it), so `predict(key)` and
 `your_turn(key, ...)` need no lesson number.  Lesson modules are plain data and small functions;
@@ -99,6 +101,10 @@ def self_check(lesson: str):
         module = importlib.import_module(f"{__name__}.n{lesson}")
     except ModuleNotFoundError:
         raise ValueError(f"notebook {lesson!r} has no self-check questions in mcp_lab/course/lessons/") from None
+    if hasattr(module, "QUESTIONS"):
+        from mcp_lab.notebook.quiz import Quiz
+
+        return Quiz([q.fresh() for q in module.QUESTIONS], key="quiz")
     return module.quiz()
 
 
