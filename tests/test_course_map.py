@@ -1,8 +1,8 @@
 """The course map is one list in two places (README, notebook 00): they must agree with the disk."""
 
 import json
-from pathlib import Path
 import re
+from pathlib import Path
 
 from _support import ROOT
 
