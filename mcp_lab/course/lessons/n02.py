@@ -30,8 +30,7 @@ from mcp_lab.notebook.quiz import Question, Quiz
 
 ASKS = {
     "tools-list-asks-2025": Ask(
-        "A tools/list whose _meta asks for revision 2025-11-25, sent to this calendar: "
-        "what comes back?",
+        "A tools/list whose _meta asks for revision 2025-11-25, sent to this calendar: what comes back?",
         options=["a complete result", "-32602", "-32022", "-32601"],
         why="the calendar serves 2026-07-28 only, and a revision it does not serve has its own "
         "error code; its data.supported lists what the server does serve, so the client can pick "
