@@ -1,0 +1,56 @@
+"""The typed tasks of notebooks 01 and 02, judged by the real servers they name.
+
+- 02's `meta-for-the-form`: the learner's `_meta` goes, with `create_event` and no start, to a
+  fresh calendar.  A `_meta` without the form capability is refused with the calendar's own
+  -32021 sentence, one without the revision with its -32602 sentence, a value that is not a dict
+  with one line; the right one is done (the calendar asks the person: input_required).
+- 01's `note-that-names-it`: the learner's `tools/call` params go to a fresh notes server that
+  logs what it receives.  A note that does not name the dentist, or not e3, or a call the
+  server refuses, or the wrong tool, is not done; the right one is.
+- `your_turn` itself: `...` waits without raising, a wrong value raises NotYet (one sentence and
+  the hint, no traceback), a right one prints the task's done line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import mcp_lab
+from mcp_lab.course.challenges import NotYet
+from mcp_lab.course.lessons import n01, n02
+
+REVISION = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+FORM = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}
+
+
+def test_the_meta_task_is_judged_by_the_calendar():
+    assert n02.judge_meta_for_the_form({**REVISION, **FORM}) is None
+    assert n02.judge_meta_for_the_form({**REVISION, "io.modelcontextprotocol/clientCapabilities": {}}).startswith(
+        "the calendar answered -32021"
+    )
+    assert "-32602" in n02.judge_meta_for_the_form(FORM), "no revision: the calendar's own -32602"
+    assert n02.judge_meta_for_the_form("elicitation").startswith("type a dict")
+    assert "not JSON" in n02.judge_meta_for_the_form({**REVISION, "x": {1, 2}})
+
+
+def test_the_note_task_is_judged_by_the_notes_servers_log():
+    def call(**arguments):
+        return {"name": "add_note", "arguments": arguments}
+
+    assert n01.judge_note_that_names_it(call(text="Dentist at 08:30", about="e3")) is None
+    assert "dentist" in n01.judge_note_that_names_it(call(text="Bring the card", about="e3"))
+    assert "(e3)" in n01.judge_note_that_names_it(call(text="Dentist"))
+    assert "refused" in n01.judge_note_that_names_it(call(about="e3")), "no text: the server refuses"
+    assert "stores nothing" in n01.judge_note_that_names_it({"name": "list_notes", "arguments": {}})
+    assert n01.judge_note_that_names_it({"name": "add_note"}).startswith("type a dict")
+
+
+def test_your_turn_waits_refuses_in_one_sentence_then_is_done(capsys):
+    mcp_lab.your_turn("meta-for-the-form", ...)
+    assert "meta-for-the-form: waiting for you." in capsys.readouterr().out
+    with pytest.raises(NotYet) as refused:
+        mcp_lab.your_turn("meta-for-the-form", {**REVISION, "io.modelcontextprotocol/clientCapabilities": {}})
+    lines = refused.value._render_traceback_()
+    assert len(lines) == 2 and "-32021" in lines[0] and lines[1].startswith("hint: two reserved keys")
+    mcp_lab.your_turn("meta-for-the-form", {**REVISION, **FORM})
+    assert "done: the calendar answered input_required" in capsys.readouterr().out
