@@ -54,3 +54,16 @@ def test_your_turn_waits_refuses_in_one_sentence_then_is_done(capsys):
     assert len(lines) == 2 and "-32021" in lines[0] and lines[1].startswith("hint: two reserved keys")
     mcp_lab.your_turn("meta-for-the-form", {**REVISION, **FORM})
     assert "done: the calendar answered input_required" in capsys.readouterr().out
+
+
+def test_both_tasks_are_judged_in_the_browser_edition_too(monkeypatch):
+    """In a browser tab the servers run in the kernel's own process (mcp_lab.servers.inprocess)."""
+    from mcp_lab.servers import inprocess
+
+    monkeypatch.setattr(inprocess, "IN_BROWSER", True)
+    assert n02.judge_meta_for_the_form({**REVISION, **FORM}) is None
+    assert "-32021" in n02.judge_meta_for_the_form({**REVISION, "io.modelcontextprotocol/clientCapabilities": {}})
+    note = {"name": "add_note", "arguments": {"text": "Dentist at 08:30", "about": "e3"}}
+    assert n01.judge_note_that_names_it(note) is None
+    note["arguments"]["text"] = "Bring the card"
+    assert "dentist" in n01.judge_note_that_names_it(note)
