@@ -147,7 +147,7 @@ TASKS = {
 }
 
 
-def quiz() -> Quiz:
+def quiz() -> Quiz:  # Long on purpose: the questions are data, one Question each
     quiz = Quiz(
         [
             Question(
