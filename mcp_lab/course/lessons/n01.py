@@ -35,7 +35,7 @@ ASKS = {
     "notes-log-holds": Ask(
         "Four lines were said in this conversation: the system prompt and the person's three "
         "turns. How many of them appear, word for word, in the notes server's own log?",
-        kind=int,
+        options=["0", "1", "2", "3", "4"],  # options, not an int box: its default 0 would be on screen
         why="a server receives requests, nothing else: the method, the arguments the model chose, "
         "and the _meta envelope (revision, capabilities, client). The conversation stays in the host.",
     ),

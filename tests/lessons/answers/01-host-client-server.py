@@ -8,7 +8,7 @@ the quiz cell (long after the prompts appeared under Run All) the checks read wh
 AFTER also holds the facts the cells used to assert on screen.
 """
 
-ANSWERS = {"notes-log-holds": 1, "consent/1": "deny", "consent/2": "allow"}
+ANSWERS = {"notes-log-holds": "1", "consent/1": "deny", "consent/2": "allow"}
 
 TRUTH = {"notes-log-holds": "0"}
 
