@@ -9,6 +9,8 @@
   server refuses, or the wrong tool, is not done; the right one is.
 - `your_turn` itself: `...` waits without raising, a wrong value raises NotYet (one sentence and
   the hint, no traceback), a right one prints the task's done line.
+- course-wide: no typed integer prediction has 0 for its answer (`Prediction`'s integer box
+  starts at 0, so the answer would be on screen, and an untouched box would predict it).
 """
 
 from __future__ import annotations
@@ -67,3 +69,24 @@ def test_both_tasks_are_judged_in_the_browser_edition_too(monkeypatch):
     assert n01.judge_note_that_names_it(note) is None
     note["arguments"]["text"] = "Bring the card"
     assert "dentist" in n01.judge_note_that_names_it(note)
+
+
+def _truths() -> dict:
+    import runpy
+    from pathlib import Path
+
+    answers = Path(__file__).parent / "lessons" / "answers"
+    return {k: v for f in sorted(answers.glob("*.py")) for k, v in runpy.run_path(str(f)).get("TRUTH", {}).items()}
+
+
+def zero_shown(asks: dict, truths: dict) -> list[str]:
+    """Typed integer predictions whose answer is 0: the input box starts at 0, on screen."""
+    return [k for k, ask in asks.items() if ask.kind is int and str(truths.get(k, "")).strip() == "0"]
+
+
+def test_no_integer_prediction_starts_at_its_answer():
+    from mcp_lab.course import lessons
+
+    assert zero_shown(lessons.asks(), _truths()) == [], "give these options, or a question whose answer is not 0"
+    planted = {"k": lessons.Ask("How many?", kind=int)}
+    assert zero_shown(planted, {"k": "0"}) == ["k"] and zero_shown(planted, {"k": "3"}) == []
