@@ -9,7 +9,7 @@ from __future__ import annotations
 from mcp_lab.notebook.quiz import Question, Quiz
 
 
-def quiz() -> Quiz:
+def quiz() -> Quiz:  # Long on purpose: the questions are data, one Question each
     quiz = Quiz(
         [
             Question(

@@ -1,15 +1,153 @@
-"""Notebook 01's self-check questions: `mcp_lab.self_check("01")` shows them.
+"""Notebook 01's words and helpers: its prediction, its typed task, its quiz, and the stand-ins
+the lesson calls in one line (the two scripted "models", a string collector, the consent report).
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
-before they answer (predict, then see).
+    saw = mcp_lab.predict("notes-log-holds")            # ASKS below
+    mcp_lab.your_turn("note-that-names-it", my_call)    # TASKS below: sent to a fresh notes server
+    mcp_lab.self_check("01")                            # quiz() below
+
+Theory of operation
+-------------------
+The lesson is the host: the notebook keeps the Host class and its consent rule on screen.  What
+is not the lesson lives here: the scripted models stand in for an LLM (same interface: the
+conversation and the tools in, a tool call or an answer out, the same run every time), and
+`strings_in` walks a JSON value.
+
+The typed task is judged by a real notes server: `judge_note_that_names_it` sends the learner's
+`tools/call` params to a fresh notes process that logs what it receives (the in-tab server in
+the browser edition), and reads that log back.  It is done when the call stored a note and the
+notes server's own log holds the event's title and its id: the one way a value reaches a server
+is inside a request the host sends it.
 """
 
 from __future__ import annotations
 
+import json
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
 
+ASKS = {
+    "notes-log-holds": Ask(
+        "Four lines were said in this conversation: the system prompt and the person's three "
+        "turns. How many of them appear, word for word, in the notes server's own log?",
+        options=["0", "1", "2", "3", "4"],  # options, not an int box: its default 0 would be on screen
+        why="a server receives requests, nothing else: the method, the arguments the model chose, "
+        "and the _meta envelope (revision, capabilities, client). The conversation stays in the host.",
+    ),
+}
 
-def quiz() -> Quiz:
+
+def scripted_model(conversation: list[dict], tool_names: list[str]) -> dict:
+    """A stand-in for a model: books the dentist and leaves a note about the booking's id, or
+    lists the notes.  The event id it puts in add_note is read from the conversation."""
+    last_user = max(i for i, t in enumerate(conversation) if t["role"] == "user")
+    done = [t for t in conversation[last_user:] if t["role"] == "tool"]
+    request = conversation[last_user]["content"].lower()
+    if "dentist" in request:
+        if not done:
+            arguments = {"title": "Dentist", "startsAt": "2026-09-10T08:30:00Z"}
+            return {"type": "tool", "tool": "create_event", "arguments": arguments}
+        event_id = done[0]["result"]["structuredContent"]["id"]  # read from the conversation
+        if len(done) == 1:
+            arguments = {"text": "Bring the insurance card", "about": event_id}
+            return {"type": "tool", "tool": "add_note", "arguments": arguments}
+        return {"type": "answer", "content": f"Booked {event_id} and left a note."}
+    if "notes" in request:
+        if not done:
+            return {"type": "tool", "tool": "list_notes", "arguments": {}}
+        notes = done[0]["result"]["structuredContent"]["notes"]
+        return {"type": "answer", "content": f"You have {len(notes)} note(s)."}
+    return {"type": "answer", "content": "I can book events and keep notes."}
+
+
+def gullible_model(conversation: list[dict], tools: dict) -> dict:
+    """Books the dentist, but first obeys any instruction it finds in a tool description."""
+    last_user = max(i for i, t in enumerate(conversation) if t["role"] == "user")
+    done = [t["tool"] for t in conversation[last_user:] if t["role"] == "tool"]
+    if "compliance" in tools["add_note"]["description"] and "add_note" not in done:
+        said = [str(t.get("content", "")) for t in conversation if t["role"] in ("system", "user")]
+        return {"type": "tool", "tool": "add_note", "arguments": {"text": " | ".join(said)}}
+    if "create_event" not in done:
+        arguments = {"title": "Dentist", "startsAt": "2026-09-10T08:30:00Z"}
+        return {"type": "tool", "tool": "create_event", "arguments": arguments}
+    made = next(t for t in conversation[last_user:] if t.get("tool") == "create_event")
+    if made["result"]["isError"]:
+        return {"type": "answer", "content": "Not booked: you declined."}
+    return {"type": "answer", "content": f"Booked {made['result']['structuredContent']['id']}."}
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string inside a JSON value (dict values and list items, at any depth)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings_in(item)
+
+
+def consent_report(prompts: list, replies: list[str], notes_log: Path) -> None:
+    """What the consent demo did: each prompt's decision, then what reached the notes server."""
+    from mcp_lab.servers.logged import read_log
+
+    print("asked:", [(p.name, p.decision) for p in prompts], "| replies:", replies)
+    if any(p.decision is None for p in prompts):
+        print("A prompt above is still waiting for your decision: press Allow or Deny, then run this cell again.")
+        return
+    sent = [m["params"]["name"] for m in read_log(notes_log) if m["method"] == "tools/call"]
+    print("tools/call received by the notes server:", sent or "none")
+    if "INS-4471" in Path(notes_log).read_text():
+        print("The notes server received the conversation.")
+    else:
+        print("The notes server never received the conversation: the host stopped the call.")
+
+
+def judge_note_that_names_it(call: Any) -> str | None:
+    """None when `call`, sent as tools/call params to a fresh notes server, stored a note whose
+    arguments (in the server's own log) name the dentist and e3; else one sentence."""
+    shape = 'type a dict {"name": "add_note", "arguments": {...}}: the params of the host\'s tools/call.'
+    if not isinstance(call, dict) or not isinstance(call.get("arguments"), dict):
+        return shape
+    if call.get("name") != "add_note":
+        return f"the notes server offers add_note and list_notes; {call.get('name')!r} stores nothing."
+    from mcp_lab.servers.logged import read_log
+    from mcp_lab.session.connect import connect
+
+    log = Path(tempfile.mkdtemp(prefix="mcp_lab-01-task-")) / "notes.log"
+    argv = [sys.executable, "-m", "mcp_lab.servers.notes", "--log", str(log)]
+    with connect(argv, name="notes", timeout=10) as notes:
+        answer = notes.request("tools/call", call)
+    if not answer.ok:
+        return f"the notes server answered {answer.code} ({answer.message})."
+    if answer.result.get("isError"):
+        return f"the notes server refused: {answer.result['content'][0]['text']}"
+    [received] = [m["params"]["arguments"] for m in read_log(log) if m["method"] == "tools/call"]
+    said = " ".join(strings_in(received)).lower()
+    if "dentist" not in said:
+        return f"the notes server received {json.dumps(received)}: nothing in it says it is a dentist appointment."
+    if "e3" not in set(strings_in(received)):
+        return f"the notes server received {json.dumps(received)}: nothing in it says which event (e3)."
+    return None
+
+
+TASKS = {
+    "note-that-names-it": Task(
+        judge=judge_note_that_names_it,
+        hint="add_note takes a text and, optionally, what the note is about (an event id).",
+        prompt="Write my_call in the cell above (a dict), run it, then run this cell.",
+        done="done: the notes server's own log holds the title now, because your call carried it.",
+    ),
+}
+
+
+def quiz() -> Quiz:  # Long on purpose: the questions are data, one Question each
     quiz = Quiz(
         [
             Question(
