@@ -173,6 +173,13 @@ def test_notebook_06b(kernelspec):
     # up first; the lint says what each really answers (it once said "-32601" for both).
     for cid in ("predict-ping", "predict-sdk-ping"):
         assert str(_reply(by_id[cid])[0]["error"]["code"]) in _lint(by_id[cid]), _lint(by_id[cid])
+    # A fresh SDK process, not probed: the bare ping is its first line and gets the legacy `{}`; the
+    # connection is then a handshake-era one, which refuses the modern envelope (issue 40: the claim
+    # is shown live, and checked here).
+    said = "".join(o.text for o in by_id["fresh-sdk-connect"].outputs if o.output_type == "stream")
+    assert "era not probed" in said, said
+    assert _reply(by_id["fresh-sdk-ping"])[0] == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert _reply(by_id["fresh-sdk-modern"])[0]["error"]["code"] == -32600
     assert "closed 'sdk_calendar'" in "".join(o.text for o in by_id["close"].outputs if o.output_type == "stream")
 
 
@@ -188,11 +195,12 @@ def test_mistakes_are_one_line_errors(kernelspec):
             "%frobnicate\n{}",  # 3 unknown directive
             '{"jsonrpc": "2.0", "id": 1, "method": "ping"}',  # 4 an error answer is a normal output
             "%help",  # 5
+            "%connect --no-probe",  # 6 a flag, but no server
         )
     ]
     _run(nb, allow_errors=True)
     c = nb.cells
-    for i, name in ((0, "NotConnected"), (1, "ConnectError"), (3, "UsageError")):
+    for i, name in ((0, "NotConnected"), (1, "ConnectError"), (3, "UsageError"), (6, "UsageError")):
         (err,) = [o for o in c[i].outputs if o.output_type == "error"]
         assert err.ename == name and len(err.traceback) == 1 and "\n" not in err.evalue, err
     assert not [o for o in c[4].outputs if o.output_type == "error"]

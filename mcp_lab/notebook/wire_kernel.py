@@ -10,6 +10,7 @@ child process.  The first cell connects it:
     %connect calendar            # a known short name: calendar, sdk_calendar, everything, ...
     %connect -- /usr/bin/node server.js
     %connect mine -- python3 my_server.py
+    %connect sdk_calendar --no-probe   # no probe: the next cell's message is the first line
 
 and probes its era (`mcp_lab.probe`: server/discover, then the legacy initialize handshake if
 needed).  Every later cell is one message typed by hand, handled exactly as the `%%rpc` magic
@@ -53,6 +54,7 @@ _DIRECTIVES = ("%connect", "%trace", "%close", "%raw", "%meta", "%nolint", "%tim
 _HELP = """MCP wire: every cell is one JSON-RPC message, sent to the connected server.
   %connect NAME                 a known server (calendar, sdk_calendar, everything)
   %connect [NAME] -- ARGV...    any stdio server, by its argv
+  %connect NAME --no-probe      start it, send nothing: your first cell is its first line
   %trace                        the connection's Trace and sequence diagram
   %close                        end the server process
 Top-of-cell directives for a message: %raw  %meta  %nolint  %timeout S
@@ -173,19 +175,27 @@ class WireKernel(Kernel):
 
         from mcp_lab.notebook.magics import connect as open_connection
 
-        head, sep, argv_text = args.partition("--")
-        words = shlex.split(head)
-        argv = shlex.split(argv_text) if sep else None
+        try:
+            words = shlex.split(args)
+        except ValueError as e:
+            raise _CellError("UsageError", f"%connect: {e}") from None
+        sep = "--" in words
+        argv = words[words.index("--") + 1 :] if sep else None
+        words = words[: words.index("--")] if sep else words
+        probe = "--no-probe" not in words
+        words = [w for w in words if w != "--no-probe"]
         if sep and not argv:
             raise _CellError("UsageError", "nothing after --: give the server's argv, e.g. %connect -- node server.js")
         if len(words) > 1 or (not words and not argv):
-            raise _CellError("UsageError", "usage: %connect NAME | %connect [NAME] -- ARGV...")
+            raise _CellError(
+                "UsageError", "usage: %connect NAME [--no-probe] | %connect [NAME] [--no-probe] -- ARGV..."
+            )
         name = words[0] if words else argv[-1].rsplit("/", 1)[-1]
         if self.client is not None:
             self.client.close()
             self.client = None
         try:
-            client, verdict = open_connection(name, argv)
+            client, verdict = open_connection(name, argv, probe=probe)
         except UsageError as e:
             raise _CellError("ConnectError", str(e)) from None
         # The kernel keeps its one connection itself (the magics' registry is for IPython).
