@@ -55,7 +55,7 @@ def test_the_banner_task_waits_then_judges(capsys):
 def test_fate_reads_what_became_of_a_request_off_the_trace():
     glued = mcp_lab.connect([sys.executable, "-m", "mcp_lab.servers.noisy", "--glued"])
     try:
-        assert n03.request_within(glued, "tools/list", seconds=1.0) is None
+        assert n03.first_request(glued, "tools/list") is None
         assert n03.fate(glued.trace, 1) == n03.LOST
     finally:
         glued.close()
