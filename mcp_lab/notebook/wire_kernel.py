@@ -29,9 +29,9 @@ elicitation, since the person at the keyboard can answer a question by typing th
 prediction after it: `result`, or the error code expected; then the kernel says whether it
 held).  What the kernel says while it waits (`PREDICT_FIRST`) gives no example code: whatever
 number it showed would be some prediction's answer on the learner's screen.  `%trace` shows the
-connection's Trace and its sequence diagram, `%close` ends the server.  Restarting the kernel ends the process, and with it the server (do_shutdown reaps it,
-and the server also sees EOF on stdin if the kernel dies), so a restart always means a new
-server process.
+connection's Trace and its sequence diagram, `%close` ends the server.  Restarting the kernel
+ends the process, and with it the server (do_shutdown reaps it, and the server also sees EOF on
+stdin if the kernel dies), so a restart always means a new server process.
 """
 
 from __future__ import annotations
