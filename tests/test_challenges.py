@@ -63,4 +63,4 @@ def test_a_retry_without_action_gets_a_sentence_that_names_action_and_the_lint_p
     from mcp_lab.wire import lint
 
     found = str(lint.lint(answer.sent))
-    assert "closest is ElicitResult: action" in found, found
+    assert "closest is ElicitResult (the answer to elicitation/create): action" in found, found

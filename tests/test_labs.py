@@ -86,6 +86,18 @@ def test_lab00_template_fails_with_the_placeholder_message():
     )
 
 
+def test_lab05_try_each_sends_what_is_written_and_skips_the_rest(capsys):
+    """The lab's optional "try one" cell, one line in the package: placeholders wait, text that is
+    not JSON gets one line, and a written request is answered by a calendar of its own."""
+    good = lab00_requests(SOLUTIONS / NOTEBOOKS[0])
+    capsys.readouterr()  # the solution's own cells print too
+    check_requests.try_each({"discover": good[0], "list_tools": ..., "read_week": "{not json", "create": good[3]})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith('discover: {"jsonrpc":"2.0","id":') and "supportedVersions" in out[0], out
+    assert out[1] == "list_tools: not written yet" and out[2].startswith("read_week: not JSON yet (")
+    assert out[3].startswith("create: ") and "Created e3" in out[3], out
+
+
 def test_lab00_solution_passes():
     report = check_requests.check(lab00_requests(SOLUTIONS / NOTEBOOKS[0]))
     assert len(report.passed) == 8

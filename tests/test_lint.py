@@ -312,6 +312,32 @@ def test_hand_made_messages(text, kwargs, rule, severity, section):
     assert hits[0].section == section
 
 
+def test_an_answer_in_input_responses_is_said_by_what_it_answers():
+    """Notebook 04's retry meets the union of answers before notebook 07 teaches sampling and roots:
+    the finding says each shape by the request it answers, and a tie goes to the elicitation's
+    answer (before, `{"startsAt": ...}` without `content` and `action` was "closest is
+    ListRootsResult: roots: Field required")."""
+    for answer in ({"content": {"startsAt": "2026-09-10T08:30:00Z"}}, {"startsAt": "2026-09-10T08:30:00Z"}):
+        params = {"_meta": META, "name": "create_event", "inputResponses": {"when": answer}, "requestState": "x"}
+        [finding] = [x for x in lint(_req(1, "tools/call", params)) if x.rule == "schema"]
+        assert "closest is ElicitResult (the answer to elicitation/create): action" in finding.message, finding
+        assert "ListRootsResult" not in finding.message and "CreateMessageResult" not in finding.message
+        assert "elicitation/create, sampling/createMessage, roots/list" in finding.message
+    params = {"_meta": META, "name": "create_event", "inputResponses": {"when": {"roots": 3}}}
+    [finding] = [x for x in lint(_req(1, "tools/call", params)) if x.rule == "schema"]
+    assert "closest is ListRootsResult (the answer to roots/list)" in finding.message, finding
+
+
+def test_a_removed_method_without_meta_may_get_either_code():
+    """A bare `ping` to a modern server has two faults; the bundled calendar answers -32601, the
+    SDK's server -32602 (notebook 04b sends both): the lint names both, and only -32601 once the
+    required `_meta` is there (the test of what each server really answers is in test_wire_kernel)."""
+    [bare] = lint(_req(1, "ping"), era="modern")
+    assert "-32601" in bare.message and "-32602" in bare.message, bare
+    [dressed] = lint(_req(1, "ping", {"_meta": META}), era="modern")
+    assert "-32601" in dressed.message and "-32602" not in dressed.message, dressed
+
+
 def test_schema_errors_carry_json_paths():
     f = lint(
         _req(1, "tools/call", {"_meta": META, "name": "create_event", "inputResponses": {"when": {"action": "maybe"}}})

@@ -9,6 +9,8 @@ prediction's revealed value equals its TRUTH, so a TRUTH cannot rot).
 - `test_no_prediction_is_answered_on_screen`: the TRUTH of every prediction appears nowhere in
   that visible text (as a token: `-32022` is found in "answer -32022." but not in "-320221");
   the question's words (mcp_lab/course/lessons/) are read too, its options aside.
+  The MCP wire kernel's `%predict` cells (04b) are read the same way, keyed by cell id, with the
+  kernel's own waiting text and help as part of the screen.
 - `test_reveal_cells_compute_the_answer`: `.expect(...)` takes a value computed from the
   exchange, never a literal, and no visible cell passes `why=` (the reason lives with the
   question and shows after the verdict).
@@ -33,6 +35,8 @@ import pytest
 from _support import ROOT
 
 from mcp_lab.course import lessons
+from mcp_lab.notebook.wire_kernel import _HELP as WIRE_HELP
+from mcp_lab.notebook.wire_kernel import PREDICT_FIRST
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 LABS = sorted((ROOT / "labs").glob("*.ipynb"))
@@ -42,6 +46,7 @@ MAX_WORDS, MAX_MEDIAN = 220, 5
 # Lessons with no live exchange (the map, the neighbours) and the glossary; 04b runs on the MCP wire
 # kernel, whose predictions are its own `%predict` directive (checked below).
 NO_LIVE_EXCHANGE = {"00-start-here", "18-mcp-and-its-neighbours", "glossary"}
+WIRE_PREDICT = re.compile(r"^%predict\b", re.M)
 TYPING = re.compile(r"your_turn\(|%%rpc|\bcheck\(\d|%predict|check_primitives\(")
 
 
@@ -97,6 +102,15 @@ def seen_before_commit(path: Path) -> list[tuple[str, str, str]]:
             if key in asks:
                 text = text.replace(_src(cell), "") + "\n" + asks[key].prompt
             out.append((key, str(truth.get(key, "")), text))
+        if WIRE_PREDICT.search(_src(cell)):
+            # The MCP wire kernel's own `%predict` (04b): the cell is its own reveal, keyed by its id;
+            # before the learner writes a prediction the kernel shows its waiting text and its help.
+            # Its two kinds of answer are its options, read aside as an Ask's are: `result` where
+            # the text names the choice (in backticks, and in the kernel's own words).
+            shown = [cells[0]] + cells[_section_start(cells, i) : i + 1]
+            text = "\n".join([*(_src(c) for c in shown if _visible(c)), PREDICT_FIRST, WIRE_HELP])
+            text = text.replace("`result`", "").replace("write result", "write").replace("(result,", "(")
+            out.append((cell.get("id"), str(truth.get(cell.get("id"), "")), text))
     return out
 
 
@@ -204,3 +218,19 @@ def test_the_spoiler_reader_catches_a_spoiled_prediction(tmp_path):
     assert key == "k" and _contains(text, "-32022") and not _contains(text, "-3202")
     with pytest.raises(AssertionError, match="states the answer"):
         test_reveal_cells_compute_the_answer(path)
+
+
+def test_the_spoiler_reader_catches_a_wire_kernel_prediction_answered_above(tmp_path):
+    """A `%predict` cell whose section says the answer (04b's intro once gave `%predict -32602` as
+    its example, prediction 3's answer) is caught; so is the kernel's waiting text."""
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "id": "g", "metadata": {}, "source": ["# Goals"]},
+            {"cell_type": "markdown", "id": "h", "metadata": {}, "source": ["## Predict\n(e.g. `%predict -32602`)"]},
+            {"cell_type": "code", "id": "p", "metadata": {}, "source": ['%predict\n{"jsonrpc": "2.0"}']},
+        ]
+    }
+    path = tmp_path / "99-fixture.ipynb"
+    path.write_text(json.dumps(nb))
+    [(key, _, text)] = seen_before_commit(path)
+    assert key == "p" and _contains(text, "-32602") and "Predict first" in text

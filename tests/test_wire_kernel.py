@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import runpy
 import subprocess
 import sys
 
@@ -19,7 +20,7 @@ from _support import ROOT, wait_for
 from nbformat.v4 import new_code_cell, new_notebook
 from test_magics import _with_reference
 
-from mcp_lab.notebook.wire_kernel import KERNEL_NAME, complete
+from mcp_lab.notebook.wire_kernel import KERNEL_NAME, PREDICT_FIRST, complete, verdict_code
 
 
 @pytest.fixture(scope="module")
@@ -136,37 +137,49 @@ def test_notebook_06b(kernelspec):
     assert len(reply["result"]["tools"]) == 13
     assert "era legacy" in "".join(o.text for o in by_id["connect-everything"].outputs if o.output_type == "stream")
 
-    # The closing "predict, then run" self-check: the answers its markdown gives are the real ones.
+    # The closing "predict, then run" self-check.
     assert "era modern" in "".join(o.text for o in by_id["self-check-connect"].outputs if o.output_type == "stream")
     # Under Run All nothing is predicted yet, so nothing is sent: each cell waits for the learner.
-    for cid in ("predict-ping", "predict-ask", "predict-unknown-resource"):
+    answers = runpy.run_path(str(ROOT / "tests" / "lessons" / "answers" / "04b-wire-kernel.py"))
+    truth, typed = answers["TRUTH"], answers["EDITS"]
+    assert set(truth) == {c.id for c in nb.cells if c.cell_type == "code" and "%predict" in c.source}
+    for cid in truth:
         said = "".join(o.text for o in by_id[cid].outputs if o.output_type == "stream")
-        assert "Predict first" in said and not _outputs(by_id[cid], "sent"), (cid, said)
-    # The correction, in this notebook: the SDK calendar checks _meta first (-32602), the bundled
-    # calendar looks the method up first (-32601): the order is each server's choice.
-    reply, _ = _reply(by_id["sdk-ping"])
-    assert reply["error"]["code"] == -32602
+        assert PREDICT_FIRST in said and not _outputs(by_id[cid], "sent"), (cid, said)
 
-    # The learner writes predictions: now the messages go, and the kernel says whether each held.
+    # The test-learner writes its predictions (tests/lessons/answers/04b-wire-kernel.py, one of
+    # them wrong): now the messages go, and the kernel says whether each held.
     predicted = nbformat.read(path, as_version=4)
-    typed = {"predict-ping": "-32601", "predict-ask": "result", "predict-unknown-resource": "-32002"}
     for cell in predicted.cells:
-        if cell.id in typed:
-            cell.source = cell.source.replace("%predict", f"%predict {typed[cell.id]}", 1)
+        cell.source = typed.get(cell.id, cell.source)
     _run(_with_reference(predicted))
     by_id = {c.id: c for c in predicted.cells}
+    for cid, fact in truth.items():  # each prediction's answer is the real one (the harness cannot check it here)
+        reply, _ = _reply(by_id[cid])
+        assert verdict_code(reply) == fact, (cid, reply)
+        verdict = "".join(o.text for o in by_id[cid].outputs if o.output_type == "stream")
+        written = typed[cid].split()[1]
+        assert (
+            f"Your prediction held: {fact}" if written == fact else f"you predicted {written}, the answer is {fact}"
+        ) in verdict
     reply, _ = _reply(by_id["predict-ping"])
-    assert reply["id"] == 30 and reply["error"]["code"] == -32601
-    assert "legacy-only-method" in _lint(by_id["predict-ping"])
+    assert reply["id"] == 30 and "legacy-only-method" in _lint(by_id["predict-ping"])
     reply, _ = _reply(by_id["predict-ask"])
     assert reply["result"]["resultType"] == "input_required"
     assert set(reply["result"]["inputRequests"]) == {"when"} and reply["result"]["requestState"]
     reply, _ = _reply(by_id["predict-unknown-resource"])
-    assert reply["error"]["code"] == -32602 and reply["error"]["data"] == {"uri": "calendar://year"}
-    verdicts = {cid: "".join(o.text for o in by_id[cid].outputs if o.output_type == "stream") for cid in typed}
-    assert "Your prediction held: -32601" in verdicts["predict-ping"]
-    assert "Your prediction held: result" in verdicts["predict-ask"]
-    assert "Not quite: you predicted -32002, the answer is -32602" in verdicts["predict-unknown-resource"]
+    assert reply["error"]["data"] == {"uri": "calendar://year"}
+    # The same bare ping: the SDK calendar checks _meta first, the bundled calendar looks the method
+    # up first; the lint says what each really answers (it once said "-32601" for both).
+    for cid in ("predict-ping", "predict-sdk-ping"):
+        assert str(_reply(by_id[cid])[0]["error"]["code"]) in _lint(by_id[cid]), _lint(by_id[cid])
+    # A fresh SDK process, not probed: the bare ping is its first line and gets the legacy `{}`; the
+    # connection is then a handshake-era one, which refuses the modern envelope (issue 40: the claim
+    # is shown live, and checked here).
+    said = "".join(o.text for o in by_id["fresh-sdk-connect"].outputs if o.output_type == "stream")
+    assert "era not probed" in said, said
+    assert _reply(by_id["fresh-sdk-ping"])[0] == {"jsonrpc": "2.0", "id": 1, "result": {}}
+    assert _reply(by_id["fresh-sdk-modern"])[0]["error"]["code"] == -32600
     assert "closed 'sdk_calendar'" in "".join(o.text for o in by_id["close"].outputs if o.output_type == "stream")
 
 
@@ -182,11 +195,12 @@ def test_mistakes_are_one_line_errors(kernelspec):
             "%frobnicate\n{}",  # 3 unknown directive
             '{"jsonrpc": "2.0", "id": 1, "method": "ping"}',  # 4 an error answer is a normal output
             "%help",  # 5
+            "%connect --no-probe",  # 6 a flag, but no server
         )
     ]
     _run(nb, allow_errors=True)
     c = nb.cells
-    for i, name in ((0, "NotConnected"), (1, "ConnectError"), (3, "UsageError")):
+    for i, name in ((0, "NotConnected"), (1, "ConnectError"), (3, "UsageError"), (6, "UsageError")):
         (err,) = [o for o in c[i].outputs if o.output_type == "error"]
         assert err.ename == name and len(err.traceback) == 1 and "\n" not in err.evalue, err
     assert not [o for o in c[4].outputs if o.output_type == "error"]

@@ -24,7 +24,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Challenge", "CHALLENGES", "NotYet", "check", "judge"]
+__all__ = ["Challenge", "CHALLENGES", "NotYet", "check", "judge", "send_as_given"]
 
 META_2026 = (
     '"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
@@ -333,6 +333,19 @@ def check(number: int, answer=None) -> None:
     if reason is not None:
         raise NotYet(number, reason, c.hint)
     print(f"challenge {number}: done.")
+
+
+def send_as_given(number: int):
+    """Send challenge `number`'s starting text through `%%rpc`, as its cell holds it at first.
+
+    What a prediction about the challenge reveals (notebook 04: how many answers a message with
+    newlines in it earns).  The answer is shown under the calling cell and returned; the
+    challenge's own check still waits for the learner's message.
+    """
+    from IPython import get_ipython
+
+    c = CHALLENGES[number]
+    return get_ipython().run_cell_magic("rpc", f"{c.connection} {c.flags}".strip(), c.start)
 
 
 def _send_and_check(number: int, text: str) -> None:

@@ -2,6 +2,7 @@
 
     from mcp_lab.course import check_requests
     check_requests.check([discover, list_tools, read_week, create])   # CheckFailed, or a report
+    check_requests.try_each({"discover": discover, ...})               # optional: each one's answer
 
 Theory of operation.  Each request is judged twice.  First on its own, before anything is sent:
 is it still the template's placeholder, is it one JSON object, is it a JSON-RPC request (not a
@@ -26,7 +27,7 @@ from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, is_placeholder, shown
 from mcp_lab.wire import jsonrpc, revisions
 
-__all__ = ["EXPECTED", "check"]
+__all__ = ["EXPECTED", "check", "try_each"]
 
 # (method, what the request is for), in the order the lab asks for them.
 EXPECTED = (
@@ -59,6 +60,31 @@ def check(requests: Sequence[Any], *, timeout: float = 5.0) -> CheckReport:
         return _check(requests, timeout)
     except CheckFailed as e:
         raise e.with_traceback(None) from None  # the paragraph, not the check's own frames
+
+
+def try_each(written: dict[str, Any], *, width: int = 150) -> None:
+    """Send each request written so far to a calendar of the learner's own; print each answer.
+
+    The lab's optional "try one" cell: a placeholder (`...`) is skipped, text that is not JSON
+    gets one line, and every other request goes as one compact JSON line, exactly as `check`
+    sends it.  The calendar is started here and closed at the end, so running it again starts
+    afresh and the check's own server is never touched.
+    """
+    from mcp_lab.session.connect import connect
+
+    with connect("calendar") as scratch:
+        for name, request in written.items():
+            if request is ...:
+                print(f"{name}: not written yet")
+                continue
+            try:
+                obj = json.loads(request) if isinstance(request, str) else request
+                line = json.dumps(obj, separators=(",", ":"))
+            except (TypeError, ValueError) as e:
+                print(f"{name}: not JSON yet ({e})")
+                continue
+            answers = scratch.send_raw(line)  # one line, exactly as the check sends it
+            print(f"{name}: {scratch.trace.received[-1][:width] if answers else '(no answer)'}")
 
 
 def _label(i: int) -> str:

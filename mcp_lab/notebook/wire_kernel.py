@@ -10,6 +10,7 @@ child process.  The first cell connects it:
     %connect calendar            # a known short name: calendar, sdk_calendar, everything, ...
     %connect -- /usr/bin/node server.js
     %connect mine -- python3 my_server.py
+    %connect sdk_calendar --no-probe   # no probe: the next cell's message is the first line
 
 and probes its era (`mcp_lab.probe`: server/discover, then the legacy initialize handshake if
 needed).  Every later cell is one message typed by hand, handled exactly as the `%%rpc` magic
@@ -25,11 +26,12 @@ Directives at the top of a message cell change how it is sent: `%raw` (byte-exac
 embedded newline really breaks the framing), `%meta` (fill a missing `_meta`; it declares form
 elicitation, since the person at the keyboard can answer a question by typing the retry), `%nolint`,
 `%timeout S`, `%predict WHAT` (the message is sent only once the learner has written a
-prediction after it: `result`, or an error code such as `-32601`; then the kernel says whether
-it held).  `%trace` shows the connection's Trace and its sequence diagram, `%close` ends the
-server.  Restarting the kernel ends the process, and with it the server (do_shutdown reaps it,
-and the server also sees EOF on stdin if the kernel dies), so a restart always means a new
-server process.
+prediction after it: `result`, or the error code expected; then the kernel says whether it
+held).  What the kernel says while it waits (`PREDICT_FIRST`) gives no example code: whatever
+number it showed would be some prediction's answer on the learner's screen.  `%trace` shows the
+connection's Trace and its sequence diagram, `%close` ends the server.  Restarting the kernel
+ends the process, and with it the server (do_shutdown reaps it, and the server also sees EOF on
+stdin if the kernel dies), so a restart always means a new server process.
 """
 
 from __future__ import annotations
@@ -52,10 +54,17 @@ _DIRECTIVES = ("%connect", "%trace", "%close", "%raw", "%meta", "%nolint", "%tim
 _HELP = """MCP wire: every cell is one JSON-RPC message, sent to the connected server.
   %connect NAME                 a known server (calendar, sdk_calendar, everything)
   %connect [NAME] -- ARGV...    any stdio server, by its argv
+  %connect NAME --no-probe      start it, send nothing: your first cell is its first line
   %trace                        the connection's Trace and sequence diagram
   %close                        end the server process
 Top-of-cell directives for a message: %raw  %meta  %nolint  %timeout S
   %predict WHAT                 send only once you wrote your prediction (result, or a code)"""
+# Shown under a `%predict` cell with nothing written yet: no example code (it would answer some
+# prediction on the learner's screen; tests/test_predict_then_see.py reads this text).
+PREDICT_FIRST = (
+    "Predict first: after %predict write result, or the error code you expect (the number), "
+    "then run this cell again. Nothing was sent."
+)
 
 
 def _version() -> str:
@@ -166,19 +175,27 @@ class WireKernel(Kernel):
 
         from mcp_lab.notebook.magics import connect as open_connection
 
-        head, sep, argv_text = args.partition("--")
-        words = shlex.split(head)
-        argv = shlex.split(argv_text) if sep else None
+        try:
+            words = shlex.split(args)
+        except ValueError as e:
+            raise _CellError("UsageError", f"%connect: {e}") from None
+        sep = "--" in words
+        argv = words[words.index("--") + 1 :] if sep else None
+        words = words[: words.index("--")] if sep else words
+        probe = "--no-probe" not in words
+        words = [w for w in words if w != "--no-probe"]
         if sep and not argv:
             raise _CellError("UsageError", "nothing after --: give the server's argv, e.g. %connect -- node server.js")
         if len(words) > 1 or (not words and not argv):
-            raise _CellError("UsageError", "usage: %connect NAME | %connect [NAME] -- ARGV...")
+            raise _CellError(
+                "UsageError", "usage: %connect NAME [--no-probe] | %connect [NAME] [--no-probe] -- ARGV..."
+            )
         name = words[0] if words else argv[-1].rsplit("/", 1)[-1]
         if self.client is not None:
             self.client.close()
             self.client = None
         try:
-            client, verdict = open_connection(name, argv)
+            client, verdict = open_connection(name, argv, probe=probe)
         except UsageError as e:
             raise _CellError("ConnectError", str(e)) from None
         # The kernel keeps its one connection itself (the magics' registry is for IPython).
@@ -225,10 +242,7 @@ class WireKernel(Kernel):
         if not body.strip():
             raise _CellError("UsageError", "no message under the directives")
         if predicted == "":
-            self._stream(
-                "Predict first: write what you expect after %predict (result, or an error code such "
-                "as -32601), then run this cell again. Nothing was sent.\n"
-            )
+            self._stream(PREDICT_FIRST + "\n")
             return self._ok()
         self._need_client()
         try:
@@ -282,15 +296,20 @@ class WireKernel(Kernel):
         return {"status": "ok", "restart": restart}
 
 
+def verdict_code(reply: dict) -> str:
+    """What a prediction is compared with: the error's code, or "result"."""
+    error = reply.get("error")
+    return str(error.get("code")) if isinstance(error, dict) else "result"
+
+
 def prediction_verdict(predicted: str, reply: dict) -> str:
     """'Your prediction held' or 'Not quite', comparing `predicted` with what came back."""
-    error = reply.get("error")
-    actual = str(error.get("code")) if isinstance(error, dict) else "result"
+    actual = verdict_code(reply)
     said = predicted.strip().lower()
     held = said == actual or (actual == "result" and said in ("result", "a result", "ok"))
     if held:
-        return f"Your prediction held: {actual}. The reasons are under the last cell."
-    return f"Not quite: you predicted {predicted}, the answer is {actual}. The reasons are under the last cell."
+        return f"Your prediction held: {actual}. The reasons are below."
+    return f"Not quite: you predicted {predicted}, the answer is {actual}. The reasons are below."
 
 
 class _CellError(Exception):

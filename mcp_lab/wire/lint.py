@@ -291,6 +291,10 @@ def check_legacy_connection(d: Draft, out: Findings) -> bool:
     return True
 
 
+def _has_required_meta(meta: Any) -> bool:
+    return isinstance(meta, dict) and all(k in meta for k in revisions.REQUIRED_META_KEYS)
+
+
 # What replaced each method the handshake era had and 2026-07-28 removed.
 LEGACY_REPLACEMENTS = {
     "initialize": "server/discover plus _meta on every request",
@@ -310,12 +314,22 @@ def check_legacy_only_method(d: Draft, out: Findings) -> bool:
     if method not in LEGACY_ONLY_METHODS:
         return False
     replacement = LEGACY_REPLACEMENTS[method]
-    answer = (
-        "an error of its own choosing on stdio (the code is implementation-defined; "
-        "the bundled calendar's is -32601) and 400 over HTTP, and SHOULD name its versions"
-        if method == "initialize"
-        else ("-32601" if d.has_id else "nothing (a notification is never answered)")
-    )
+    if method == "initialize":
+        answer = (
+            "an error of its own choosing on stdio (the code is implementation-defined; "
+            "the bundled calendar's is -32601) and 400 over HTTP, and SHOULD name its versions"
+        )
+    elif not d.has_id:
+        answer = "nothing (a notification is never answered)"
+    elif _has_required_meta(d.meta):
+        answer = "-32601 (method not found)"
+    else:
+        # Two faults, two codes: the unknown method (-32601) and the missing `_meta` (-32602).
+        # Which one a server checks first is its own choice (notebook 04b shows both).
+        answer = (
+            "-32601 (method not found) or, if it reads the missing _meta first, -32602 "
+            "(the bundled calendar answers -32601, the official SDK's server -32602)"
+        )
     if d.era == "modern":
         why = f"{method} was removed in {LATEST} (replaced by {replacement}); this modern server answers {answer}"
         out.append(Finding("error", "legacy-only-method", "changelog", why))

@@ -67,16 +67,16 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
                 given[tag] = value  # a top-level field missing: `value` is the object written here
         # The closest branch is the one the learner's keys fit best: most of the keys written are
         # its fields (an answer with `content` but no `action` is an ElicitResult gone wrong, not
-        # a ListRootsResult), then fewest fields missing.
+        # a ListRootsResult), then fewest fields missing, then the shape a learner meets first
+        # (an elicitation's answer, notebook 04).
         known = {t: _known_keys(t, given.get(t)) for t in by_tag}
-        closest = min(by_tag, key=lambda t: (-known[t], missing[t], len(by_tag[t])))
+        closest = min(by_tag, key=lambda t: (-known[t], missing[t], _taught(t), len(by_tag[t])))
         findings.append(
             Finding(
                 "error",
                 "schema",
                 section,
-                f"{method} ({version}): matches none of {', '.join(by_tag)}; closest is {closest}: "
-                + "; ".join(by_tag[closest][:3]),
+                f"{method} ({version}): {_shapes(by_tag, closest)}: " + "; ".join(by_tag[closest][:3]),
                 path=path,
             )
         )
@@ -88,6 +88,30 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
     out.extend(findings)
     if params is not None and not notification and method in MODERN_REQUEST_METHODS | LEGACY_REQUEST_METHODS:
         _unknown_params(out, model, params, method, version, section)
+
+
+# The answers an entry of `inputResponses` can hold, each said by what it answers, so that a
+# finding about an elicitation's answer does not name sampling's or roots' types unexplained
+# (notebook 04 meets this union before notebook 07 teaches the other two).  In teaching order.
+ANSWER_SHAPES = {
+    "ElicitResult": "elicitation/create",
+    "CreateMessageResult": "sampling/createMessage",
+    "ListRootsResult": "roots/list",
+}
+
+
+def _taught(tag: str) -> int:
+    order = list(ANSWER_SHAPES)
+    return order.index(tag) if tag in order else len(order)
+
+
+def _shapes(tags: Iterable[str], closest: str) -> str:
+    """'matches none of A, B; closest is A', an answer shape said by the request it answers."""
+    tags = list(tags)
+    if not set(tags) <= set(ANSWER_SHAPES):
+        return f"matches none of {', '.join(tags)}; closest is {closest}"
+    answered = ", ".join(ANSWER_SHAPES[t] for t in sorted(tags, key=_taught))
+    return f"not an answer to any of {answered}; closest is {closest} (the answer to {ANSWER_SHAPES[closest]})"
 
 
 def _known_keys(tag: str, written: Any) -> int:

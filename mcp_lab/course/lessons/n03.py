@@ -1,12 +1,126 @@
-"""Notebook 03's self-check questions: `mcp_lab.self_check("03")` shows them.
+"""Notebook 03's prediction, typed task and self-check questions.
 
 They live here, not in the notebook, so that no answer key sits on the learner's screen
 before they answer (predict, then see).
+
+- "glued-answer": what becomes of request 1's answer when the banner has no newline and the
+  answer shares its line.  `fate(trace, id)` reads the answer off the Trace (which option the
+  exchange showed), so the notebook's reveal cell never names it.
+- "banner-line": the learner writes the banner's line so that the server keeps saying it, off
+  the protocol channel.  `judge_banner_line` runs the real calendar behind that line (the
+  `noisy` server's shape: the line, then `serve_stdio()`), sends it one request, and says what a
+  client would meet: a stdout line that is not a message, a lost answer, or no banner at all.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
+from mcp_lab.wire import jsonrpc, revisions
+
+ANSWERED = "It is answered: the client skips the banner's text"
+REFUSED = "The server answers with a parse error (-32700)"
+LOST = "It is lost: request 1 waits until the client's deadline"
+LATE = "It arrives late, once the server writes another newline"
+
+ASKS = {
+    "glued-answer": Ask(
+        "`--glued` prints the banner without its newline, then the server answers request 1. "
+        "What becomes of that answer?",
+        options=[ANSWERED, REFUSED, LOST, LATE],
+        why="A line parser reads up to the newline: banner and answer arrive as one line, which is "
+        "neither a banner nor a message, so nobody can read the answer's id out of it. The server "
+        "did answer (it never saw a problem); the client, waiting for id 1, only stops at its "
+        "deadline. The next request gets a line of its own and is answered.",
+    ),
+}
+
+
+def first_request(client, method: str, seconds: float = 1.0):
+    """Send one request and wait at most `seconds`: its answer, or None after printing
+    mcp_lab's one line saying that none came (the request stays pending on the client).
+    The reveal cell calls it without the deadline in sight, which would hint at the answer."""
+    from mcp_lab.wire.errors import DeadlineExceeded
+
+    try:
+        return client.request(method, timeout=seconds)
+    except DeadlineExceeded as e:
+        print("mcp_lab:", e)
+        return None
+
+
+def fate(trace, request_id) -> str:
+    """Which option of "glued-answer" the Trace shows for the request `request_id`."""
+    for event in trace:
+        message = event.message
+        if event.kind == "recv" and getattr(message, "id", None) == request_id:
+            late = "late" in (event.note or "")
+            if late:
+                return LATE
+            return REFUSED if isinstance(message, jsonrpc.Error) else ANSWERED
+    marker = f'"id":{json.dumps(request_id)},'
+    if any(event.kind == "noise" and marker in event.line.replace(" ", "") for event in trace):
+        return LOST
+    return "no trace of an answer at all"
+
+
+BANNER_PRELUDE = "import logging, sys\nfrom mcp_lab.servers.noisy import BANNER\n"
+BANNER_SERVER = "\nfrom mcp_lab.servers import calendar\ncalendar.serve_stdio()\n"
+REPO = Path(__file__).resolve().parents[3]
+
+
+def judge_banner_line(line) -> str | None:
+    """None when a calendar started behind `line` keeps stdout for messages and says BANNER elsewhere."""
+    from mcp_lab.servers.noisy import BANNER
+
+    if not isinstance(line, str) or not line.strip():
+        return "Type one line of Python, as a string, e.g. my_line = 'print(BANNER)' changed."
+    try:
+        compile(line, "<your line>", "exec")
+    except SyntaxError as e:
+        return f"That is not valid Python: {e.msg}."
+    request = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": revisions.meta()}})
+    path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")]))
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", BANNER_PRELUDE + line + BANNER_SERVER],
+            input=request + "\n",
+            capture_output=True,
+            text=True,
+            timeout=15,
+            cwd=str(REPO),
+            env={**os.environ, "PYTHONPATH": path},
+        )
+    except subprocess.TimeoutExpired:
+        return "The server behind your line did not finish within 15 s: does your line wait for something?"
+    for out_line in done.stdout.splitlines():
+        try:
+            jsonrpc.parse(out_line)
+        except jsonrpc.ProtocolError:
+            return f"stdout got {out_line[:60]!r}, which is not a message: a client reads every stdout line as one."
+    answers = [jsonrpc.parse(x) for x in done.stdout.splitlines()]
+    if not any(isinstance(a, jsonrpc.Result) and a.id == 1 for a in answers):
+        tail = done.stderr.strip().splitlines()[-1:] or ["nothing"]
+        return f"The server never answered request 1 (its stderr ended with: {tail[0][:100]})."
+    if BANNER not in done.stderr:
+        return "The banner is gone: a server may say what it likes, on its own stream."
+    return None
+
+
+TASKS = {
+    "banner-line": Task(
+        judge=judge_banner_line,
+        hint="print() takes a file= argument; the stream a server may log on is in sys.",
+        prompt="Write my_line above (a line of Python that says BANNER), then run both cells.",
+        done="done: the banner is still said, and stdout carries only messages.",
+    ),
+}
 
 
 def quiz() -> Quiz:

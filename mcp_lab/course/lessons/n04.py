@@ -1,4 +1,4 @@
-"""Notebook 04's self-check questions: `mcp_lab.self_check("04")` shows them.
+"""Notebook 04's prediction and self-check questions: `mcp_lab.self_check("04")` shows the quiz.
 
 They live here, not in the notebook, so that no answer key sits on the learner's screen
 before they answer (predict, then see).
@@ -6,7 +6,20 @@ before they answer (predict, then see).
 
 from __future__ import annotations
 
+from mcp_lab.course.lessons import Ask
 from mcp_lab.notebook.quiz import Question, Quiz
+
+ASKS = {
+    "lines-on-stdio": Ask(
+        "Challenge 7's message, below, is valid JSON written over several lines, and `--raw` sends "
+        "it byte for byte. How many answers does the calendar send back?",
+        kind=int,
+        why="On stdio a message ends at the first newline, before any JSON parser sees it: each "
+        "line is a message of its own, none of them valid JSON, and each earns its own -32700 "
+        "(with no id: the server could not read one). JSON's freedom to break lines is "
+        "inside a message; the framing decides where a message ends.",
+    ),
+}
 
 
 def quiz() -> Quiz:
