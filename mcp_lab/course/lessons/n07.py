@@ -1,12 +1,70 @@
-"""Notebook 07's self-check questions: `mcp_lab.self_check("07")` shows them.
+"""Notebook 07's words and helpers: its prediction, its typed task, its quiz.
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
-before they answer (predict, then see).
+    no_roots = mcp_lab.predict("no-roots")                      # ASKS below
+    mcp_lab.your_turn("finish-on-a-fresh-process", my_retry)    # TASKS below
+    mcp_lab.self_check("07")                                    # quiz()
+
+They live here, not in the notebook, so that no answer sits on the learner's screen before they
+answer (predict, then see).  The typed task asks the learner to write the retry of section 1's
+interim answer by hand; its judge sends it, as written, to a *fresh* calendar process that never
+saw the question, which is the point of `requestState`: whichever process gets the retry can
+finish the call.  A retry the calendar refuses, asks again about, or answers with a tool error is
+not done, and the judge says which in one sentence.
 """
 
 from __future__ import annotations
 
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
+from mcp_lab.wire import jsonrpc
+
+ASKS = {
+    "no-roots": Ask(
+        "The showcase's brief_project needs the client's roots. A client whose clientCapabilities are {} "
+        "calls it. What comes back?",
+        options=["input_required", "-32021", "-32602", "complete"],
+        why="A server MUST NOT ask for an input the client did not declare, so it cannot answer "
+        "input_required with a roots/list; it refuses with -32021 (missing required client capability), "
+        "and data.requiredCapabilities names what would do: roots.",
+    ),
+}
+
+DENTIST = {"name": "create_event", "arguments": {"title": "Dentist"}}
+FORM = {"elicitation": {"form": {}}}
+
+
+def _judge_retry(value) -> str | None:
+    if not isinstance(value, dict):
+        return "type the retry's params as a dict: the original name and arguments, inputResponses, requestState"
+    if value.get("name") != DENTIST["name"] or value.get("arguments") != DENTIST["arguments"]:
+        return 'keep the original params unchanged: name "create_event", arguments {"title": "Dentist"}'
+    responses = value.get("inputResponses")
+    if not isinstance(responses, dict) or "when" not in responses:
+        return "inputResponses must hold the person's answer under the server's own key, \"when\""
+    if "requestState" not in value:
+        return "no requestState: the retry echoes the one the first answer carried, unchanged"
+    from mcp_lab.session.connect import connect
+
+    with connect("calendar", capabilities=FORM) as fresh:  # a process that never saw the question
+        answer = fresh.request("tools/call", value)
+    if isinstance(answer, jsonrpc.Error):
+        return f"a fresh calendar refused it: {answer.code} {answer.message}"
+    if answer.result_type != "complete":
+        return 'a fresh calendar asked again: the answer under "when" is not an accepted start time'
+    if answer.result.get("isError"):
+        return f"a fresh calendar answered a tool error: {answer.result['content'][0]['text']}"
+    return None
+
+
+TASKS = {
+    "finish-on-a-fresh-process": Task(
+        judge=_judge_retry,
+        hint='Start from DENTIST: {**DENTIST, "inputResponses": {"when": {"action": "accept", '
+        '"content": {"startsAt": ...}}}, "requestState": first.result["requestState"]}.',
+        prompt="Set my_retry to the params of the retry, then run this cell.",
+        done="a fresh calendar process, which never saw the question, created the event from your retry alone.",
+    ),
+}
 
 
 def quiz() -> Quiz:
