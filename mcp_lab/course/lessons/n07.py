@@ -67,150 +67,161 @@ TASKS = {
 }
 
 
+def _questions_1() -> list[Question]:
+    return [
+        Question(
+            "How does a 2026-07-28 server ask the person for a missing argument?",
+            [
+                "It sends `elicitation/create` to the client",
+                'It answers `resultType: "input_required"`',
+                "It answers -32602, naming the argument",
+                "It keeps the call open and streams a form",
+            ],
+            1,
+            [
+                "Servers never send requests in this revision: that was the old design.",
+                "Right: the answer lists `inputRequests`; the client asks the person and retries.",
+                "An error ends the call; `input_required` is an interim result the client can complete.",
+                "Nothing is kept open: the server holds nothing between the answer and the retry.",
+            ],
+        ),
+        Question(
+            "What does the client send next?",
+            [
+                "id 3 again, with the answers added",
+                "A new id, answers, `requestState` as is",
+                "A new id, answers only",
+                "A new id, `requestState` edited",
+            ],
+            1,
+            [
+                "The retry is a new, independent request: its id MUST differ.",
+                "Right: the original params again, `inputResponses` under the same keys, and the "
+                "state echoed byte-exact.",
+                "The state was given, so the client MUST echo it: the retry must be complete on its own.",
+                "`requestState` is opaque: the client MUST NOT modify it.",
+            ],
+            situation='-> id 3  tools/call create_event {"title": "Dentist"}\n'
+            '<- id 3  {"resultType": "input_required",\n'
+            '          "inputRequests": {"when": {"method": "elicitation/create",\n'
+            "                                     ...}},\n"
+            '          "requestState": "eyJ0b29sIjoiY3JlYXRlX2V2ZW50In0.4f1c..."}',
+        ),
+        Question(
+            "A server wants the user's API key. Which mode must it use?",
+            [
+                "Form mode, with a password field",
+                "URL mode, on a page of its own",
+                "Either, for a trusted client",
+                "Form mode, with encrypted state",
+            ],
+            1,
+            [
+                "The spec forbids form mode for passwords, API keys, access tokens and payment credentials.",
+                "Right: the person types the secret on the server's page; it never passes through "
+                "the client or the model's context.",
+                "Trust in the client does not change the rule: only URL mode is allowed for secrets.",
+                "The form's answer still passes through the client, whatever happens to `requestState`.",
+            ],
+        ),
+    ]
+
+
+def _questions_2() -> list[Question]:
+    return [
+        Question(
+            "How does the person's Decline reach the server?",
+            [
+                'In a retry: `inputResponses` holds `{"action": "decline"}`',
+                "It does not: the client drops the call quietly",
+                "As a JSON-RPC error response from the client",
+                "As a JSON-RPC response to the server's request",
+            ],
+            0,
+            [
+                "Right: the answer is an ElicitResult under the same key, in a new request; the "
+                "server decides what a decline means.",
+                "The server gets to answer the decline (here: no event created).",
+                "Clients send no responses here: the server sent no request, only a result.",
+                "There was no request from the server to respond to: the question came inside a "
+                "result, so the answer travels inside a new request.",
+            ],
+            situation='form shown: "When is the appointment?"   [Accept] [Decline] [Cancel]\n'
+            "the person presses Decline",
+        ),
+        Question(
+            "Where does the client's list of roots travel?",
+            [
+                "In a `roots/list` response to the server",
+                "In `inputResponses` of the retried request",
+                "In a `notifications/roots/list_changed`",
+                "In `_meta`, on every request",
+            ],
+            1,
+            [
+                "The server sent no request: `roots/list` was an entry of `inputRequests` in a result.",
+                "Right: a ListRootsResult under the server's key, in a new request.",
+                "That notification was removed in 2026-07-28, and never carried the list itself.",
+                "`_meta` carries the `roots` capability, not the roots.",
+            ],
+            situation='<- {"resultType": "input_required",\n'
+            '    "inputRequests": {"workspace": {"method": "roots/list"}}}',
+        ),
+        Question(
+            "Which request may a server answer with `input_required`?",
+            ["`tools/list`", "`prompts/get`", "`server/discover`", "`resources/list`"],
+            1,
+            [
+                "A list MUST NOT answer input_required: only three requests may.",
+                "Right: `tools/call`, `prompts/get` and `resources/read` may; no other request.",
+                "Discovery MUST NOT ask for input: it is how a client learns what the server speaks.",
+                "A list MUST NOT answer input_required; `resources/read` may.",
+            ],
+        ),
+    ]
+
+
+def _questions_3() -> list[Question]:
+    return [
+        Question(
+            "The server answered this. What does the client do?",
+            [
+                "Wait for a notification",
+                "Retry at once, echoing the state",
+                "Report an error: nothing to answer",
+                "Retry at once, without the state",
+            ],
+            1,
+            [
+                "No notification is coming: the result itself says what to do.",
+                "Right: with no inputRequests the client MAY retry immediately, and it MUST echo "
+                "the state it was given.",
+                "A state-only result is valid: at least one of the two fields MUST be present.",
+                "The state was given, so the retry MUST carry it back exactly.",
+            ],
+            situation='<- {"resultType": "input_required", "requestState": "v1.RQBV..."}',
+        ),
+        Question(
+            "A sealed requestState (AEAD, bound to the request, 5-minute expiry) is sent twice "
+            "within a minute. What does the spec say?",
+            [
+                "The seal makes the second one fail",
+                "Single use is the server's to enforce",
+                "The client must never send it twice",
+                "Expiry alone makes it single-use",
+            ],
+            1,
+            [
+                "A seal proves integrity; a faithful copy still verifies.",
+                "Right: these measures bound the replay window; a server that needs at-most-once "
+                "MUST enforce it server-side.",
+                "The server MUST treat the state as attacker-controlled: it cannot rely on the client.",
+                "Within its lifetime a state can be presented again.",
+            ],
+        ),
+    ]
+
+
 def quiz() -> Quiz:
-    quiz = Quiz(
-        [
-            Question(
-                "How does a 2026-07-28 server ask the person for a missing argument?",
-                [
-                    "It sends `elicitation/create` to the client",
-                    'It answers `resultType: "input_required"`',
-                    "It answers -32602, naming the argument",
-                    "It keeps the call open and streams a form",
-                ],
-                1,
-                [
-                    "Servers never send requests in this revision: that was the old design.",
-                    "Right: the answer lists `inputRequests`; the client asks the person and retries.",
-                    "An error ends the call; `input_required` is an interim result the client can complete.",
-                    "Nothing is kept open: the server holds nothing between the answer and the retry.",
-                ],
-            ),
-            Question(
-                "What does the client send next?",
-                [
-                    "id 3 again, with the answers added",
-                    "A new id, answers, `requestState` as is",
-                    "A new id, answers only",
-                    "A new id, `requestState` edited",
-                ],
-                1,
-                [
-                    "The retry is a new, independent request: its id MUST differ.",
-                    "Right: the original params again, `inputResponses` under the same keys, and the "
-                    "state echoed byte-exact.",
-                    "The state was given, so the client MUST echo it: the retry must be complete on its own.",
-                    "`requestState` is opaque: the client MUST NOT modify it.",
-                ],
-                situation='-> id 3  tools/call create_event {"title": "Dentist"}\n'
-                '<- id 3  {"resultType": "input_required",\n'
-                '          "inputRequests": {"when": {"method": "elicitation/create",\n'
-                "                                     ...}},\n"
-                '          "requestState": "eyJ0b29sIjoiY3JlYXRlX2V2ZW50In0.4f1c..."}',
-            ),
-            Question(
-                "A server wants the user's API key. Which mode must it use?",
-                [
-                    "Form mode, with a password field",
-                    "URL mode, on a page of its own",
-                    "Either, for a trusted client",
-                    "Form mode, with encrypted state",
-                ],
-                1,
-                [
-                    "The spec forbids form mode for passwords, API keys, access tokens and payment credentials.",
-                    "Right: the person types the secret on the server's page; it never passes through "
-                    "the client or the model's context.",
-                    "Trust in the client does not change the rule: only URL mode is allowed for secrets.",
-                    "The form's answer still passes through the client, whatever happens to `requestState`.",
-                ],
-            ),
-            Question(
-                "How does the person's Decline reach the server?",
-                [
-                    'In a retry: `inputResponses` holds `{"action": "decline"}`',
-                    "It does not: the client drops the call quietly",
-                    "As a JSON-RPC error response from the client",
-                    "As a JSON-RPC response to the server's request",
-                ],
-                0,
-                [
-                    "Right: the answer is an ElicitResult under the same key, in a new request; the "
-                    "server decides what a decline means.",
-                    "The server gets to answer the decline (here: no event created).",
-                    "Clients send no responses here: the server sent no request, only a result.",
-                    "There was no request from the server to respond to: the question came inside a "
-                    "result, so the answer travels inside a new request.",
-                ],
-                situation='form shown: "When is the appointment?"   [Accept] [Decline] [Cancel]\n'
-                "the person presses Decline",
-            ),
-            Question(
-                "Where does the client's list of roots travel?",
-                [
-                    "In a `roots/list` response to the server",
-                    "In `inputResponses` of the retried request",
-                    "In a `notifications/roots/list_changed`",
-                    "In `_meta`, on every request",
-                ],
-                1,
-                [
-                    "The server sent no request: `roots/list` was an entry of `inputRequests` in a result.",
-                    "Right: a ListRootsResult under the server's key, in a new request.",
-                    "That notification was removed in 2026-07-28, and never carried the list itself.",
-                    "`_meta` carries the `roots` capability, not the roots.",
-                ],
-                situation='<- {"resultType": "input_required",\n'
-                '    "inputRequests": {"workspace": {"method": "roots/list"}}}',
-            ),
-            Question(
-                "Which request may a server answer with `input_required`?",
-                ["`tools/list`", "`prompts/get`", "`server/discover`", "`resources/list`"],
-                1,
-                [
-                    "A list MUST NOT answer input_required: only three requests may.",
-                    "Right: `tools/call`, `prompts/get` and `resources/read` may; no other request.",
-                    "Discovery MUST NOT ask for input: it is how a client learns what the server speaks.",
-                    "A list MUST NOT answer input_required; `resources/read` may.",
-                ],
-            ),
-            Question(
-                "The server answered this. What does the client do?",
-                [
-                    "Wait for a notification",
-                    "Retry at once, echoing the state",
-                    "Report an error: nothing to answer",
-                    "Retry at once, without the state",
-                ],
-                1,
-                [
-                    "No notification is coming: the result itself says what to do.",
-                    "Right: with no inputRequests the client MAY retry immediately, and it MUST echo "
-                    "the state it was given.",
-                    "A state-only result is valid: at least one of the two fields MUST be present.",
-                    "The state was given, so the retry MUST carry it back exactly.",
-                ],
-                situation='<- {"resultType": "input_required", "requestState": "v1.RQBV..."}',
-            ),
-            Question(
-                "A sealed requestState (AEAD, bound to the request, 5-minute expiry) is sent twice "
-                "within a minute. What does the spec say?",
-                [
-                    "The seal makes the second one fail",
-                    "Single use is the server's to enforce",
-                    "The client must never send it twice",
-                    "Expiry alone makes it single-use",
-                ],
-                1,
-                [
-                    "A seal proves integrity; a faithful copy still verifies.",
-                    "Right: these measures bound the replay window; a server that needs at-most-once "
-                    "MUST enforce it server-side.",
-                    "The server MUST treat the state as attacker-controlled: it cannot rely on the client.",
-                    "Within its lifetime a state can be presented again.",
-                ],
-            ),
-        ],
-        key="quiz",
-    )
-    return quiz
+    """The self-check, built when shown."""
+    return Quiz(_questions_1() + _questions_2() + _questions_3(), key="quiz")
