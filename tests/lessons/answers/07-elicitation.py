@@ -55,6 +55,15 @@ assert "apiKey" not in secret_form.result.get("content", {}), "a secret never le
     "2368e80e": """
 assert link.result is not None and "content" not in link.result, "in URL mode Accept is consent only: no content"
 """,
+    "url-caps": """
+import mcp_lab
+seen = []
+for mode in ({}, {"url": {}}):
+    with mcp_lab.connect("calendar", capabilities={"elicitation": mode}) as c:
+        r = c.request("tools/call", DENTIST)
+    seen.append(getattr(r, "code", None) or r.result_type)
+assert seen == ["input_required", -32021], f"{{}} means form only; url alone is not form: {seen}"
+""",
     "sampling-verdict": """
 assert bare_brief.data == {"requiredCapabilities": {"roots": {}}}, "-32021 names the roots capability"
 assert no_roots.held is False, "the test-learner predicted input_required"
