@@ -31,6 +31,7 @@ ASKS = {
 
 DENTIST = {"name": "create_event", "arguments": {"title": "Dentist"}}
 FORM = {"elicitation": {"form": {}}}
+STARTS_AT = "2026-09-10T08:30:00Z"  # the answer the task asks the learner to give
 
 
 def _judge_retry(value) -> str | None:
@@ -53,6 +54,13 @@ def _judge_retry(value) -> str | None:
         return 'a fresh calendar asked again: the answer under "when" is not an accepted start time'
     if answer.result.get("isError"):
         return f"a fresh calendar answered a tool error: {answer.result['content'][0]['text']}"
+    made = answer.result.get("structuredContent") or {}
+    if made.get("title") != DENTIST["arguments"]["title"]:
+        return (
+            f"a fresh calendar created {made.get('title')!r}, not 'Dentist': that requestState is not the one it gave"
+        )
+    if made.get("startsAt") != STARTS_AT:
+        return f"the event starts at {made.get('startsAt')}, not 10 September 2026, 08:30 UTC ({STARTS_AT})"
     return None
 
 
