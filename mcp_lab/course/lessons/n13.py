@@ -3,7 +3,8 @@
 They live here, not in the notebook, so that no answer sits on the learner's screen before
 they answer (predict, then see), and so that the notebook's cells hold the lesson alone:
 
-- `ASKS["get-status"]`: the status of a `GET` on the MCP endpoint (the reveal cell computes it).
+- `ASKS["get-status"]`: the status of a `GET` on the MCP endpoint (the reveal cell computes it);
+  `ASKS["sdk-bare-get"]`: the same `GET` without a version header, to the official SDK's server.
 - `TASKS["break-a-header"]`: the learner sets one mirrored header to a value the body does not
   carry; `send_with_header(my_header)` sends the `tools/call` with it to a calendar of its own
   and prints the raw exchange, and the judge reads that exchange (400 with -32020 is the goal).
@@ -26,6 +27,14 @@ ASKS = {
         why="2026-07-28 removed the GET stream (and sessions with it): a modern-only server SHOULD "
         "answer GET and DELETE with 405 Method Not Allowed, and the calendar names the one method "
         "it takes in `Allow: POST`.",
+    ),
+    "sdk-bare-get": Ask(
+        "The official SDK's server (mcp 2.3.0) gets a GET that carries Accept and no "
+        "MCP-Protocol-Version header: which HTTP status comes back? Type the number.",
+        kind=int,
+        why="the SDK serves both eras on one endpoint and picks the era from MCP-Protocol-Version "
+        "alone: without it the GET takes the legacy path, where a GET without Mcp-Session-Id is a "
+        "session request with no session (400, -32600). With 2026-07-28 in the header it gets 405.",
     ),
 }
 

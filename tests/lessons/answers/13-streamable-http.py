@@ -5,8 +5,9 @@ replace the derived `Mcp-Name` (one field on the wire), not travel beside it.  A
 facts the cells show, checked off screen.
 """
 
-TRUTH = {"get-status": "405"}
-ANSWERS = {"get-status": 405}
+TRUTH = {"get-status": "405", "sdk-bare-get": "400"}
+# The SDK prediction is answered with the plausible wrong guess (the rule of section 3).
+ANSWERS = {"get-status": 405, "sdk-bare-get": 405}
 EDITS = {"your-turn-edit": 'my_header = {"mcp-name": "delete_everything"}   # a name the body does not carry\n'}
 AFTER = {
     "c13-same": (
@@ -44,7 +45,10 @@ AFTER = {
     "07b1e793": "assert (http.transport.last_exchange.status, http.transport.last_exchange.body) == (202, '')",
     "0e60d7c4": "assert (v.era, v.version) == ('modern', '2026-07-28')",
     "1847d558": "assert (v.era, v.version) == ('legacy', '2025-11-25') and session",
-    "c13-sdk-get": "assert (bare.status, modern.status) == (400, 405), 'the version header picks the era'",
+    "c13-sdk-get": (
+        "assert (bare.status, modern.status) == (400, 405), 'the version header picks the era'\n"
+        "assert sdk_get.held is False and 'Not quite' in sdk_get.verdict(), sdk_get.verdict()"
+    ),
     "c13-stream-end": "assert waiter.transport.last_exchange.done and len(waiter.transport.last_exchange.events) == 4",
     "c13-after-close": "assert served is True",
     "c13-auth-without": "assert (with_token.status, without_token.status) == (200, 401), 'no token, no answer'",
