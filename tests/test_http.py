@@ -16,7 +16,7 @@ from fakes.http_fake import FakeServer
 
 import mcp_lab
 from mcp_lab import http_servers, jsonrpc
-from mcp_lab.transport.http import HttpError, HttpTransport, ResponseTooLarge
+from mcp_lab.transport.http import HttpError, HttpTransport, ResponseTooLarge, override_headers
 from mcp_lab.wire.headers import headers_for
 from mcp_lab.wire.jsonrpc import DeadlineExceeded
 
@@ -164,6 +164,26 @@ def test_headers_disagreeing_with_the_body_are_400_header_mismatch(cal):
         c.transport.headers = {"Mcp-Method": None}  # a required header missing
         e = c.request("tools/list")
         assert e.code == -32020 and "missing" in e.message
+
+
+def test_a_header_override_replaces_the_derived_one_whatever_its_case(cal):
+    """Header names are case-insensitive: `mcp-name` replaces `Mcp-Name`, it does not join it."""
+    with cal.connect(headers={"mcp-name": "delete_everything"}) as c:
+        e = c.request("tools/call", {"name": "create_event", "arguments": {"title": "x"}})
+        sent = c.transport.last_exchange.request_headers
+        names = [v for k, v in sent if k.lower() == "mcp-name"]
+        assert names == ["delete_everything"], f"one Mcp-Name field, the override: {sent}"
+        assert (c.transport.last_exchange.status, e.code) == (400, jsonrpc.HEADER_MISMATCH)
+        assert "more than once" not in e.message, e.message
+        c.transport.headers = {"mcp-method": None}  # removal is case-insensitive too
+        e = c.request("tools/list")
+        assert e.code == -32020 and "missing" in e.message
+
+
+def test_override_headers_matches_names_case_insensitively():
+    hdrs = {"Accept": "a", "Mcp-Name": "create_event"}
+    override_headers(hdrs, {"MCP-NAME": "other", "accept": None})
+    assert hdrs == {"MCP-NAME": "other", "accept": None}
 
 
 def test_non_ascii_names_travel_base64_encoded(cal):

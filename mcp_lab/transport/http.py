@@ -227,6 +227,19 @@ def _one_line(text: str) -> str:
         return text
 
 
+def override_headers(hdrs: dict[str, str | None], updates: dict[str, str | None]) -> None:
+    """Apply `updates` to `hdrs` in place, matching header names case-insensitively.
+
+    HTTP field names are case-insensitive (RFC 9110, section 5.1), so `{"mcp-name": "x"}` must
+    replace a derived `Mcp-Name`, not travel beside it as a second field that the server reads
+    as a duplicate.  The update's spelling wins; a value of None removes the field.
+    """
+    for name, value in updates.items():
+        for existing in [k for k in hdrs if k.lower() == name.lower()]:
+            del hdrs[existing]
+        hdrs[name] = value
+
+
 class HttpTransport:
     """POST each message to `url`; queue each answer for `read_line`.
 
@@ -403,11 +416,11 @@ class HttpTransport:
         hdrs: dict[str, str | None] = {"Accept": ACCEPT, "Content-Type": "application/json"}
         if derive:
             if self.derive_headers is not None:
-                hdrs.update(self.derive_headers(obj))
+                override_headers(hdrs, self.derive_headers(obj))
             if self.session_id:
-                hdrs["Mcp-Session-Id"] = self.session_id
-        hdrs.update(self.headers)
-        hdrs.update(extra)
+                override_headers(hdrs, {"Mcp-Session-Id": self.session_id})
+        override_headers(hdrs, self.headers)
+        override_headers(hdrs, extra)
         return {k: v for k, v in hdrs.items() if v is not None}
 
     def _run(

@@ -1,12 +1,103 @@
-"""Notebook 13's self-check questions: `mcp_lab.self_check("13")` shows them.
+"""Notebook 13 (Streamable HTTP): its prediction, its typed task, its quiz, two small helpers.
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
-before they answer (predict, then see).
+They live here, not in the notebook, so that no answer sits on the learner's screen before
+they answer (predict, then see), and so that the notebook's cells hold the lesson alone:
+
+- `ASKS["get-status"]`: the status of a `GET` on the MCP endpoint (the reveal cell computes it);
+  `ASKS["sdk-bare-get"]`: the same `GET` without a version header, to the official SDK's server.
+- `TASKS["break-a-header"]`: the learner sets one mirrored header to a value the body does not
+  carry; `send_with_header(my_header)` sends the `tools/call` with it to a calendar of its own
+  and prints the raw exchange, and the judge reads that exchange (400 with -32020 is the goal).
+- `dentist(client, start)`: notebook 09's two-request booking, run over any transport.
+- `wait_for_stream_end(client, seconds)`: a bounded wait until the last HTTP exchange is read.
 """
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
+
+ASKS = {
+    "get-status": Ask(
+        "A GET on the calendar's MCP endpoint, no body: which HTTP status comes back? Type the number.",
+        kind=int,
+        why="2026-07-28 removed the GET stream (and sessions with it): a modern-only server SHOULD "
+        "answer GET and DELETE with 405 Method Not Allowed, and the calendar names the one method "
+        "it takes in `Allow: POST`.",
+    ),
+    "sdk-bare-get": Ask(
+        "The official SDK's server (mcp 2.3.0) gets a GET that carries Accept and no "
+        "MCP-Protocol-Version header: which HTTP status comes back? Type the number.",
+        kind=int,
+        why="the SDK serves both eras on one endpoint and picks the era from MCP-Protocol-Version "
+        "alone: without it the GET takes the legacy path, where a GET without Mcp-Session-Id is a "
+        "session request with no session (400, -32600). With 2026-07-28 in the header it gets 405.",
+    ),
+}
+
+CALL = {"name": "create_event", "arguments": {"title": "Yours", "startsAt": "2026-09-10T08:30:00Z"}}
+
+
+def _judge_header(ex: Any) -> str | None:
+    code = (ex.json() or {}).get("error", {}).get("code") if ex.status >= 400 else None
+    if ex.status == 400 and code == -32020:
+        return None
+    if ex.status < 300:
+        return (
+            "the server accepted the call: the mirrored headers still agree with the body; give one "
+            "of MCP-Protocol-Version, Mcp-Method, Mcp-Name a value the body does not carry"
+        )
+    return f"the server answered {ex.status} {code}, not a header mismatch: read its message above"
+
+
+TASKS = {
+    "break-a-header": Task(
+        judge=_judge_header,
+        hint="Mcp-Name must equal the tool's name in the body (create_event); any other name breaks it.",
+        prompt="Put a header and a value the body does not carry in my_header above, then run both cells.",
+        done="the server refused your header, as the rule says it must.",
+    ),
+}
+
+
+def dentist(client: Any, start: str) -> dict:
+    """Book the dentist as notebook 09 did: the call, its `input_required`, the retry. The result."""
+    call = {"name": "create_event", "arguments": {"title": "Dentist"}}
+    first = client.request("tools/call", call).unwrap()
+    answer = {"when": {"action": "accept", "content": {"startsAt": start}}}
+    retry = {**call, "requestState": first["requestState"], "inputResponses": answer}
+    return client.request("tools/call", retry).unwrap()
+
+
+def send_with_header(my_header: dict) -> Any:
+    """POST a `tools/call` of `create_event` with `my_header` in place of the derived one.
+
+    Runs a calendar of its own (so the notebook's calendar keeps its events), prints the raw
+    request and answer, and returns the exchange; `...` (the cell as given) sends nothing.
+    """
+    from mcp_lab.session.serve import serve_http
+
+    if not isinstance(my_header, dict) or ... in my_header.values():
+        return ...
+    with serve_http("calendar") as own, own.connect(headers=my_header) as mine:
+        mine.request("tools/call", CALL)
+        ex = mine.transport.last_exchange
+    print(ex.request_text, "\n")
+    print(ex.response_text)
+    return ex
+
+
+def wait_for_stream_end(client: Any, seconds: float = 5.0) -> None:
+    """Wait (at most `seconds`) until the client's last HTTP exchange has been read to its end."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ex = client.transport.last_exchange
+        if ex is not None and ex.done:
+            return
+        time.sleep(0.02)
 
 
 def quiz() -> Quiz:

@@ -1,12 +1,78 @@
-"""Notebook 14's self-check questions: `mcp_lab.self_check("14")` shows them.
+"""Notebook 14 (is it conformant?): its prediction, its typed task and its quiz.
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
-before they answer (predict, then see).
+They live here, not in the notebook, so that no answer sits on the learner's screen before
+they answer (predict, then see):
+
+- `ASKS["suite-and-lab10-bug"]`: whether the suite's runs of lab 10's server before and after
+  the fix fail different checks; the reveal cell compares the two runs (`failing_ids`) and
+  picks the option with `SAME_OR_NOT[bool(difference)]`.
+- `TASKS["baseline-a-fixture"]`: the learner writes one baseline entry for a failure of their
+  own run that a missing fixture explains.  `against(run, my_entry)` pairs the entry with the
+  run it is about (`...` while the cell is as given); the judge checks that the check failed in
+  that run, that its message names a fixture of the suite's, and that the reason names it.
 """
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+from mcp_lab.course.conformance_reading import FIXTURE, kind_of
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
+
+SAME_OR_NOT = ("No: both runs fail the same checks", "Yes: some check fails in one run only")
+
+ASKS = {
+    "suite-and-lab10-bug": Ask(
+        "Lab 10's shipped server loses its events when its process is replaced; the solved one "
+        "keeps them. Run the suite against both: do the two runs fail different checks?",
+        options=list(SAME_OR_NOT),
+        why="the suite talks to one running process for the whole run, so a bug that shows only "
+        "when the process is replaced is outside what its scenarios exercise; lab 10's own check "
+        "exists for that requirement.",
+    ),
+}
+
+_FIXTURE_NAME = re.compile(r"'(test_\w+)'|(test://[\w/.{}-]+)")
+
+
+def failing_ids(run: Any) -> set[str]:
+    """`scenario:check` of every scored check that failed (or warned) in `run`."""
+    return {f"{c.scenario}:{c.id}" for c in run.failures()}
+
+
+def against(run: Any, my_entry: Any) -> Any:
+    """The entry paired with the run it is about; `...` (the cell as given) stays `...`."""
+    return ... if my_entry is ... else (run, my_entry)
+
+
+def _judge_entry(value: Any) -> str | None:
+    run, entry = value
+    if not (isinstance(entry, tuple) and len(entry) == 2 and all(isinstance(x, str) for x in entry)):
+        return 'my_entry is a pair of two strings: ("scenario:check-id", "the reason")'
+    key, reason = entry
+    failed = {f"{c.scenario}:{c.id}": c for c in run.failures()}
+    if key not in failed:
+        return f"{key!r} is not a failing check of your run: copy scenario:check-id from its table"
+    check = failed[key]
+    if kind_of(check) != FIXTURE:
+        return f"{key} fails for another reason than a missing fixture: {check.detail_text(100)}"
+    match = _FIXTURE_NAME.search(check.detail_text(2000))
+    name = next(g for g in match.groups() if g) if match else None
+    if name and name.lower() not in reason.lower():
+        return f"the reason does not name what is missing; the check calls {name}"
+    return None
+
+
+TASKS = {
+    "baseline-a-fixture": Task(
+        judge=_judge_entry,
+        hint="A row whose message says Unknown tool: 'test_...' is explained by a fixture; name that tool.",
+        prompt="Write my_entry for one failure a missing fixture explains, then run both cells.",
+        done="a baseline entry a reviewer can check: the failure, and the fixture that explains it.",
+    ),
+}
 
 
 def quiz() -> Quiz:

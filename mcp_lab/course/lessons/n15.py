@@ -1,12 +1,127 @@
-"""Notebook 15's self-check questions: `mcp_lab.self_check("15")` shows them.
+"""Notebook 15 (reproduce a trace): its predictions, its quiz, and three small helpers.
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
-before they answer (predict, then see).
+They live here, not in the notebook, so that no answer sits on the learner's screen before
+they answer (predict, then see):
+
+- `ASKS["replayed-tool-name"]`: which tool name a replayed `tools/call` carries on a server whose
+  `tools/list` puts another tool first; `which_name(recording, diff)` compares the names the
+  recording called with the ones the replay actually wrote on the wire, and picks the option.
+- `ASKS["my-replay"]`: how many exchanges of the learner's own session the diff marks changed.
+- `tool_calls(source)`: the tool names of the `tools/call` requests a client wrote, read from a
+  cassette file or from a replay's own trace (what was sent, not what a row is labelled).
+- `person_accepts(when)`: the person's scripted answer to the calendar's question.
+- `TASKS["player-refuses"]`: the learner writes a request whose method the recording holds but
+  whose params it never saw; `ask_player(argv, my_request)` sends it to the cassette server and
+  the judge wants the -32602 that says "known method, other params".
 """
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
+
+NAMES = (
+    "The name in the recording",
+    "The name the other server lists at the same place",
+    "None: the call is not sent",
+)
+
+ASKS = {
+    "replayed-tool-name": Ask(
+        "The recording calls tools/call with the calendar's tool name. The solved lab 10 server "
+        "lists another tool first in its tools/list. Which tool name does the replayed tools/call carry?",
+        options=list(NAMES),
+        why="a replay sends exactly the recorded requests: method names and tool, prompt and "
+        "resource names are never remapped. Only a value the server minted in a result and the "
+        "client sent back (a handle, a cursor, a requestState) is taken from the new server.",
+    ),
+    "my-replay": Ask(
+        "Replayed against OTHER, how many of your session's exchanges will the diff mark changed? Type a number.",
+        kind=int,
+        why="each changed row lists its JSON paths: descriptions, serverInfo, cache hints and the "
+        "server's own wording all count; only ids and requestState are set aside.",
+    ),
+}
+
+
+def _lines(source: Any) -> list[str]:
+    if isinstance(source, (str, Path)):
+        from mcp_lab.session import cassette
+
+        return cassette.read(source).trace.sent
+    return source.trace.sent
+
+
+def tool_calls(source: Any) -> list[str]:
+    """The `name` of every `tools/call` the client wrote: in a cassette file, or in a replay."""
+    names = []
+    for line in _lines(source):
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(msg, dict) and msg.get("method") == "tools/call":
+            names.append((msg.get("params") or {}).get("name"))
+    return names
+
+
+def which_name(recording: Any, replayed: Any) -> str:
+    """The option of `replayed-tool-name` that the wire shows: recorded names, others, or none."""
+    recorded, sent = tool_calls(recording), tool_calls(replayed)
+    if not sent:
+        return NAMES[2]
+    return NAMES[0] if sent == recorded[: len(sent)] else NAMES[1]
+
+
+def ask_player(player: Any, my_request: Any) -> Any:
+    """Send `my_request` ("method", {params}) to the cassette server `player`; print and return
+    its answer.  `...` (the cell as given) sends nothing; a malformed request is returned as is."""
+    if my_request is ...:
+        return ...
+    if not (isinstance(my_request, tuple) and len(my_request) == 2 and isinstance(my_request[0], str)):
+        return my_request
+    from mcp_lab.session.connect import connect
+
+    method, params = my_request
+    with connect(player) as client:
+        answer = client.request(method, params if isinstance(params, dict) else {})
+    print(method, "->", "result" if answer.ok else f"{answer.code} {answer.message}")
+    return answer
+
+
+def _judge_refusal(answer: Any) -> str | None:
+    if not hasattr(answer, "ok"):
+        return 'my_request is a pair: ("method", {params}), for example ("tools/list", {})'
+    if answer.ok:
+        return "the player had exactly that request recorded and answered it: change a param"
+    if answer.code == -32601:
+        return "the recording holds no request with that method: pick one it holds, with other params"
+    if answer.code == -32602:
+        return None
+    return f"the player answered {answer.code}: read its message above"
+
+
+TASKS = {
+    "player-refuses": Task(
+        judge=_judge_refusal,
+        hint="The recording holds tools/list and tools/call: ask for tools/call with other arguments.",
+        prompt="Write my_request above: a method the recording holds, params it never saw; run both cells.",
+        done="refused with -32602: the player knows the method, not those params.",
+    ),
+}
+
+
+def person_accepts(when: str):
+    """The person's answer to the calendar's question, scripted: accept, starting at `when`."""
+
+    def accept(key: str, request: dict) -> dict:
+        return {"action": "accept", "content": {"startsAt": when}}
+
+    return accept
 
 
 def quiz() -> Quiz:
@@ -28,6 +143,25 @@ def quiz() -> Quiz:
                     "come from the recording.",
                     "Without requestState the server could not continue the call it began.",
                     "requestState is opaque and issued by the server; a client never invents one.",
+                ],
+            ),
+            Question(
+                "Your recording calls tools/call create_event. The server you replay it against "
+                "lists create_calendar first in its tools/list. What does the replay send?",
+                [
+                    "tools/call create_event, as recorded",
+                    "tools/call create_calendar, at the same place",
+                    "Nothing: it skips a tool it has not seen",
+                    "tools/list again, to learn the names",
+                ],
+                0,
+                [
+                    "Right: a replay sends the recorded requests; names are never remapped. Only values "
+                    "the server minted and the client sent back (handles, cursors, requestState) are.",
+                    "A tool name is chosen by the client, not minted by the server: swapping it would "
+                    "call another tool, a write to the wrong place on a real server.",
+                    "It sends the call; if the server has no such tool, its answer says so and the diff shows it.",
+                    "It sends the recorded requests in order, no more and no fewer.",
                 ],
             ),
             Question(
