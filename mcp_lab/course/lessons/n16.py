@@ -28,8 +28,7 @@ from mcp_lab.wire import revisions
 
 ASKS = {
     "old-subscribe-on-new-server": Ask(
-        "The calendar speaks only 2026-07-28. It gets a resources/subscribe with a valid _meta. "
-        "What comes back?",
+        "The calendar speaks only 2026-07-28. It gets a resources/subscribe with a valid _meta. What comes back?",
         options=["a result: subscribed", "-32601", "-32602", "-32022"],
         why="resources/subscribe is not part of 2026-07-28 (changelog, major change 4: it moved to "
         "subscriptions/listen), so to a modern-only server it is an unknown method: -32601, "
