@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 from _support import ROOT
 
@@ -34,7 +35,10 @@ def test_the_glossary_defines_what_the_issue_lists():
     have = glossary.entries(ROOT)
     for anchor in ("host", "client", "server", "revision", "capability", "_meta", "resultType", "input_required",
                    "requestState", "handle", "SEP", "SSE", "ttlMs", "isError", "elicitation", "sampling",
-                   "WAL", "HMAC", "DNS-rebinding", "intermediaries", "Mcp-Session-Id", "o200k_base"):  # fmt: skip
+                   "WAL", "HMAC", "DNS-rebinding", "intermediaries", "Mcp-Session-Id", "o200k_base",
+                   # the second half's terms (issue 36)
+                   "cassette", "replay", "baseline", "conformance-suite", "fixture", "just-in-time",
+                   "Inspector", "showcase"):  # fmt: skip
         assert anchor in have, f"the glossary has no entry {anchor!r}"
 
 
@@ -69,3 +73,36 @@ def test_the_glossary_is_prose_only():
     # (measured by the glossary test in tests/browser/test_run_all_browser.py; see mcp_lab/course/glossary.py).
     nb = json.loads((ROOT / "notebooks" / "glossary.ipynb").read_text())
     assert not [c for c in nb["cells"] if c["cell_type"] == "code"], "the glossary holds only prose"
+
+
+def test_every_glossary_link_resolves_both_ways():
+    # Every glossary.ipynb#... link in a notebook, a lab, a lab's solution or source names an entry;
+    # every link from an entry to a notebook cell (where the course shows the term) names a cell.
+    broken = glossary.broken_links(ROOT)
+    assert not broken, "\n".join(broken)
+
+
+def test_the_link_reader_catches_a_broken_link(tmp_path):
+    (tmp_path / "notebooks").mkdir()
+    (tmp_path / "labs" / "solutions").mkdir(parents=True)
+    for path in (ROOT / "notebooks").glob("*.ipynb"):
+        shutil.copy(path, tmp_path / "notebooks")
+    assert glossary.broken_links(tmp_path) == [], "the real glossary, with the notebooks it links"
+    lab = {
+        "cells": [
+            {
+                "cell_type": "markdown",
+                "id": "a",
+                "metadata": {},
+                "source": ["A [cassete](glossary.ipynb#cell-id=cassete)."],
+            }
+        ]
+    }
+    (tmp_path / "labs" / "solutions" / "99-x.ipynb").write_text(json.dumps(lab))
+    moved = json.loads((tmp_path / "notebooks" / "15-reproduce-a-trace.ipynb").read_text())
+    for cell in moved["cells"]:
+        cell["id"] = cell["id"].replace("c15-06", "c15-replay")
+    (tmp_path / "notebooks" / "15-reproduce-a-trace.ipynb").write_text(json.dumps(moved))
+    broken = "\n".join(glossary.broken_links(tmp_path))
+    assert "labs/solutions/99-x.ipynb: glossary.ipynb#cassete is not an entry" in broken
+    assert "15-reproduce-a-trace.ipynb#cell-id=c15-06 is not a cell there" in broken

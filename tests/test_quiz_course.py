@@ -10,7 +10,9 @@ checked as a whole:
   shown -- scores more than 10 points above chance over the single-answer questions, computed in
   the order the quiz SHOWS the options (the learner never sees the author's order);
 - in no quiz is the longest option the right one in more than half of its questions;
-- quiz prompts and explanations render their Markdown (no literal backtick reaches the page).
+- quiz prompts and explanations render their Markdown (no literal backtick reaches the page);
+- no prompt, in any lesson's quiz, says "(tick all)" or the like: the widget adds "(tick every
+  right option)" to a multi-select question itself, so the page would say it twice.
 
 Multi-select questions are left out of the strategy scores: a strategy that ticks one option
 always fails them, which would flatter the result.
@@ -19,6 +21,7 @@ always fails them, which would flatter the result.
 from __future__ import annotations
 
 import json
+import re
 
 from _support import ROOT
 
@@ -134,6 +137,46 @@ def test_quiz_text_renders_without_literal_backticks():
         )
         for t in texts:
             assert "`" not in t, f"{nb}: a literal backtick would reach the page: {t[:80]!r}"
+
+
+# What the widget itself says under a multi-select prompt; a prompt that says it too repeats it.
+MULTI_SAID = re.compile(
+    r"\((?:tick|select|check|choose|pick|mark)\b[^)]*\)|\b(?:tick|select|choose|mark) (?:all|every)\b|all that apply",
+    re.I,
+)
+
+
+def every_lesson_question() -> list[tuple[str, Question]]:
+    """Every question of every lesson module's quiz (notebooks and labs alike)."""
+    from mcp_lab.course import lessons
+    from mcp_lab.notebook import interactions
+
+    found = []
+    for module in lessons._modules():
+        if not hasattr(module, "quiz"):
+            continue
+        interactions.clear()
+        module.quiz()
+        found += [(module.__name__, i.owner) for i in interactions.all_interactions() if i.kind == "quiz"]
+    interactions.clear()
+    return found
+
+
+def repeats_the_multi_instruction(q: Question) -> bool:
+    return bool(MULTI_SAID.search(q.prompt))
+
+
+def test_no_quiz_prompt_repeats_the_widgets_instruction():
+    said = [f"{name}: {q.prompt!r}" for name, q in every_lesson_question() if repeats_the_multi_instruction(q)]
+    assert not said, "the widget adds '(tick every right option)' itself; drop it from:\n" + "\n".join(said)
+
+
+def test_the_instruction_reader_sees_a_repeat():
+    twice = Question("What does MCP add? (tick all)", ["a", "b", "c"], answer={0, 1}, explanations=["x", "y", "z"])
+    also = Question("Select all that apply: what?", ["a", "b", "c"], answer={0, 1}, explanations=["x", "y", "z"])
+    once = Question("Which checks did it pass?", ["a", "b", "c"], answer={0, 1}, explanations=["x", "y", "z"])
+    assert repeats_the_multi_instruction(twice) and repeats_the_multi_instruction(also)
+    assert not repeats_the_multi_instruction(once)
 
 
 if __name__ == "__main__":  # print the numbers for a report

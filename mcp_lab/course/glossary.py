@@ -10,6 +10,12 @@ inline code span; that cell must link `glossary.ipynb#anchor`.
     python -m mcp_lab.course.glossary          # list the first uses still missing their link
     python -m mcp_lab.course.glossary --link   # add them (after a merge that moved a first use)
     python -m mcp_lab.course.glossary --cell-id-links   # rewrite glossary.ipynb#x links as #cell-id=x
+    python -m mcp_lab.course.glossary --broken          # links that land on no entry, or on no cell
+
+Links both ways must land: every `glossary.ipynb#...` link in a notebook or a lab (solutions and
+sources included) names an entry, and every link from an entry to a notebook's cell
+(`15-reproduce-a-trace.ipynb#cell-id=c15-06`, where the course shows the term) names a cell
+that exists, so a renamed cell id is caught where it breaks (`broken_links`).
 
 Why `#cell-id=`: each entry's cell id is its anchor, and JupyterLab (4.6, measured by the
 glossary test in tests/browser/test_run_all_browser.py) scrolls to `glossary.ipynb#cell-id=x`
@@ -32,6 +38,9 @@ from mcp_lab.servers.inprocess import course_root
 
 ROOT = course_root(Path(__file__).resolve().parents[2])  # the checkout, or /drive in a browser
 WORDS = re.compile(r"<!-- first use linked for: (.+?) -->")
+ANY_LINK = re.compile(r"glossary\.ipynb#(?:cell-id=)?([A-Za-z0-9_.-]+)")
+CELL_LINK = re.compile(r"\]\(([\w.-]+\.ipynb)#cell-id=([A-Za-z0-9_.-]+)\)")
+PAGE_LINK = re.compile(r"\]\(#([A-Za-z0-9_.-]+)\)")
 OLD_LINK = re.compile(r"glossary\.ipynb#(?!cell-id=)([A-Za-z0-9_.-]+)\)")
 
 
@@ -144,10 +153,39 @@ def cell_id_links(root: Path = ROOT) -> int:
     return changed
 
 
+def broken_links(root: Path = ROOT) -> list[str]:
+    """One line for every glossary link that lands on no entry, and every link from the glossary
+    to a notebook cell (or to one of its own entries) that does not exist."""
+    known, out = set(entries(root)), []
+    for folder in ("notebooks", "labs"):
+        for path in sorted((root / folder).rglob("*.ipynb")):
+            if ".ipynb_checkpoints" in path.parts or path.name == "glossary.ipynb":
+                continue
+            for m in ANY_LINK.finditer(path.read_text(encoding="utf-8")):
+                if m.group(1) not in known:
+                    out.append(f"{path.relative_to(root)}: glossary.ipynb#{m.group(1)} is not an entry")
+    glossary = json.loads((root / "notebooks" / "glossary.ipynb").read_text(encoding="utf-8"))
+    for cell in glossary["cells"]:
+        src = "".join(cell["source"])
+        for m in PAGE_LINK.finditer(src):
+            if m.group(1) not in known:
+                out.append(f"glossary, cell {cell.get('id')}: #{m.group(1)} is not an entry")
+        for name, cell_id in CELL_LINK.findall(src):
+            target = root / "notebooks" / name
+            ids = {c.get("id") for c in json.loads(target.read_text())["cells"]} if target.exists() else set()
+            if cell_id not in ids:
+                out.append(f"glossary, cell {cell.get('id')}: {name}#cell-id={cell_id} is not a cell there")
+    return out
+
+
 def main(argv: list[str]) -> int:
     if "--cell-id-links" in argv:
         print(f"{cell_id_links()} file(s) rewritten to glossary.ipynb#cell-id=... links")
         return 0
+    if "--broken" in argv:
+        broken = broken_links()
+        print("\n".join(broken) or "every glossary link lands")
+        return 1 if broken else 0
     if "--link" in argv:
         print(f"{link()} first use(s) linked to the glossary")
         return 0

@@ -145,7 +145,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
                 )
             return _create(partial.get("title", title), starts_at)
         # Round 1: ask. Only allowed if this request declared form elicitation.
-        _require_form_elicitation(ctx)
+        require_form_elicitation(ctx)
         return InputRequiredResult(
             input_requests={
                 "when": ElicitRequest(
@@ -162,7 +162,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
         """Book a restaurant table; the details are asked for in one elicitation form."""
         answer = (ctx.input_responses or {}).get("booking")
         if not isinstance(answer, ElicitResult):
-            _require_form_elicitation(ctx)
+            require_form_elicitation(ctx)
             return InputRequiredResult(
                 input_requests={
                     "booking": ElicitRequest(
@@ -200,7 +200,7 @@ def build_server(state_key: str | bytes | None = None) -> MCPServer:
     return mcp
 
 
-def _require_form_elicitation(ctx: Context) -> None:
+def require_form_elicitation(ctx: Context) -> None:
     """Raise -32021 unless this request's clientCapabilities allow a form elicitation.
 
     A bare ``elicitation: {}`` means form mode (the spec's reading, and the SDK's own

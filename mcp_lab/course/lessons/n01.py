@@ -199,7 +199,7 @@ def quiz() -> Quiz:  # Long on purpose: the questions are data, one Question eac
                 'host -> notes:    tools/call add_note {"text": "Remember e3"}',
             ),
             Question(
-                "Which of these are the host's job? (tick all)",
+                "Which of these are the host's job?",
                 [
                     "Holding the conversation history",
                     "Deciding which server gets which call",

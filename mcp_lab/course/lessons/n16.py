@@ -1,12 +1,217 @@
-"""Notebook 16's self-check questions: `mcp_lab.self_check("16")` shows them.
+"""Notebook 16's words and helpers: its prediction, its typed task, its quiz, and the small
+functions its cells call in one line.
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
+- `ASKS`: what the calendar (2026-07-28 only) answers to a removed method;
+- `TASKS`: the learner writes the one 2026-07-28 request that replaces an old client's
+  `logging/setLevel` + `tools/list`; the judge hands it to the calendar's own request handler
+  (in-process, no I/O), so "right" means "the calendar serves it at that level";
+- helpers that are not the lesson: the lifecycle dates, the deprecated registry's rows, the
+  reference server after a legacy handshake, the first event of its HTTP+SSE stream, and the
+  three forms of `RequestId` (schema.ts, schema.json, the SDK's model) asked about the same ids.
+
+The quiz lives here, not in the notebook, so that no answer key sits on the learner's screen
 before they answer (predict, then see).
 """
 
 from __future__ import annotations
 
+import contextlib
+import inspect
+import json
+from collections.abc import Iterator
+from datetime import date, timedelta
+from typing import Any
+
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
+from mcp_lab.wire import revisions
+
+ASKS = {
+    "old-subscribe-on-new-server": Ask(
+        "The calendar speaks only 2026-07-28. It gets a resources/subscribe with a valid _meta. What comes back?",
+        options=["a result: subscribed", "-32601", "-32602", "-32022"],
+        why="resources/subscribe is not part of 2026-07-28 (changelog, major change 4: it moved to "
+        "subscriptions/listen), so to a modern-only server it is an unknown method: -32601, "
+        "Method not found. -32602 would mean the method exists and the params are wrong; -32022 "
+        "is about the version in _meta, which was valid.",
+    ),
+}
+
+
+def _judge_one_request(value: Any) -> str | None:
+    """None when the calendar serves `value` as a tools/list at level debug, else what is wrong."""
+    from mcp_lab.servers import calendar
+
+    if not isinstance(value, dict):
+        return "my_request should be a dict: one JSON-RPC request, with jsonrpc, id, method and params."
+    if value.get("method") != "tools/list":
+        return f"the method is {value.get('method')!r}: the request should list the tools (tools/list)."
+    answer = calendar.handle({"jsonrpc": "2.0", "id": 1, **value})
+    if answer is None:
+        return "that is a notification (no id): give the request an id, or nothing comes back."
+    if "error" in answer:
+        return f"the calendar refuses it: {answer['error']['code']} {answer['error']['message']}"
+    meta = value.get("params", {}).get("_meta", {})
+    if meta.get(revisions.LOG_LEVEL_KEY) != "debug":
+        return f"the calendar serves it, but at no level: put {revisions.LOG_LEVEL_KEY!r}: 'debug' in its _meta."
+    return None
+
+
+TASKS = {
+    "one-request-at-debug": Task(
+        judge=_judge_one_request,
+        hint="Start from {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/list', 'params': {'_meta': "
+        "revisions.meta()}} and add one key to that _meta: revisions.LOG_LEVEL_KEY.",
+        prompt="Set my_request to the one 2026-07-28 request, run that cell, then this one.",
+        done="the calendar serves it: the tools, listed at level debug, in one request.",
+    ),
+}
+
+
+def earliest_removal(deprecated_in: str, months: int = 12) -> date:
+    """The first day a revision may remove a feature deprecated in `deprecated_in` (ordinary window)."""
+    d = date.fromisoformat(deprecated_in)
+    years, month = divmod(d.month - 1 + months, 12)
+    return d.replace(year=d.year + years, month=month + 1)
+
+
+def expedited_floor(deprecated_in: str, days: int = 90) -> date:
+    """The earliest removal when an active security risk shortens the window (never below 90 days)."""
+    return date.fromisoformat(deprecated_in) + timedelta(days=days)
+
+
+# feature -> (deprecated in, migration path, earliest removal), from the spec's deprecated registry
+REGISTRY = {
+    "roots": ("2026-07-28", "tool arguments, resource URIs or configuration", "2027-07-28"),
+    "sampling": ("2026-07-28", "the LLM provider's API, called by the server", "2027-07-28"),
+    "logging": ("2026-07-28", "stderr on stdio; OpenTelemetry", "2027-07-28"),
+    "dynamic client registration": ("2026-07-28", "client ID metadata documents", "2027-07-28"),
+    "includeContext thisServer/allServers": ("2025-11-25", 'omit it, or "none"', "with sampling"),
+    "HTTP+SSE transport": ("2025-03-26", "Streamable HTTP", "3 months after SEP-2596 is Final"),
+}
+
+
+def registry_text() -> str:
+    """The registry's rows, one line each."""
+    return "\n".join(
+        f"{feature:37} deprecated {since} -> {migrate:46} removable: {removal}"
+        for feature, (since, migrate, removal) in REGISTRY.items()
+    )
+
+
+LEGACY_HELLO = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {"sampling": {}, "roots": {}},
+    "clientInfo": {"name": "nb16", "version": "1"},
+}
+TRIGGER_SAMPLING = {
+    "jsonrpc": "2.0",
+    "id": 900,
+    "method": "tools/call",
+    "params": {"name": "trigger-sampling-request", "arguments": {"prompt": "hi", "maxTokens": 5}},
+}
+
+
+@contextlib.contextmanager
+def reference_after_handshake(timeout: float = 10) -> Iterator[tuple[Any, dict]]:
+    """The pinned reference server (2025-11-25 era) after a handshake declaring roots and sampling:
+    yields (client, the initialize result)."""
+    import mcp_lab
+
+    with mcp_lab.connect("everything", timeout=timeout) as ref:
+        ref.era = "legacy"
+        hello = ref.request("initialize", LEGACY_HELLO, meta=False).unwrap()
+        ref.notify("notifications/initialized")
+        yield ref, hello
+
+
+def requests_from_the_server(listen: float = 3.0) -> dict[str, dict]:
+    """Call the reference server's sampling tool and collect the requests it sends back, by method.
+
+    The call waits on our answers, which never come: this listens `listen` seconds, then stops."""
+    from mcp_lab import jsonrpc
+
+    with reference_after_handshake() as (ref, _hello):
+        came = ref.send_raw(json.dumps(TRIGGER_SAMPLING), timeout=listen, quiet=1.0)
+    return {m.method: m.params for m in came if isinstance(m, jsonrpc.Request)}
+
+
+def first_sse_event(max_lines: int = 6) -> tuple[int, list[str]]:
+    """(status, first lines) of the reference server's old HTTP+SSE transport, `GET /sse`."""
+    import httpx
+
+    import mcp_lab
+
+    lines: list[str] = []
+    with mcp_lab.serve_http("everything-sse", path="/sse") as old_transport:
+        with httpx.stream("GET", old_transport.url, timeout=5) as stream:
+            for text in stream.iter_lines():
+                lines.append(text)
+                if text.startswith("data:") or len(lines) >= max_lines:
+                    break
+    return stream.status_code, lines
+
+
+def first_reply(name: str, method: str, params: dict, timeout: float = 20) -> Any:
+    """The first message server `name` sends back to one request (a long-lived stream stays open:
+    keep its first message rather than wait for an end): a method name, or an error code."""
+    import mcp_lab
+
+    message = {"jsonrpc": "2.0", "id": "l", "method": method, "params": {"_meta": revisions.meta(), **params}}
+    with mcp_lab.connect(name, timeout=timeout) as c:
+        first = c.send_raw(json.dumps(message), timeout=timeout, stop_after=1)[0]
+    return getattr(first, "method", None) or first.code
+
+
+SCHEMA_TS = "export type RequestId = string | number;"  # as it stands in schema.ts (normative)
+SCHEMA_JSON = {"type": ["string", "integer"]}  # as it stands in schema.json (generated)
+
+
+def request_id_sources() -> dict[str, str]:
+    """The three forms of RequestId, the SDK's read from the installed package."""
+    import importlib.metadata
+
+    from mcp_types import jsonrpc as sdk_jsonrpc
+
+    sdk_line = next(line for line in inspect.getsource(sdk_jsonrpc).splitlines() if line.startswith("RequestId ="))
+    return {
+        "schema.ts": SCHEMA_TS,
+        "schema.json": json.dumps(SCHEMA_JSON),
+        "mcp_types": f"{sdk_line}   (mcp-types {importlib.metadata.version('mcp-types')})",
+    }
+
+
+def _ts_accepts(value: Any) -> bool:
+    """What `string | number` admits (a boolean is not a number)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, str) or number
+
+
+def request_id_verdicts(candidates: tuple = ("a1", 7, 1.5, True, None)) -> dict[Any, tuple[bool, bool, bool]]:
+    """candidate -> (schema.ts admits it, schema.json admits it, the SDK's model admits it)."""
+    import jsonschema
+    import mcp_types
+    import pydantic
+
+    json_check = jsonschema.Draft202012Validator(SCHEMA_JSON)
+    sdk_check = pydantic.TypeAdapter(mcp_types.RequestId)
+
+    def sdk_accepts(value: Any) -> bool:
+        try:
+            sdk_check.validate_python(value)
+            return True
+        except pydantic.ValidationError:
+            return False
+
+    return {c: (_ts_accepts(c), json_check.is_valid(c), sdk_accepts(c)) for c in candidates}
+
+
+def request_id_table(candidates: tuple = ("a1", 7, 1.5, True, None)) -> str:
+    """The verdicts as a small table."""
+    rows = [f"{'id':>6} | schema.ts | schema.json | mcp_types"]
+    for c, (ts, js, sdk) in request_id_verdicts(candidates).items():
+        rows.append(f"{json.dumps(c):>6} | {ts!s:9} | {js!s:11} | {sdk!s}")
+    return "\n".join(rows)
 
 
 def quiz() -> Quiz:
@@ -99,9 +304,11 @@ def quiz() -> Quiz:
                 0,
                 [
                     "Right: `initialize` and `Mcp-Session-Id` are the legacy handshake and session.",
-                    "2026-07-28 has no `initialize` and no sessions; it starts with `server/discover`.",
+                    "2026-07-28 has no `initialize` and no sessions: every request carries its own `_meta`, "
+                    "and a client may call `server/discover` first (it need not).",
                     "All three changed in 2026-07-28.",
-                    "Drafts move away from sessions, not towards them.",
+                    "The post treats all three as current, and all three were removed or moved in 2026-07-28: "
+                    "it describes a published revision before that one.",
                 ],
                 situation="A blog post's example client sends `initialize`, keeps an\n"
                 "`Mcp-Session-Id` header, and answers `sampling/createMessage`\n"

@@ -1,12 +1,90 @@
-"""Notebook 17's self-check questions: `mcp_lab.self_check("17")` shows them.
+"""Notebook 17's words and helpers: its prediction, its typed task, its quiz, and the small
+functions its cells call in one line.
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
+- `ASKS`: what the SDK calendar answers to a legacy `initialize` (the standard-library calendar,
+  modern only, answers -32601; the SDK serves both eras on one server);
+- `TASKS`: the learner writes a host's `mcpServers` entry for lab 10's server; the judge launches
+  it the way a host does (`host_config.try_entry`: `env -i`, a fresh folder, a probe), so "right"
+  means "a host can start it";
+- helpers: a fresh connection that declares form elicitation, and the messages section 1 sends.
+
+The quiz lives here, not in the notebook, so that no answer key sits on the learner's screen
 before they answer (predict, then see).
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
+
+ANSWERED = "an initialize result"
+ASKS = {
+    "sdk-calendar-meets-initialize": Ask(
+        "A client of the 2025-11-25 era sends the SDK calendar its first message: initialize, "
+        "protocolVersion 2025-11-25. What comes back?",
+        options=["-32601", "-32022", "-32602", ANSWERED],
+        why="MCPServer serves both eras on one server: a first message initialize fixes the "
+        "connection's era as legacy, and the SDK answers the handshake. The standard-library "
+        "calendar speaks only 2026-07-28, where initialize is an unknown method (-32601).",
+    ),
+}
+
+
+def kind_of_answer(message: Any) -> str:
+    """What came back, in the prediction's words: the error code, or a result."""
+    return ANSWERED if getattr(message, "ok", False) else str(getattr(message, "code", None))
+
+
+def _judge_entry(value: Any) -> str | None:
+    """None when a host can launch the entry (absolute paths, the right Python), else why not."""
+    from mcp_lab.course import host_config
+
+    if not isinstance(value, dict) or not isinstance(value.get("command"), str):
+        return 'MY_ENTRY should be a dict with "command" (a string) and "args" (a list of strings).'
+    if not isinstance(value.get("args", []), list):
+        return '"args" is a list of strings, never one shell string: hosts run no shell.'
+    launched, what = host_config.try_entry("my-calendar", value)
+    return None if launched else what
+
+
+TASKS = {
+    "host-entry-of-your-own": Task(
+        judge=_judge_entry,
+        hint="The host starts in another folder with another PATH: use sys.executable for the "
+        "command and Path('../labs/10-fix-the-calendar/calendar_server.py').resolve() for the script.",
+        prompt="Set MY_ENTRY, run that cell, then this one: it is launched the way a host launches it.",
+        done='launched from the entry: paste {"my-calendar": MY_ENTRY} into your host\'s mcpServers.',
+    ),
+}
+
+BARE_LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+ASK = {"name": "create_event", "arguments": {"title": "Dentist"}}
+LEGACY_HELLO = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "nb17", "version": "1"},
+        },
+    }
+)
+INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+PING = '{"jsonrpc":"2.0","id":2,"method":"ping"}'
+
+
+def fresh(name: str):
+    """A new connection to `name` that declares form elicitation (so create_event may ask).
+
+    The SDK fixes a connection's era from its first message, so each check opens its own."""
+    import mcp_lab
+
+    return mcp_lab.connect(name, timeout=15, capabilities={"elicitation": {"form": {}}})
 
 
 def quiz() -> Quiz:
@@ -23,7 +101,7 @@ def quiz() -> Quiz:
                 1,
                 [
                     "The SDK adds resultType to the results of your tools, resources and prompts (not "
-                    "to everything: notebook 06 shows its bare {} answer to a legacy ping).",
+                    "to everything: section 1 shows its bare {} answer to a legacy ping).",
                     "Right: the SDK cannot know which caller owns which state; that is your design.",
                     "The SDK validates _meta before your function runs (-32602).",
                     "The SDK seals requestState for you (the v1. tokens).",

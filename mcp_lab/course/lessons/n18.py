@@ -45,7 +45,7 @@ def quiz() -> Quiz:
                 ],
             ),
             Question(
-                "What does MCP add over a hand-designed HTTP API? (tick all)",
+                "What does MCP add over a hand-designed HTTP API?",
                 [
                     "Fixed method names",
                     "A discovery call",
@@ -60,7 +60,8 @@ def quiz() -> Quiz:
                     "No: MCP adds conventions, not power; anything it does an API could do.",
                     "Yes, as an intent: model-controlled tools, application-driven resources, "
                     "user-controlled prompts; the protocol mandates no interaction model.",
-                    "Yes: servers see only their own requests, never the conversation.",
+                    "Yes, as a design principle the host enforces: a server gets what the host sends it, "
+                    "and the conversation stays with the host.",
                 ],
             ),
         ],
