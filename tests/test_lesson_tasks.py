@@ -1,0 +1,41 @@
+"""The typed tasks of notebooks 09 and 11, each judge shown passing and failing on real input.
+
+- 09's `forge-your-own` sends the learner's `requestState` to a fresh toy calendar process: it
+  accepts ANY title the state carries (issue 36: the lesson used to hard-code "Mallory", and a
+  learner who wrote another title was told the opposite of what happened), and refuses, with
+  one sentence, a state that is not base64 JSON, has no title, or says what the arguments say.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from mcp_lab.course.lessons import n09
+
+
+def _state(obj) -> str:
+    return base64.b64encode(json.dumps(obj).encode()).decode()
+
+
+@pytest.mark.parametrize("title", ["Lunch with Eve", "Wire the money to Mallory", "Réunion à 9h"])
+def test_09_any_forged_title_is_believed_by_the_toy(title, capsys):
+    assert n09.judge_forged_state(_state({"title": title})) is None
+    assert f": {title} at " in capsys.readouterr().out  # what the toy answered, shown to the learner
+
+
+@pytest.mark.parametrize(
+    "state, says",
+    [
+        ("not base64!", "base64 text of a JSON object"),
+        (_state(["a list"]), 'give it a "title"'),
+        (_state({"title": "  "}), 'give it a "title"'),
+        (_state({"title": "Dentist"}), "as the arguments do"),
+        (42, "it must be a string"),
+    ],
+)
+def test_09_a_state_that_forges_nothing_is_one_sentence(state, says):
+    reason = n09.judge_forged_state(state)
+    assert reason and says in reason and "\n" not in reason
