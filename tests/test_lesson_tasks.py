@@ -4,6 +4,9 @@
   accepts ANY title the state carries (issue 36: the lesson used to hard-code "Mallory", and a
   learner who wrote another title was told the opposite of what happened), and refuses, with
   one sentence, a state that is not base64 JSON, has no title, or says what the arguments say.
+- 11's `grow-the-catalog` counts the reference server's catalog under the learner's declaration:
+  one the server has a tool for passes and names the tool; one that changes nothing, or is not a
+  capabilities object, is one sentence.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import json
 
 import pytest
 
-from mcp_lab.course.lessons import n09
+from mcp_lab.course.lessons import n09, n11
 
 
 def _state(obj) -> str:
@@ -38,4 +41,25 @@ def test_09_any_forged_title_is_believed_by_the_toy(title, capsys):
 )
 def test_09_a_state_that_forges_nothing_is_one_sentence(state, says):
     reason = n09.judge_forged_state(state)
+    assert reason and says in reason and "\n" not in reason
+
+
+@pytest.mark.parametrize("declared, tool", [({"roots": {}}, "get-roots-list"), ({"elicitation": {}}, None)])
+def test_11_a_declaration_that_grows_the_catalog_passes(declared, tool, capsys):
+    assert n11.judge_capabilities(declared) is None
+    shown = capsys.readouterr().out
+    assert "added [" in shown and (tool is None or tool in shown)
+
+
+@pytest.mark.parametrize(
+    "declared, says",
+    [
+        ({}, "the same 13 tools"),
+        ({"nonsense": {}}, "the same 13 tools"),
+        ({"roots": 1}, "each an object"),
+        ("roots", "a dict"),
+    ],
+)
+def test_11_a_declaration_that_adds_nothing_is_one_sentence(declared, says):
+    reason = n11.judge_capabilities(declared)
     assert reason and says in reason and "\n" not in reason
