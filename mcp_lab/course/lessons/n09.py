@@ -27,6 +27,14 @@ ASKS = {
         why="B wrote the event into its own memory (a module-level list) and exited with it; C is "
         "a fresh process, which starts from the two seed events, e1 and e2.",
     ),
+    "sealed-in-b": Ask(
+        "The SDK seals A's requestState. Process B, a fresh SDK process, gets it back with the "
+        "person's answer. What does B answer? Type the JSON-RPC error code, or none if B finishes "
+        "the call.",
+        kind=str,
+        why="by default the SDK generates its sealing key when the process starts: B's key is not "
+        "A's, so B cannot open the state and refuses it as an invalid parameter. It fails safe.",
+    ),
 }
 
 # What the notebook's retry says in its arguments; a forged state has to carry something else.

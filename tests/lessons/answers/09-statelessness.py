@@ -1,6 +1,6 @@
 """What the test-learner does in notebook 09, and the facts checked after each reveal.
 
-It predicts that C lists 3 events (wrong on purpose: the write is lost), forges the toy's state
+It predicts that C lists 3 events and that the SDK finishes B (both wrong on purpose), forges the toy's state
 with a title other than the notebook's own (the toy must believe ANY title, issue 36), and types
 a state of its own for the task.  The AFTER checks are the asserts the lesson used to show.
 """
@@ -16,8 +16,8 @@ EDITS = {
     ),
     "forge-yours": 'my_state = base64.b64encode(json.dumps({"title": "Lunch with Eve"}).encode()).decode()',
 }
-ANSWERS = {"what-c-reads": 3}
-TRUTH = {"what-c-reads": "2"}
+ANSWERS = {"what-c-reads": 3, "sealed-in-b": "none"}
+TRUTH = {"what-c-reads": "2", "sealed-in-b": "-32602"}
 AFTER = {
     "74487779": (
         "assert guess.held is False, 'predicted 3 on purpose'\n"
@@ -32,7 +32,7 @@ AFTER = {
         "assert with_meta.text == without_meta.text == 'Echo: hi', 'answered, with no initialize first'\n"
         "assert discover.error_code == -32601, 'server/discover is unknown to a legacy server'"
     ),
-    "0db0607f": 'assert b.error_code == -32602, "B cannot open a state sealed with A\'s key"',
+    "0db0607f": 'assert sealed.held is False and b.error_code == -32602, "B cannot open A\'s seal"',
     "c56f4404": "assert (b.result_type, len(week)) == ('complete', 2), 'B continues, the write is still lost'",
     "binding-run": "assert 'requestState rejected on tools/call: request binding' in b.stderr",
     "make-calendar": "import re\nassert re.fullmatch(r'cal_[A-Za-z0-9_-]{22}', handle), '128 random bits'",
