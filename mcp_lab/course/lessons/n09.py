@@ -85,6 +85,7 @@ TASKS = {
 }
 
 
+# Long on purpose: the quiz is its questions, one after another, as data.
 def quiz() -> Quiz:
     quiz = Quiz(
         [

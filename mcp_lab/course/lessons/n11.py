@@ -70,6 +70,7 @@ TASKS = {
 }
 
 
+# Long on purpose: the quiz is its questions, one after another, as data.
 def quiz() -> Quiz:
     quiz = Quiz(
         [
