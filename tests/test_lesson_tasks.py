@@ -6,7 +6,8 @@
   one sentence, a state that is not base64 JSON, has no title, or says what the arguments say.
 - 11's `grow-the-catalog` counts the reference server's catalog under the learner's declaration:
   one the server has a tool for passes and names the tool; one that changes nothing, or is not a
-  capabilities object, is one sentence.
+  capabilities object, is one sentence; in the browser edition (a recording), a declaration the
+  recording does not hold is said to be so, never reported as adding nothing.
 """
 
 from __future__ import annotations
@@ -63,3 +64,16 @@ def test_11_a_declaration_that_grows_the_catalog_passes(declared, tool, capsys):
 def test_11_a_declaration_that_adds_nothing_is_one_sentence(declared, says):
     reason = n11.judge_capabilities(declared)
     assert reason and says in reason and "\n" not in reason
+
+
+def test_11_in_the_browser_edition_a_declaration_the_recording_lacks_is_said_so(monkeypatch):
+    """The browser edition plays a recording: it must not claim roots adds nothing (it adds a tool)."""
+    from _support import ROOT
+
+    from mcp_lab.servers import inprocess
+
+    monkeypatch.setattr(inprocess, "IN_BROWSER", True)
+    monkeypatch.setattr(inprocess, "RECORDINGS", ROOT / "notebooks" / "cassettes")
+    monkeypatch.setattr(n11, "_BASELINE", {})
+    assert "plays a recording" in n11.judge_capabilities({"roots": {}})
+    assert n11.judge_capabilities({"elicitation": {"form": {}}}) is None

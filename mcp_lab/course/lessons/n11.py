@@ -6,7 +6,9 @@ answer (predict, then see).
 The typed task, `grow-the-catalog`: the learner types a `clientCapabilities` dict, and the
 judge counts the reference server's catalog with that declaration (a real process, probed then
 `initialize`d, as `mcp_lab.cost` does) against the catalog with none.  It passes when the
-declaration made the server list a tool it did not list before, and prints which.
+declaration made the server list a tool it did not list before, and prints which.  The browser
+edition has no process: it plays a recording, which answers a declaration it does not hold with
+the plain catalog, so there the judge says so instead of "the same tools".
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def _tool_names(capabilities: dict) -> frozenset[str]:
 
 def judge_capabilities(value: Any) -> str | None:
     """None when declaring `value` makes the reference server list a tool it did not list before."""
+    from mcp_lab.servers.inprocess import in_browser
+
     if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
         return 'my_capabilities must be a dict of capabilities, each an object, like {"name": {}}.'
     try:
@@ -53,6 +57,11 @@ def judge_capabilities(value: Any) -> str | None:
     except Exception as e:  # a declaration the server refuses: say so in one line
         return f"the server did not take that declaration: {str(e).splitlines()[0] if str(e) else type(e).__name__}."
     added = sorted(names - _BASELINE["none"])
+    if not added and in_browser():
+        return (
+            f"the browser edition plays a recording of this server, which holds no session declaring {value}; "
+            "here it knows the form elicitation declaration only (the full edition runs the real server)."
+        )
     if not added:
         return f"declaring {value} the server lists the same {len(names)} tools as with no declaration."
     print(f"declaring {value}: {len(names)} tools; added {added}")
