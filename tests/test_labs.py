@@ -14,6 +14,7 @@ of the generator proves that what is committed is what `make labs` writes.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import sys
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from mcp_lab import tokens
 from mcp_lab.course import check_ask, check_budget, check_requests, generate, plumbing
 from mcp_lab.course._check import CheckFailed
 
@@ -350,6 +352,91 @@ def test_lab03_meaning_is_checked_before_size():
         with pytest.raises(CheckFailed) as info:
             check_budget.check(trimmed, original=original)
         assert re.search(pattern, str(info.value)), str(info.value)
+
+
+MARKETING = "Part of Team Calendar, the powerful and flexible solution for managing your team's time."
+
+
+def _marketed(good: list[dict], description=lambda tool: MARKETING, strip_optional: bool = True) -> list[dict]:
+    """The catalog a learner met (issue 36): one marketing sentence for every tool, and the
+    optional arguments kept without their descriptions. It fits the budget."""
+    out = copy.deepcopy(good)
+    for tool in out:
+        tool["description"] = description(tool)
+        schema = tool["inputSchema"]
+        for arg, prop in schema["properties"].items():
+            if strip_optional and arg not in schema.get("required", []):
+                prop.pop("description", None)
+    return out
+
+
+def test_lab12_refuses_one_marketing_sentence_for_every_tool():
+    ns = lab03(SOLUTIONS / NOTEBOOKS[2])
+    good, original = ns["trimmed"], ns["catalog"]
+    assert tokens.catalog_cost(_marketed(good), None).tools_total <= check_budget.BUDGET  # it fits
+    with pytest.raises(CheckFailed) as info:
+        check_budget.check(_marketed(good), original=original)
+    assert re.match(r"tool create_event, optional argument 'durationMinutes': expected a description", str(info.value))
+    with pytest.raises(CheckFailed) as info:
+        check_budget.check(_marketed(good, strip_optional=False), original=original)
+    assert re.match(
+        r"tools create_event and list_events: expected a description of each tool's own job", str(info.value)
+    )
+
+
+@pytest.mark.parametrize(
+    "description, pattern",
+    [
+        # distinct, but praise only: no word of the tool's own job
+        (
+            lambda t: f"{MARKETING} Loved by {sum(map(ord, t['name']))} teams.",
+            r"^tool create_event: expected a description that says what",
+        ),
+        (lambda t: t["name"].replace("_", " ").capitalize() + ".", r"^tool create_event: .*beyond its name"),
+        (lambda t: "Creates an event." if t["name"] == "create_event" else t["description"], r"^tool create_event"),
+    ],
+)
+def test_lab12_refuses_descriptions_with_no_content(description, pattern):
+    ns = lab03(SOLUTIONS / NOTEBOOKS[2])
+    good, original = ns["trimmed"], ns["catalog"]
+    keep_own = _marketed(good, description=description, strip_optional=False)
+    with pytest.raises(CheckFailed) as info:
+        check_budget.check(keep_own, original=original)
+    assert re.search(pattern, str(info.value)), str(info.value)
+
+
+def test_lab12_content_is_judged_by_words_of_the_tools_own_job():
+    """Short descriptions in other words than the original still pass (a word of the name will do)."""
+    ns = lab03(SOLUTIONS / NOTEBOOKS[2])
+    good, original = ns["trimmed"], ns["catalog"]
+    terse = {"delete_event": "Removes an event for good.", "send_reminder": "Pings attendees ahead of time."}
+    rewritten = _marketed(good, description=lambda t: terse.get(t["name"], t["description"]), strip_optional=False)
+    report = check_budget.check(rewritten, original=original)
+    assert "every tool's description is its own and says what that tool does" in report.passed
+
+
+def solution_paths_to_open(markdown: str) -> list[str]:
+    """Backticked spans that name a solution as a file to open, not inside a terminal command."""
+    return [
+        span
+        for span in re.findall(r"`([^`\n]+)`", markdown)
+        if "solutions/" in span and not re.match(r"(diff|cat|less|git|cp)\b", span)
+    ]
+
+
+def test_a_lab_names_its_solution_only_in_a_command_a_learner_can_run():
+    """`make lab` hides labs/solutions/ from the file browser: lab 10 used to say "compare your file
+    with `solutions/...`", which a learner could not open (issue 36)."""
+    old = "When the check prints *All 8 expectations met*, compare your file with `solutions/10-fix-the-calendar/calendar_server.py`."
+    assert solution_paths_to_open(old) == ["solutions/10-fix-the-calendar/calendar_server.py"]
+    found = [
+        f"{path.name}: `{span}`"
+        for path in sorted((LABS / "source").glob("*/*.ipynb"))
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "markdown"
+        for span in solution_paths_to_open("".join(cell["source"]))
+    ]
+    assert not found, "the file browser hides labs/solutions/; give a terminal command instead: " + ", ".join(found)
 
 
 # --- the notebooks ----------------------------------------------------------------------------

@@ -8,8 +8,14 @@ process (`python -m mcp_lab.course.catalog_server FILE`); the check then asks th
 `tools/list` and judges the tools that came back on the wire.  First what the model needs, tool
 by tool against the original: the same set of names (a name is the API: renaming breaks every
 caller), a non-empty description, an `inputSchema` that is valid JSON Schema 2020-12 of type
-"object", and every required argument still required, still in `properties`, with its type (and
-an array's item type) and a description that says more than its name.  Only then the price:
+"object", and every required argument still required, still in `properties`.  Then whether the
+words still mean something (issue 36: a catalog whose 8 descriptions were one marketing sentence,
+and whose optional arguments had lost their descriptions, used to pass): no two tools share a
+description; each says more than its name and holds a word of its own tool's job (a word of the
+tool's name, or of its original description that is not the catalog's boilerplate, i.e. not in
+more than half of the original descriptions); and every argument kept, optional ones included,
+keeps its type (and an array's item type) and a description that says more than its name.
+Words are compared by their first five letters, so "reminder" and "remind" match.  Only then the price:
 `mcp_lab.tokens.catalog_cost` with o200k_base, offline, against the budget.  Meaning is checked
 before size so that deleting things cannot pass for trimming them.
 """
@@ -17,8 +23,10 @@ before size so that deleting things cannot pass for trimming them.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +98,9 @@ def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> C
     by_name = {t["name"]: t for t in wire_tools}
     dropped = [arg for orig in original for arg in _check_tool(orig, by_name[orig["name"]])]
     ok("every description non-empty; every inputSchema valid JSON Schema 2020-12 of type object")
-    ok("every required argument kept, with its type and a description")
+    ok("every required argument kept; every argument kept has its type and a description")
+    _descriptions_mean_something(original, by_name)
+    ok("every tool's description is its own and says what that tool does")
     plumbing.judge_trace("the served catalog", trace)  # each Tool as the official schema defines it
     ok("the tools/list answer validates against the 2026-07-28 schema (ListToolsResult, Tool)")
     if dropped:
@@ -149,13 +159,17 @@ def _check_tool(orig: dict, tool: dict) -> list[str]:
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     required = schema.get("required") or []
     orig_props = orig["inputSchema"].get("properties", {})
-    for arg in orig["inputSchema"].get("required", []):
-        _check_required_argument(f"tool {name}, required argument {arg!r}", arg, props, required, orig_props[arg])
+    wanted = orig["inputSchema"].get("required", [])
+    for arg in wanted:
+        _check_required_argument(f"tool {name}, required argument {arg!r}", arg, props, required)
     dropped = []
     for arg, o in orig_props.items():
         if arg not in props:
             dropped.append(f"{name}.{arg}")
-        elif "enum" in o and props[arg].get("enum") != o["enum"]:
+            continue
+        kind = "required" if arg in wanted else "optional"
+        _check_argument_described(f"tool {name}, {kind} argument {arg!r}", arg, props[arg], o)
+        if "enum" in o and props[arg].get("enum") != o["enum"]:
             raise failure(
                 f"tool {name}, argument {arg!r}",
                 expected=f"the enum {shown(o['enum'])}",
@@ -211,8 +225,8 @@ def _check_described_schema(name: str, tool: dict) -> dict:
     return schema
 
 
-def _check_required_argument(what: str, arg: str, props: dict, required: list, o: dict) -> None:
-    """A required argument stays required and defined, with its type, item type and a description."""
+def _check_required_argument(what: str, arg: str, props: dict, required: list) -> None:
+    """A required argument stays required and defined in `properties`."""
     prop = props.get(arg)
     if arg not in required or not isinstance(prop, dict):
         raise failure(
@@ -225,6 +239,10 @@ def _check_required_argument(what: str, arg: str, props: dict, required: list, o
             hint='a property may be called "title" or "description": strip '
             "keywords from schemas, not entries from properties",
         )
+
+
+def _check_argument_described(what: str, arg: str, prop: dict, o: dict) -> None:
+    """An argument kept (required or optional) keeps its type, item type and a description."""
     if prop.get("type") != o.get("type"):
         raise failure(
             what,
@@ -272,3 +290,51 @@ def _within_budget(wire_tools: list[dict], budget: int, report: CheckReport) -> 
 
 def _plain(text: str) -> str:
     return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+# Words that carry no meaning of their own in a tool description (compared as stems, below).
+_FILLER = frozenset(
+    "the a an and or of to in on for with from by is are be it its this that you your at as "
+    "when what which who will should use can may".split()
+)
+
+
+def _stems(text: str) -> set[str]:
+    """The words of `text` that can carry meaning, by their first five letters."""
+    return {w[:5] for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _FILLER}
+
+
+def _descriptions_mean_something(original: list[dict], by_name: dict[str, dict]) -> None:
+    """No two tools share a description; each says more than its name, in words of its own job."""
+    seen: dict[str, str] = {}
+    for orig in original:
+        name = orig["name"]
+        key = _plain(by_name[name]["description"])
+        if key in seen:
+            raise failure(
+                f"tools {seen[key]} and {name}",
+                expected="a description of each tool's own job",
+                got=f"the same description for both: {shown(by_name[name]['description'], 120)}",
+                rule="server/tools: the description is how the model tells tools apart; "
+                "the same words on two tools leave it guessing which one to call",
+                hint="one short sentence per tool: what it does, and a warning if it writes",
+            )
+        seen[key] = name
+    counts = Counter(stem for orig in original for stem in _stems(str(orig.get("description", ""))))
+    boilerplate = {stem for stem, n in counts.items() if n > len(original) / 2}
+    for orig in original:
+        name, desc = orig["name"], by_name[orig["name"]]["description"]
+        named = _stems(name.replace("_", " ").replace("-", " "))
+        own = (_stems(str(orig.get("description", ""))) - boilerplate) | named
+        said = _stems(desc)
+        if not said & own or said <= named:
+            words = ", ".join(sorted(w for w in re.findall(r"[a-z]+", name.lower()) if len(w) > 2))
+            raise failure(
+                f"tool {name}",
+                expected="a description that says what this tool does, beyond its name",
+                got=shown(desc, 120),
+                rule="server/tools: the description is how the model knows when to call the tool; "
+                "praise of the product, or the name said again, tells it nothing",
+                hint=f"say what {name} does to what (its name says {words}); add what it returns, "
+                "a unit, or a warning if it writes",
+            )

@@ -103,7 +103,7 @@ RUNS = {
     "notebooks/18-mcp-and-its-neighbours.ipynb": ["Q1."],
     "labs/05-requests-by-hand.ipynb": ["expectations met"],
     "labs/08-ask-the-person.ipynb": ["expectations met"],
-    "labs/12-token-budget.ipynb": ["All 6 expectations met by your trimmed catalog"],
+    "labs/12-token-budget.ipynb": ["All 7 expectations met by your trimmed catalog"],
 }
 # The labs' checks pass on the solutions, written in as a learner writes an answer: typed into the
 # answer cells (notebook index -> the solution notebook's cell of the same index) ...

@@ -1,14 +1,91 @@
-"""Notebook 09's self-check questions: `mcp_lab.self_check("09")` shows them.
+"""Notebook 09's words: its prediction, its typed task, its self-check questions.
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
-before they answer (predict, then see).
+They live here, not in the notebook, so that no answer sits on the learner's screen before they
+answer (predict, then see).
+
+The typed task, `forge-your-own`: the learner writes a `requestState` of their own (base64 of a
+JSON object with a title) and the judge sends it to the toy calendar as process B would, in a
+fresh process, with the arguments still saying "Dentist".  It passes when the toy created the
+title the learner's state carried, whatever that title is: the lesson is that the toy believes
+any state it is sent, not one particular forgery.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
+
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
 
+ASKS = {
+    "what-c-reads": Ask(
+        'Process B answers "Created e3: Dentist ..." (its calendar already held e1 and e2). '
+        "How many events will process C, a fresh process that reads calendar://week, list?",
+        kind=int,
+        why="B wrote the event into its own memory (a module-level list) and exited with it; C is "
+        "a fresh process, which starts from the two seed events, e1 and e2.",
+    ),
+    "sealed-in-b": Ask(
+        "The SDK seals A's requestState. Process B, a fresh SDK process, gets it back with the "
+        "person's answer. What does B answer? Type the JSON-RPC error code, or none if B finishes "
+        "the call.",
+        kind=str,
+        why="by default the SDK generates its sealing key when the process starts: B's key is not "
+        "A's, so B cannot open the state and refuses it as an invalid parameter. It fails safe.",
+    ),
+}
 
+# What the notebook's retry says in its arguments; a forged state has to carry something else.
+ARGUMENT_TITLE = "Dentist"
+_ANSWER = {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}
+_FORM = {"elicitation": {"form": {}}}
+
+
+def forged_title(state: object) -> tuple[str | None, str | None]:
+    """(the title a toy `requestState` carries, None) or (None, why it is not one)."""
+    if not isinstance(state, str):
+        return None, f"`my_state` is {type(state).__name__}; it must be a string, the base64 text of a JSON object."
+    try:
+        decoded = json.loads(base64.b64decode(state, validate=True))
+    except (binascii.Error, ValueError):
+        return None, "the toy cannot read that: a requestState here is the base64 text of a JSON object."
+    title = decoded.get("title") if isinstance(decoded, dict) else None
+    if not isinstance(title, str) or not title.strip():
+        return None, f'your state decodes to {decoded!r}: give it a "title" (a non-empty string).'
+    if title.strip() == ARGUMENT_TITLE:
+        return None, f'your state says "{ARGUMENT_TITLE}", as the arguments do: write a title nobody asked for.'
+    return title, None
+
+
+def judge_forged_state(state: object) -> str | None:
+    """Send the learner's state to a fresh toy process as B's retry; None when the toy believed it."""
+    from mcp_lab.session.isolate import isolated
+
+    title, problem = forged_title(state)
+    if problem:
+        return problem
+    retry = {"name": "create_event", "arguments": {"title": ARGUMENT_TITLE}, "inputResponses": _ANSWER}
+    row = isolated("calendar", [("tools/call", {**retry, "requestState": state})], capabilities=_FORM)[0]
+    print("arguments said Dentist; the toy answered:", row.text or row.summary)
+    if f": {title} at " not in (row.text or ""):
+        return f"the toy did not create {title!r} (it answered {row.text or row.summary!r})."
+    return None
+
+
+TASKS = {
+    "forge-your-own": Task(
+        judge=judge_forged_state,
+        hint="encode a JSON object with a title of your own, as `forged` does: "
+        'base64.b64encode(json.dumps({"title": "..."}).encode()).decode()',
+        prompt="Put a requestState of your own in `my_state`, run that cell, then this one.",
+        done="the toy created what your state said, not what the arguments asked for.",
+    ),
+}
+
+
+# Long on purpose: the quiz is its questions, one after another, as data.
 def quiz() -> Quiz:
     quiz = Quiz(
         [

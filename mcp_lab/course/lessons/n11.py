@@ -1,19 +1,91 @@
-"""Notebook 11's self-check questions: `mcp_lab.self_check("11")` shows them.
+"""Notebook 11's words: its prediction, its typed task, its self-check questions.
 
-They live here, not in the notebook, so that no answer key sits on the learner's screen
-before they answer (predict, then see).
+They live here, not in the notebook, so that no answer sits on the learner's screen before they
+answer (predict, then see).
+
+The typed task, `grow-the-catalog`: the learner types a `clientCapabilities` dict, and the
+judge counts the reference server's catalog with that declaration (a real process, probed then
+`initialize`d, as `mcp_lab.cost` does) against the catalog with none.  It passes when the
+declaration made the server list a tool it did not list before, and prints which.  The browser
+edition has no process: it plays a recording, which answers a declaration it does not hold with
+the plain catalog, so there the judge says so instead of "the same tools".
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
 
+ASKS = {
+    "priciest-tool": Ask(
+        "The reference server lists 13 tools. Which of these costs the most tokens in the prompt "
+        "(its name, description and inputSchema, rendered as JSON)?",
+        options=[
+            "simulate-research-query",
+            "trigger-long-running-operation",
+            "gzip-file-as-resource",
+            "get-annotated-message",
+            "get-tiny-image",
+        ],
+        why="a definition's price is mostly its prose: gzip-file-as-resource describes three "
+        "parameters at length and carries a default URL; what a tool does, or how long its name is, "
+        "hardly counts.",
+    ),
+}
 
+_BASELINE: dict[str, frozenset[str]] = {}
+
+
+def _tool_names(capabilities: dict) -> frozenset[str]:
+    from mcp_lab.tokens.live import cost
+
+    return frozenset(t.name for t in cost("everything", capabilities=capabilities).tools)
+
+
+def judge_capabilities(value: Any) -> str | None:
+    """None when declaring `value` makes the reference server list a tool it did not list before."""
+    from mcp_lab.servers.inprocess import in_browser
+
+    if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+        return 'my_capabilities must be a dict of capabilities, each an object, like {"name": {}}.'
+    try:
+        if "none" not in _BASELINE:
+            _BASELINE["none"] = _tool_names({})
+        names = _tool_names(value)
+    except Exception as e:  # a declaration the server refuses: say so in one line
+        return f"the server did not take that declaration: {str(e).splitlines()[0] if str(e) else type(e).__name__}."
+    added = sorted(names - _BASELINE["none"])
+    if not added and in_browser():
+        return (
+            f"the browser edition plays a recording of this server, which holds no session declaring {value}; "
+            "here it knows the form elicitation declaration only (the full edition runs the real server)."
+        )
+    if not added:
+        return f"declaring {value} the server lists the same {len(names)} tools as with no declaration."
+    print(f"declaring {value}: {len(names)} tools; added {added}")
+    return None
+
+
+TASKS = {
+    "grow-the-catalog": Task(
+        judge=judge_capabilities,
+        hint="the reference server offers a tool for each client feature it can exercise: "
+        "think of what notebook 07 declared, or of roots and sampling.",
+        prompt="Type a declaration in `my_capabilities`, run that cell, then this one.",
+        done="your declaration grew the catalog: the price of a server depends on the client too.",
+    ),
+}
+
+
+# Long on purpose: the quiz is its questions, one after another, as data.
 def quiz() -> Quiz:
     quiz = Quiz(
         [
             Question(
-                "Which of these enter the model's prompt on every turn once a server is connected?",
+                "A host offers every connected server's tools to its model up front (the common "
+                "design; MCP leaves it to the host). Which of these enter the prompt on every turn?",
                 [
                     "Only the tools the model calls",
                     "Every tool definition and the instructions",
