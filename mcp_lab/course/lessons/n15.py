@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_lab.course.lessons import Ask, Task
-from mcp_lab.notebook.quiz import Question, Quiz
+from mcp_lab.notebook.quiz import Question
 
 NAMES = (
     "The name in the recording",
@@ -124,96 +124,90 @@ def person_accepts(when: str):
     return accept
 
 
-def quiz() -> Quiz:
-    return Quiz(
+QUESTIONS = [
+    Question(
+        "A replay reaches a retry after input_required. Which requestState does it echo?",
         [
-            Question(
-                "A replay reaches a retry after input_required. Which requestState does it echo?",
-                [
-                    "The one in the recording",
-                    "The one the new server just issued",
-                    "None: the replay drops requestState",
-                    "A fresh random value it makes up",
-                ],
-                1,
-                [
-                    "The recorded state was issued by another server (or another run); echoing it asks "
-                    "the new server to trust state it never made.",
-                    "Right: the client echoes what this server handed out; only the person's answers "
-                    "come from the recording.",
-                    "Without requestState the server could not continue the call it began.",
-                    "requestState is opaque and issued by the server; a client never invents one.",
-                ],
-            ),
-            Question(
-                "Your recording calls tools/call create_event. The server you replay it against "
-                "lists create_calendar first in its tools/list. What does the replay send?",
-                [
-                    "tools/call create_event, as recorded",
-                    "tools/call create_calendar, at the same place",
-                    "Nothing: it skips a tool it has not seen",
-                    "tools/list again, to learn the names",
-                ],
-                0,
-                [
-                    "Right: a replay sends the recorded requests; names are never remapped. Only values "
-                    "the server minted and the client sent back (handles, cursors, requestState) are.",
-                    "A tool name is chosen by the client, not minted by the server: swapping it would "
-                    "call another tool, a write to the wrong place on a real server.",
-                    "It sends the call; if the server has no such tool, its answer says so and the diff shows it.",
-                    "It sends the recorded requests in order, no more and no fewer.",
-                ],
-            ),
-            Question(
-                "Replaying the chapter's legacy probe with era='modern' against the reference server "
-                "lists 12 tools, not 13. Why?",
-                [
-                    "The thirteenth tool needs a session",
-                    "The reference server was upgraded since",
-                    "The diff leaves out the last tool",
-                    "The _meta makes the server hide one",
-                ],
-                0,
-                [
-                    "Right: without initialize there is no session, and the server lists what it lists before one.",
-                    "The same pinned package answered both; only the conversation changed.",
-                    "The diff reports the missing tool as a removed path, answer.result.tools[12].",
-                    "A legacy server ignores _meta; the difference is the missing handshake.",
-                ],
-            ),
-            Question(
-                "Which differences does a replay set aside before comparing, by default?",
-                [
-                    "Nothing at all",
-                    "Every field under _meta",
-                    "The id and every requestState",
-                    "Any field whose value is a string",
-                ],
-                2,
-                [
-                    "Ids are remapped on replay and requestState is opaque: comparing them would call "
-                    "every replay different.",
-                    "_meta holds the server's identity, which is worth seeing; ignore it explicitly.",
-                    "Right: those vary between honest runs; anything else is reported.",
-                    "That would hide almost every real difference.",
-                ],
-            ),
-            Question(
-                "The cassette server gets a tools/call whose arguments were never recorded. What does it do?",
-                [
-                    "Answers with the closest recorded answer",
-                    "Crashes with a traceback on stderr",
-                    "Forwards it to the server it recorded",
-                    "Refuses it with -32602, says why",
-                ],
-                3,
-                [
-                    "A made-up answer would look real and mislead the client.",
-                    "A server that crashes on unexpected input is of no use offline.",
-                    "It is only a file; there is no real server behind it.",
-                    "Right: the method is known, the params are not; -32601 is kept for a method never recorded.",
-                ],
-            ),
+            "The one in the recording",
+            "The one the new server just issued",
+            "None: the replay drops requestState",
+            "A fresh random value it makes up",
         ],
-        key="quiz",
-    )
+        1,
+        [
+            "The recorded state was issued by another server (or another run); echoing it asks "
+            "the new server to trust state it never made.",
+            "Right: the client echoes what this server handed out; only the person's answers come from the recording.",
+            "Without requestState the server could not continue the call it began.",
+            "requestState is opaque and issued by the server; a client never invents one.",
+        ],
+    ),
+    Question(
+        "Your recording calls tools/call create_event. The server you replay it against "
+        "lists create_calendar first in its tools/list. What does the replay send?",
+        [
+            "tools/call create_event, as recorded",
+            "tools/call create_calendar, at the same place",
+            "Nothing: it skips a tool it has not seen",
+            "tools/list again, to learn the names",
+        ],
+        0,
+        [
+            "Right: a replay sends the recorded requests; names are never remapped. Only values "
+            "the server minted and the client sent back (handles, cursors, requestState) are.",
+            "A tool name is chosen by the client, not minted by the server: swapping it would "
+            "call another tool, a write to the wrong place on a real server.",
+            "It sends the call; if the server has no such tool, its answer says so and the diff shows it.",
+            "It sends the recorded requests in order, no more and no fewer.",
+        ],
+    ),
+    Question(
+        "Replaying the chapter's legacy probe with era='modern' against the reference server "
+        "lists 12 tools, not 13. Why?",
+        [
+            "The thirteenth tool needs a session",
+            "The reference server was upgraded since",
+            "The diff leaves out the last tool",
+            "The _meta makes the server hide one",
+        ],
+        0,
+        [
+            "Right: without initialize there is no session, and the server lists what it lists before one.",
+            "The same pinned package answered both; only the conversation changed.",
+            "The diff reports the missing tool as a removed path, answer.result.tools[12].",
+            "A legacy server ignores _meta; the difference is the missing handshake.",
+        ],
+    ),
+    Question(
+        "Which differences does a replay set aside before comparing, by default?",
+        [
+            "Nothing at all",
+            "Every field under _meta",
+            "The id and every requestState",
+            "Any field whose value is a string",
+        ],
+        2,
+        [
+            "Ids are remapped on replay and requestState is opaque: comparing them would call every replay different.",
+            "_meta holds the server's identity, which is worth seeing; ignore it explicitly.",
+            "Right: those vary between honest runs; anything else is reported.",
+            "That would hide almost every real difference.",
+        ],
+    ),
+    Question(
+        "The cassette server gets a tools/call whose arguments were never recorded. What does it do?",
+        [
+            "Answers with the closest recorded answer",
+            "Crashes with a traceback on stderr",
+            "Forwards it to the server it recorded",
+            "Refuses it with -32602, says why",
+        ],
+        3,
+        [
+            "A made-up answer would look real and mislead the client.",
+            "A server that crashes on unexpected input is of no use offline.",
+            "It is only a file; there is no real server behind it.",
+            "Right: the method is known, the params are not; -32601 is kept for a method never recorded.",
+        ],
+    ),
+]
