@@ -116,9 +116,9 @@ TRIGGER_SAMPLING = {
 def reference_after_handshake(timeout: float = 10) -> Iterator[tuple[Any, dict]]:
     """The pinned reference server (2025-11-25 era) after a handshake declaring roots and sampling:
     yields (client, the initialize result)."""
-    import mcp_lab
+    from mcp_lab.session.connect import connect
 
-    with mcp_lab.connect("everything", timeout=timeout) as ref:
+    with connect("everything", timeout=timeout) as ref:
         ref.era = "legacy"
         hello = ref.request("initialize", LEGACY_HELLO, meta=False).unwrap()
         ref.notify("notifications/initialized")
@@ -129,7 +129,7 @@ def requests_from_the_server(listen: float = 3.0) -> dict[str, dict]:
     """Call the reference server's sampling tool and collect the requests it sends back, by method.
 
     The call waits on our answers, which never come: this listens `listen` seconds, then stops."""
-    from mcp_lab import jsonrpc
+    from mcp_lab.wire import jsonrpc
 
     with reference_after_handshake() as (ref, _hello):
         came = ref.send_raw(json.dumps(TRIGGER_SAMPLING), timeout=listen, quiet=1.0)
@@ -140,10 +140,10 @@ def first_sse_event(max_lines: int = 6) -> tuple[int, list[str]]:
     """(status, first lines) of the reference server's old HTTP+SSE transport, `GET /sse`."""
     import httpx
 
-    import mcp_lab
+    from mcp_lab.session.serve import serve_http
 
     lines: list[str] = []
-    with mcp_lab.serve_http("everything-sse", path="/sse") as old_transport:
+    with serve_http("everything-sse", path="/sse") as old_transport:
         with httpx.stream("GET", old_transport.url, timeout=5) as stream:
             for text in stream.iter_lines():
                 lines.append(text)
@@ -155,10 +155,10 @@ def first_sse_event(max_lines: int = 6) -> tuple[int, list[str]]:
 def first_reply(name: str, method: str, params: dict, timeout: float = 20) -> Any:
     """The first message server `name` sends back to one request (a long-lived stream stays open:
     keep its first message rather than wait for an end): a method name, or an error code."""
-    import mcp_lab
+    from mcp_lab.session.connect import connect
 
     message = {"jsonrpc": "2.0", "id": "l", "method": method, "params": {"_meta": revisions.meta(), **params}}
-    with mcp_lab.connect(name, timeout=timeout) as c:
+    with connect(name, timeout=timeout) as c:
         first = c.send_raw(json.dumps(message), timeout=timeout, stop_after=1)[0]
     return getattr(first, "method", None) or first.code
 

@@ -82,9 +82,9 @@ def fresh(name: str):
     """A new connection to `name` that declares form elicitation (so create_event may ask).
 
     The SDK fixes a connection's era from its first message, so each check opens its own."""
-    import mcp_lab
+    from mcp_lab.session.connect import connect
 
-    return mcp_lab.connect(name, timeout=15, capabilities={"elicitation": {"form": {}}})
+    return connect(name, timeout=15, capabilities={"elicitation": {"form": {}}})
 
 
 QUESTIONS = [
