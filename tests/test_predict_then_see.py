@@ -7,7 +7,8 @@ reveal it.  None of them may state the answer.  The answers are the facts the te
 prediction's revealed value equals its TRUTH, so a TRUTH cannot rot).
 
 - `test_no_prediction_is_answered_on_screen`: the TRUTH of every prediction appears nowhere in
-  that visible text (as a token: `-32022` is found in "answer -32022." but not in "-320221");
+  that visible text, nor in the two cells right under the reveal (they share the screen with
+  the waiting widget; what a cell there prints is held by the Run-All browser test) (as a token: `-32022` is found in "answer -32022." but not in "-320221");
   the question's words (mcp_lab/course/lessons/) are read too, its options aside.
   The MCP wire kernel's `%predict` cells (04b) are read the same way, keyed by cell id, with the
   kernel's own waiting text and help as part of the screen.
@@ -43,6 +44,7 @@ LABS = sorted((ROOT / "labs").glob("*.ipynb"))
 ANSWERS = ROOT / "tests" / "lessons" / "answers"
 PREDICT = re.compile(r"""predict\(\s*["']([^"']+)["']""")
 MAX_WORDS, MAX_MEDIAN = 220, 5
+BELOW = 2  # cells under the reveal that share the screen with the waiting prediction
 # Lessons with no live exchange (the map, the neighbours) and the glossary; 04b runs on the MCP wire
 # kernel, whose predictions are its own `%predict` directive (checked below).
 NO_LIVE_EXCHANGE = {"00-start-here", "18-mcp-and-its-neighbours", "glossary"}
@@ -88,6 +90,17 @@ def _reveal_cells(cells: list[dict], index: int, name: str | None) -> list[dict]
     return found
 
 
+def _just_below(cells: list[dict], start: int, window: int = BELOW) -> list[dict]:
+    """The cells right under the reveal: on the same screen as the waiting prediction (a 1000-pixel
+    window shows the widget and the next few cells), up to the next heading."""
+    below = []
+    for cell in cells[start : start + window]:
+        if cell["cell_type"] == "markdown" and _src(cell).lstrip().startswith("#"):
+            break
+        below.append(cell)
+    return below
+
+
 def seen_before_commit(path: Path) -> list[tuple[str, str, str]]:
     """(key, truth, text a learner sees before committing) for every prediction in `path`."""
     cells, truth, asks, out = _cells(path), _truth(path), lessons.asks(), []
@@ -97,7 +110,8 @@ def seen_before_commit(path: Path) -> list[tuple[str, str, str]]:
         for key in PREDICT.findall(_src(cell)):
             name = re.search(rf"(\w+)\s*=\s*(?:mcp_lab\.)?predict\(\s*[\"']{re.escape(key)}", _src(cell))
             shown = [cells[0]] + cells[_section_start(cells, i) : i + 1]
-            shown += _reveal_cells(cells, i, name.group(1) if name else None)
+            reveal = _reveal_cells(cells, i, name.group(1) if name else None)
+            shown += reveal + _just_below(cells, i + len(reveal) + 1)
             text = "\n".join(_src(c) for c in shown if _visible(c))
             if key in asks:
                 text = text.replace(_src(cell), "") + "\n" + asks[key].prompt

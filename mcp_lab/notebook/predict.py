@@ -16,6 +16,9 @@ prediction changed after seeing the answer is not a prediction) and tells every 
 the block prints or displays is captured in it, and above it a line says "Make your prediction
 above to see what came back".  An exception in the block is not swallowed into the hidden area:
 it propagates and shows as the cell's error, as any other failure would.
+The reason (`why`, from the lesson's words) is the rule behind the answer, in the quiz's Markdown
+subset with its spec links: the paragraph that states the rule would answer the prediction if it
+stood in a markdown cell under the widget, so it is shown with the verdict instead.
 `expect(value)` records the real answer, computed by the cell from what came back (never
 written in the cell: its source is on screen before the learner commits); the verdict ("Your prediction held" or "Not
 quite: ..." and the reason) appears under the revealed output once both are known, so
@@ -31,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcp_lab.notebook import interactions
+from mcp_lab.notebook.quiz import markdown_html
 
 __all__ = ["Prediction", "predict"]
 
@@ -163,7 +167,7 @@ class Prediction:
             text = self.verdict()
             colour = "#e6f4ea" if self.held else "#fce8e6"
             area["verdict"].value = (
-                f"<div style='background:{colour};padding:4px'>{html.escape(text)}</div>" if text else ""
+                f"<div style='background:{colour};padding:4px'>{markdown_html(text)}</div>" if text else ""
             )
 
     def _ipython_display_(self):

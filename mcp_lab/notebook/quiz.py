@@ -52,10 +52,12 @@ PENDING_CLASS = "mcp-lab-pending"  # the same name as interactions.PENDING_CLASS
 _CODE = re.compile(r"`([^`]+)`")
 _BOLD = re.compile(r"\*\*([^*]+)\*\*")
 _EMPH = re.compile(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])")
+_LINK = re.compile(r"\[([^\]]+)\]\((https://[^)\s]+)\)")
 
 
 def markdown_html(text: str) -> str:
-    """The quiz's Markdown subset as HTML: `code`, **bold**, *emphasis*; everything else escaped."""
+    """The quiz's Markdown subset as HTML: `code`, **bold**, *emphasis*, [links](https://...);
+    everything else escaped."""
     parts = _CODE.split(text)  # even indexes: prose; odd: code spans
     out = []
     for i, part in enumerate(parts):
@@ -64,6 +66,7 @@ def markdown_html(text: str) -> str:
         else:
             prose = html.escape(part)
             prose = _BOLD.sub(r"<b>\1</b>", prose)
+            prose = _LINK.sub(r'<a href="\2" target="_blank" rel="noopener">\1</a>', prose)
             out.append(_EMPH.sub(r"<i>\1</i>", prose))
     return "".join(out)
 

@@ -12,7 +12,9 @@ is idle, then asserts:
   pending interactions with a widget in the kernel's registry (read by a second, silent client of
   the same kernel: nothing is injected into the notebook), and is not zero where the notebook
   declares interactions; no prediction's verdict is shown, and each reveal says "Make your
-  prediction above".
+  prediction above";
+- predict, then see: each waiting prediction, scrolled to where a learner meets it, has its answer
+  (the tests' TRUTH) nowhere on the screen: not in the cells above or below, not in an output.
 
 Then, on the first notebook that has it, one interaction of each kind is answered by clicking as
 a person would (a quiz option + Check, a prediction + Predict, a form's date-time + Accept, a
@@ -158,6 +160,57 @@ def shoot(page, locator, path) -> None:
     page.screenshot(path=str(path))
 
 
+# -- predict, then see: what the screen shows around a waiting prediction ---------------------------
+# The text of every element in the notebook's viewport, except the waiting widgets themselves (their
+# options are the question) and the cells' prompt numbers ("[12]:").
+VISIBLE_TEXT = """(widget) => {
+  const panel = widget.closest('.jp-NotebookPanel');
+  const skip = el => el.closest('.mcp-lab-pending, .jp-InputPrompt, .jp-OutputPrompt');
+  const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+  const out = [];
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    if (!el || skip(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight) out.push(walker.currentNode.textContent);
+  }
+  return out.join(' ');
+}"""
+
+
+def answers_on_screen(page, path) -> list[str]:
+    """For each prediction still waiting after Run All: scrolled into view as a learner meets it,
+    is its answer (the tests' TRUTH) anywhere on the screen, outputs and cells below included?"""
+    import runpy
+
+    from mcp_lab.course import lessons
+
+    answers = ROOT / "tests" / "lessons" / "answers" / f"{path.stem}.py"
+    truth = runpy.run_path(str(answers)).get("TRUTH", {}) if answers.exists() else {}
+    asks, found = lessons.asks(), []
+    for key, value in truth.items():
+        value = str(value)
+        if key not in asks or len(value) < 2:
+            continue
+        widget = pending(page).filter(has_text=asks[key].prompt[:60])
+        if not widget.count():
+            continue
+        shoot_position(page, widget.first)
+        text = widget.first.evaluate(VISIBLE_TEXT)
+        if re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w])", text, re.I):
+            found.append(f"{key}: its answer {value!r}")
+    return found
+
+
+def shoot_position(page, locator) -> None:
+    """Scroll as `shoot` does: the widget near the top of the window, as a learner reaches it."""
+    for _ in range(3):
+        locator.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+    locator.evaluate("e => e.closest('.jp-WindowedPanel-outer')?.scrollBy(0, -60)")
+    page.wait_for_timeout(200)
+
+
 # -- answering one of each kind by clicking --------------------------------------------------------
 def pending(page):
     return page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .mcp-lab-pending")
@@ -295,6 +348,9 @@ def test_run_all_leaves_every_interaction_pending(lab, chromium_module, path):
         assert page.get_by_text("Make your prediction above to see what came back.").filter(visible=True).count(), (
             "no reveal waits"
         )
+
+    spoiled = answers_on_screen(page, path)
+    assert not spoiled, f"{path.name}: on screen while a prediction waits:\n" + "\n".join(spoiled)
 
     key = path.name[:2]
     kind = SCREENSHOT_OF.get(key)

@@ -32,16 +32,23 @@ ASKS = {
     "tools-list-asks-2025": Ask(
         "A tools/list whose _meta asks for revision 2025-11-25, sent to this calendar: what comes back?",
         options=["a complete result", "-32602", "-32022", "-32601"],
-        why="the calendar serves 2026-07-28 only, and a revision it does not serve has its own "
-        "error code; its data.supported lists what the server does serve, so the client can pick "
-        "one and send a new request.",
+        why="the calendar serves 2026-07-28 only. A server asked for a revision it does not serve "
+        "**MUST** answer `-32022` (*Unsupported protocol version*) and list in `data.supported` the "
+        "revisions it does serve, so the client can pick one and send a new request ([version "
+        "negotiation](https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning"
+        "#protocol-version-negotiation); [UnsupportedProtocolVersionError](https://modelcontextprotocol"
+        ".io/specification/2026-07-28/schema#unsupportedprotocolversionerror)).",
     ),
     "create-without-start": Ask(
         "tools/call create_event with a title and no startsAt, from a client whose "
         "clientCapabilities are empty: what comes back?",
         options=["-32602", "input_required", "-32021", "-32601"],
         why="the call is well formed, but finishing it means asking the person, and this client "
-        "never said it can; the server says so with its own code instead of asking anyway.",
+        "never said it can. A client that did not declare a capability the call needs gets `-32021` "
+        "(*missing required client capability*) instead of a question ([error codes](https://"
+        "modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes); "
+        "[MissingRequiredClientCapabilityError](https://modelcontextprotocol.io/specification/"
+        "2026-07-28/schema#missingrequiredclientcapabilityerror)).",
     ),
 }
 

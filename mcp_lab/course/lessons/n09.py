@@ -33,7 +33,8 @@ ASKS = {
         "the call.",
         kind=str,
         why="by default the SDK generates its sealing key when the process starts: B's key is not "
-        "A's, so B cannot open the state and refuses it as an invalid parameter. It fails safe.",
+        "A's, so B cannot open the state and refuses it as an invalid parameter: `-32602 Invalid or "
+        "expired requestState`. It fails safe.",
     ),
 }
 
