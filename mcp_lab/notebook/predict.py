@@ -31,10 +31,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from mcp_lab.notebook import interactions
+from mcp_lab.wire.words import _
 
 __all__ = ["Prediction", "predict"]
 
-WAITING = "Make your prediction above to see what came back."
+
+def waiting() -> str:
+    """The line over a hidden reveal area, in the edition's language."""
+    return _("Make your prediction above to see what came back.")
 
 
 class Prediction:
@@ -68,11 +72,11 @@ class Prediction:
         elif kind is int:
             self._input = w.IntText(value=0, layout=w.Layout(width="10em"))
         else:
-            self._input = w.Text(value="", placeholder="your prediction", layout=w.Layout(width="24em"))
-        self._button = w.Button(description="Predict", button_style="primary")
+            self._input = w.Text(value="", placeholder=_("your prediction"), layout=w.Layout(width="24em"))
+        self._button = w.Button(description=_("Predict"), button_style="primary")
         self._note = w.HTML("")
         self._button.on_click(lambda _b: self._predicted())
-        title = w.HTML(f"<b>Predict:</b> {html.escape(prompt)}")
+        title = w.HTML("<b>{}</b> {}".format(html.escape(_("Predict:")), html.escape(prompt)))
         self.widget = w.VBox([title, self._input, self._button, self._note])
         self.interaction = interactions.register(
             key, "prediction", is_done=lambda: self.made, act=self._act, widget=self.widget, owner=self
@@ -94,14 +98,14 @@ class Prediction:
             return
         raw = self._input.value
         if self.options is not None and raw is None:
-            self._note.value = "<i>Pick an option first.</i>"
+            self._note.value = "<i>{}</i>".format(_("Pick an option first."))
             return
         if self.kind is str and self.options is None and not str(raw).strip():
-            self._note.value = "<i>Type your prediction first.</i>"
+            self._note.value = "<i>{}</i>".format(_("Type your prediction first."))
             return
         self.value = raw if self.kind is int else str(raw).strip()
         self._input.disabled = self._button.disabled = True
-        self._note.value = f"You predicted <b>{html.escape(str(self.value))}</b>. Now look below."
+        self._note.value = _("You predicted <b>{value}</b>. Now look below.").format(value=html.escape(str(self.value)))
         self.interaction.settle()
         self._refresh()
 
@@ -111,7 +115,7 @@ class Prediction:
         import ipywidgets as w
 
         area = {
-            "wait": w.HTML(f"<i>{WAITING}</i>"),
+            "wait": w.HTML(f"<i>{waiting()}</i>"),
             "out": w.Output(),
             "verdict": w.HTML(""),
         }
@@ -130,7 +134,7 @@ class Prediction:
             import ipywidgets as w
             from IPython.display import display
 
-            area = {"wait": w.HTML(f"<i>{WAITING}</i>"), "out": None, "verdict": w.HTML("")}
+            area = {"wait": w.HTML(f"<i>{waiting()}</i>"), "out": None, "verdict": w.HTML("")}
             area["box"] = w.VBox([area["wait"], area["verdict"]])
             self._reveals.append(area)
             display(area["box"])
@@ -147,10 +151,13 @@ class Prediction:
         """The verdict as plain text ('' until both sides are known)."""
         if self.held is None:
             return ""
-        why = f" Why: {self.why}" if self.why else ""
+        why = " " + _("Why: {reason}").format(reason=self.why) if self.why else ""
         if self.held:
-            return f"Your prediction held: {self.actual}.{why}"
-        return f"Not quite: you predicted {self.value}, the answer is {self.actual}.{why}"
+            return _("Your prediction held: {answer}.").format(answer=self.actual) + why
+        return (
+            _("Not quite: you predicted {guess}, the answer is {answer}.").format(guess=self.value, answer=self.actual)
+            + why
+        )
 
     def _refresh(self) -> None:
         for area in self._reveals:

@@ -45,6 +45,8 @@ import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from mcp_lab.wire.words import _
+
 __all__ = ["Question", "Quiz", "markdown_html", "plain_text"]
 
 _RIGHT, _WRONG = "#e6f4ea", "#fce8e6"
@@ -143,7 +145,7 @@ class Question:
 
     def _grade(self, chosen: frozenset[int]) -> None:
         if not chosen:  # Check pressed with nothing selected: a hint, not a wrong answer
-            self.chosen, self._feedback = None, "Pick an option first."
+            self.chosen, self._feedback = None, _("Pick an option first.")
             self._show(self._feedback, [])
             return
         self.chosen = chosen
@@ -151,20 +153,19 @@ class Question:
         if self.interaction is not None:
             self.interaction.settle()
         verdict = (
-            "Right."
+            _("Right.")
             if chosen == self.answer
-            else (
-                "Not quite."
-                + (" The right answer is: " + "; ".join(plain_text(self.options[i]) for i in sorted(self.answer)) + ".")
+            else _("Not quite. The right answer is: {answer}.").format(
+                answer="; ".join(plain_text(self.options[i]) for i in sorted(self.answer))
             )
         )
         lines = []
         for i in self.order:
             opt, why = self.options[i], self.explanations[i]
-            mark = "right" if i in self.answer else "wrong"
-            picked = " (your answer)" if i in chosen else ""
+            mark = _("right") if i in self.answer else _("wrong")
+            picked = " " + _("(your answer)") if i in chosen else ""
             lines.append((i, f"[{mark}] {plain_text(opt)}{picked}: {plain_text(why)}"))
-        self._feedback = "\n".join([verdict] + [t for _, t in lines])
+        self._feedback = "\n".join([verdict] + [t for _i, t in lines])
         self._show(verdict, lines)
 
     # -- widgets -------------------------------------------------------------------------
@@ -183,7 +184,9 @@ class Question:
             else ""
         )
         title = w.HTML(
-            scene + f"<b>{markdown_html(self.prompt)}</b>" + (" <i>(tick every right option)</i>" if self.multi else "")
+            scene
+            + f"<b>{markdown_html(self.prompt)}</b>"
+            + (" <i>{}</i>".format(_("(tick every right option)")) if self.multi else "")
         )
         if self.multi:
             # boxes[i] is option i (author's order); the VBox shows them in display order.
@@ -201,7 +204,7 @@ class Question:
                 layout=w.Layout(width="auto"),
             )
             read = lambda: frozenset() if picker.value is None else frozenset([picker.value])  # noqa: E731
-        button = w.Button(description="Check", button_style="primary")
+        button = w.Button(description=_("Check"), button_style="primary")
         out = w.HTML("")
         button.on_click(lambda _b: self._grade(read()))
         box = w.VBox([title, picker, button, out])
@@ -224,7 +227,7 @@ class Question:
         items = "".join(
             f"<li style='margin:0;padding:1px 2px;line-height:1.35;"
             f"background:{_RIGHT if i in self.answer else '#fff'}'>{self._explained(i)}</li>"
-            for i, _ in lines
+            for i, _text in lines
         )
         self._ui["out"].value = (
             f"<div style='background:{colour};padding:4px'><b>{html.escape(verdict)}</b>"
@@ -232,8 +235,8 @@ class Question:
         )
 
     def _explained(self, i: int) -> str:
-        mark = "right" if i in self.answer else "wrong"
-        picked = " <i>(your answer)</i>" if self.chosen and i in self.chosen else ""
+        mark = _("right") if i in self.answer else _("wrong")
+        picked = " <i>{}</i>".format(_("(your answer)")) if self.chosen and i in self.chosen else ""
         return f"[{mark}] {markdown_html(self.options[i])}{picked}: {markdown_html(self.explanations[i])}"
 
     def choose(self, choice: int | Iterable[int]) -> bool | None:
