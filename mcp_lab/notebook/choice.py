@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcp_lab.notebook import interactions
+from mcp_lab.wire.words import _, ngettext
 
 __all__ = ["Choice"]
 
@@ -58,14 +59,14 @@ class Choice:
         for label in self.solution:
             pickers = [
                 w.Dropdown(
-                    options=[("choose", None)] + [(o, o) for o in options], value=None, layout=w.Layout(width="10em")
+                    options=[(_("choose"), None)] + [(o, o) for o in options], value=None, layout=w.Layout(width="10em")
                 )
                 for options in self.columns.values()
             ]
             self._pickers[label] = pickers
             text = w.HTML(html.escape(label), layout=w.Layout(width="32em"))
             lines.append(w.HBox([text, *pickers]))
-        self._button = w.Button(description="Check", button_style="primary")
+        self._button = w.Button(description=_("Check"), button_style="primary")
         self._feedback = w.HTML("")
         self._button.on_click(lambda _b: self._check())
         top = [w.HTML(f"<b>{html.escape(title)}</b>")] if title else []
@@ -97,14 +98,17 @@ class Choice:
         chosen = self.choices
         blank = [label for label, values in chosen.items() if None in values]
         if blank:
-            self._feedback.value = f"<i>Fill in every line first ({len(blank)} still blank).</i>"
+            still = ngettext(
+                "Fill in every line first ({n} still blank).", "Fill in every line first ({n} still blank).", len(blank)
+            )
+            self._feedback.value = "<i>{}</i>".format(still.format(n=len(blank)))
             return
         right, items = 0, []
         for label, values in chosen.items():
             ok = values == self.solution[label]
             right += ok
             answer = ", ".join(self.solution[label])
-            mark = "right" if ok else f"not quite: you picked {', '.join(values)}"
+            mark = _("right") if ok else _("not quite: you picked {picked}").format(picked=", ".join(values))
             colour = "#e6f4ea" if ok else "#fce8e6"
             items.append(
                 f"<li style='background:{colour};padding:1px 4px'>{html.escape(label)}: <b>{html.escape(answer)}</b>"
@@ -112,7 +116,8 @@ class Choice:
             )
         self.checked, self.score = True, right
         self._feedback.value = (
-            f"<b>{right} of {len(chosen)} right.</b><ul style='margin:2px 0;padding-left:1.2em'>{''.join(items)}</ul>"
+            "<b>{}</b>".format(_("{right} of {total} right.").format(right=right, total=len(chosen)))
+            + f"<ul style='margin:2px 0;padding-left:1.2em'>{''.join(items)}</ul>"
         )
         self.interaction.settle()
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-__all__ = ["_", "ngettext", "use_catalogs", "Catalog"]
+__all__ = ["_", "N_", "ngettext", "use_catalogs", "Catalog"]
 
 # msgid -> msgstr for a plain message; (singular, plural) -> [form, ...] for a counted one.
 Catalog = Mapping[object, object]
@@ -61,3 +61,9 @@ def ngettext(singular: str, plural: str, n: int) -> str:
             if 0 <= index < len(forms) and forms[index]:
                 return forms[index]
     return singular if _ENGLISH_PLURAL(n) == 0 else plural
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalog where it is defined (a module-level table) without looking
+    it up: the code that shows it calls `_()` on it then, in the language in force at that time."""
+    return message
