@@ -37,8 +37,6 @@ __all__ = ["_", "ngettext", "LANGUAGES", "language", "set_language", "active_cat
 
 # An edition's tag (as in notebooks/pt-BR/) -> its gettext locale folder; None: the source text.
 LANGUAGES: dict[str, str | None] = {"en": None, "pt-BR": "pt_BR"}
-# Each locale's plural rule: the index of the form for a count (gettext's Plural-Forms, as code).
-PLURAL_RULES: dict[str, Callable[[int], int]] = {"pt_BR": lambda n: 1 if n > 1 else 0}
 DOMAIN = "mcp_lab"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
@@ -89,12 +87,19 @@ def catalog_path(tag: str) -> Path:
     return LOCALE_DIR / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def read_catalog(path: Path) -> Catalog:
-    """The translated entries of one PO file: msgid -> msgstr, (msgid, msgid_plural) -> forms."""
+def read_catalog(path: Path) -> tuple[Catalog, Callable[[int], int]]:
+    """The translated entries of one PO file (msgid -> msgstr, (msgid, msgid_plural) -> forms)
+    and its plural rule (the header's Plural-Forms, compiled by the standard library's gettext)."""
+    import gettext
+
     import polib
 
+    po = polib.pofile(str(path))
+    rule = po.metadata.get("Plural-Forms", "")
+    expr = rule.partition("plural=")[2].strip().rstrip(";") if "plural=" in rule else ""
+    plural = gettext.c2py(expr) if expr else (lambda n: 0 if n == 1 else 1)
     table: dict[object, object] = {}
-    for entry in polib.pofile(str(path)):
+    for entry in po:
         if entry.obsolete or "fuzzy" in entry.flags:
             continue
         if entry.msgid_plural:
@@ -103,7 +108,7 @@ def read_catalog(path: Path) -> Catalog:
                 table[(entry.msgid, entry.msgid_plural)] = forms
         elif entry.msgstr:
             table[entry.msgid] = entry.msgstr
-    return table
+    return table, plural
 
 
 def active_catalog() -> tuple[Catalog, Callable[[int], int]] | None:
@@ -114,6 +119,5 @@ def active_catalog() -> tuple[Catalog, Callable[[int], int]] | None:
         return None
     if tag not in _loaded:
         path = catalog_path(tag)
-        table = read_catalog(path) if path.exists() else {}
-        _loaded[tag] = (table, PLURAL_RULES.get(locale, lambda n: 0 if n == 1 else 1))
+        _loaded[tag] = read_catalog(path) if path.exists() else ({}, lambda n: 0 if n == 1 else 1)
     return _loaded[tag]

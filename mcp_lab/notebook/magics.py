@@ -341,13 +341,28 @@ def _needs(args: list[str]) -> None:
     needs(args[0])
 
 
+def _lang(args: list[str]) -> None:
+    """`%mcp lang [en|pt-BR|auto]`: the edition this kernel speaks (mcp_lab.notebook.i18n)."""
+    from mcp_lab.notebook import i18n
+
+    if len(args) > 1:
+        raise UsageError("usage: %mcp lang [en | pt-BR | auto]")
+    if args:
+        try:
+            i18n.set_language(None if args[0] == "auto" else args[0])
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        i18n.active_catalog()  # read the catalog now, not at the first message shown
+    print(f"mcp_lab speaks {i18n.language()}")
+
+
 @magics_class
 class McpMagics(Magics):
     """`%mcp connect|list|trace|close` and `%%rpc NAME`."""
 
     @line_magic("mcp")
     def mcp(self, line: str):
-        """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME | edition NN | needs WHAT"""
+        """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME | edition NN | needs WHAT | lang TAG"""
         head, sep, argv_text = line.partition(" -- ")
         if line.strip().endswith(" --") or line.strip() == "--":
             raise UsageError("nothing after --: give the server's argv, e.g. -- /usr/bin/node server.js")
@@ -359,6 +374,8 @@ class McpMagics(Magics):
         verb, args = words[0], words[1:]
         if verb in ("edition", "needs"):  # the browser edition's (mcp_lab.notebook.edition)
             return (_edition if verb == "edition" else _needs)(args)
+        if verb == "lang":
+            return _lang(args)
         if verb == "connect":
             if len(args) != 1:
                 raise UsageError("usage: %mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...]")
@@ -405,7 +422,7 @@ class McpMagics(Magics):
             code = client.close()
             print(f"closed {args[0]!r} (exit code {code})")
             return None
-        raise UsageError(f"unknown %mcp command {verb!r}: use connect, list, trace, close, edition or needs")
+        raise UsageError(f"unknown %mcp command {verb!r}: use connect, list, trace, close, edition, needs or lang")
 
     @cell_magic("rpc")
     def rpc(self, line: str, cell: str):
@@ -438,4 +455,7 @@ class McpMagics(Magics):
 
 
 def load_ipython_extension(ipython) -> None:
+    from mcp_lab.notebook import i18n
+
     ipython.register_magics(McpMagics)
+    i18n.active_catalog()  # a Portuguese kernel reads its catalog here, so no later lookup reads a file
