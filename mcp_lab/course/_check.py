@@ -41,7 +41,8 @@ class CheckReport:
 
     def text(self) -> str:
         lines = [self._headline(self.server) + ":"]
-        lines += [f"  {_('ok')}  {p}" for p in self.passed]
+        ok = _("ok")
+        lines += [f"  {ok}  {p}" for p in self.passed]
         return "\n".join(lines)
 
     def __str__(self) -> str:

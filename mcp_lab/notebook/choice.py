@@ -99,7 +99,9 @@ class Choice:
         blank = [label for label, values in chosen.items() if None in values]
         if blank:
             still = ngettext(
-                "Fill in every line first ({n} still blank).", "Fill in every line first ({n} still blank).", len(blank)
+                "Fill in every line first ({n} line still blank).",
+                "Fill in every line first ({n} lines still blank).",
+                len(blank),
             )
             self._feedback.value = "<i>{}</i>".format(still.format(n=len(blank)))
             return

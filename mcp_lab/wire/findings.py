@@ -23,11 +23,15 @@ SPEC_BASE = f"https://modelcontextprotocol.io/specification/{LATEST}/"
 SEVERITIES = ("error", "warning", "info")
 # How each severity is named on screen (the value in a Finding stays the English key).
 _SEVERITY_WORDS = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
-_SEVERITY_COUNTS = {
-    "error": (N_("{n} error"), N_("{n} errors")),
-    "warning": (N_("{n} warning"), N_("{n} warnings")),
-    "info": (N_("{n} info"), N_("{n} infos")),
-}
+
+
+def severity_count(severity: str, n: int) -> str:
+    """'3 errors', '1 warning': a count of one severity, in the edition's language."""
+    if severity == "error":
+        return ngettext("{n} error", "{n} errors", n).format(n=n)
+    if severity == "warning":
+        return ngettext("{n} warning", "{n} warnings", n).format(n=n)
+    return ngettext("{n} info", "{n} infos", n).format(n=n)
 
 
 def severity_word(severity: str) -> str:
@@ -134,9 +138,7 @@ def render_text(findings: Iterable[Finding]) -> str:
     if not findings:
         return "lint: " + _("no findings")
     head = "lint: " + ", ".join(
-        ngettext(*_SEVERITY_COUNTS[s], n).format(n=n)
-        for s in SEVERITIES
-        if (n := sum(f.severity == s for f in findings))
+        severity_count(s, n) for s in SEVERITIES if (n := sum(f.severity == s for f in findings))
     )
     return "\n".join([head] + [f"  {f}" for f in findings])
 

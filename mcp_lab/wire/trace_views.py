@@ -147,10 +147,17 @@ def as_html(trace) -> str:
             f"<td style='text-align:right;vertical-align:top'>{rt}</td></tr>"
         )
     th = f"style='{CELL_STYLE}'"
+    words = {
+        "dir": _("dir"),
+        "peer": _("peer"),
+        "what": _("what"),
+        "line": _("exact line"),
+        "rtt": _("round trip ms"),
+    }
     head = (
-        f"<tr><th {th}>ms</th><th {th}>{_('dir')}</th>"
-        + (f"<th {th}>{_('peer')}</th>" if multi else "")
-        + f"<th {th}>{_('what')}</th><th {th}>{_('exact line')}</th><th {th}>{_('round trip ms')}</th></tr>"
+        f"<tr><th {th}>ms</th><th {th}>{words['dir']}</th>"
+        + (f"<th {th}>{words['peer']}</th>" if multi else "")
+        + f"<th {th}>{words['what']}</th><th {th}>{words['line']}</th><th {th}>{words['rtt']}</th></tr>"
     )
     title = f"<b>{html.escape(trace.title)}</b>" if trace.title else ""
     present = [k for k in style if any(e.kind == k for e in trace)]
