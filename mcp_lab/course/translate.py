@@ -295,6 +295,44 @@ def _entry_problems(po_rel: str, tmpl, cat) -> list[str]:
     return out
 
 
+TERMINOLOGY = Path("locale") / LOCALE / "terminology.csv"
+# Spans of an English message that are the wire or code, not prose: a term inside them is not
+# translated (`code`, "quoted", {fields}, <code>...</code>, and JSON-RPC's own error names).
+_NOT_PROSE = re.compile(
+    r"`[^`]*`|<code>.*?</code>|\"[^\"]*\"|\{[^{}]*\}|Parse error|Invalid Request|Method not found|Invalid params"
+)
+
+
+def terminology(root: Path) -> list[dict[str, str]]:
+    """The rows of locale/pt_BR/terminology.csv: english, portuguese, accepted_stems, note."""
+    import csv
+
+    with open(root / TERMINOLOGY, encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def term_problems(po_rel: str, cat, rows: list[dict[str, str]]) -> list[str]:
+    """Translated entries whose English uses a listed term in prose and whose Portuguese has none
+    of the term's accepted stems (matched as written in English, from a word start in Portuguese)."""
+    out = []
+    for m in cat:
+        if not m.id or m.fuzzy:
+            continue
+        ids = [m.id] if isinstance(m.id, str) else list(m.id)
+        strings = [m.string] if isinstance(m.string, str) else list(m.string)
+        if not all(strings):
+            continue
+        prose = " ".join(_NOT_PROSE.sub(" ", i) for i in ids)
+        for row in rows:
+            if not re.search(rf"(?<![\w/.-]){re.escape(row['english'])}(?![\w/-])", prose):
+                continue
+            stems = [x for x in row["accepted_stems"].split("|") if x]
+            if not any(re.search(rf"(?<!\w){re.escape(x)}", s, re.I) for s in strings for x in stems):
+                where = " ".join(f"{f}:{n}" if n else f for f, n in m.locations[:1])
+                out.append(f"{po_rel}: {where}: {row['english']!r} should read {row['portuguese']!r}: {strings[0]!r}")
+    return out
+
+
 def problems(root: Path, *, package: bool = True) -> list[str]:
     """Everything that keeps the Portuguese edition out of step, one line each ([] when none)."""
     out = []
@@ -306,6 +344,11 @@ def problems(root: Path, *, package: bool = True) -> list[str]:
             out.append(f"{po.as_posix()}: its English notebook {rel} does not exist")
             continue
         out += _entry_problems(po.as_posix(), template(root, rel), _read(root / po))
+    rows = terminology(root) if (root / TERMINOLOGY).exists() else []
+    catalogs = [PACKAGE_PO] if package and (root / PACKAGE_PO).exists() else []
+    catalogs += [notebook_catalog(rel) for rel in translated_notebooks(root)]
+    for po in catalogs:
+        out += term_problems(po.as_posix(), _read(root / po), rows)
     for path, text in build(root).items():
         rel = path.relative_to(root).as_posix()
         if not path.exists():
