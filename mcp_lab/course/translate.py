@@ -185,7 +185,9 @@ def update(root: Path, new: list[str] = ()) -> list[Path]:
     """Merge the English into the package catalog and every notebook catalog (and create the
     catalogs of `new` notebooks); the catalogs written."""
     written = []
-    targets = [(root / PACKAGE_PO, package_template(root))]
+    # The package's catalog where there is a package to extract from (a notebook-only checkout,
+    # such as the tests' fixture, has notebook catalogs alone).
+    targets = [(root / PACKAGE_PO, package_template(root))] if (root / "babel.cfg").exists() else []
     for rel in sorted(set(translated_notebooks(root)) | {Path(n).as_posix() for n in new}):
         if not (root / rel).exists():
             raise SystemExit(f"translate: no English notebook {rel} (its catalog {notebook_catalog(rel)} names it)")
