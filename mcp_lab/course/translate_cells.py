@@ -187,7 +187,7 @@ def _comment_spans(source: str, masked: str) -> list[tuple[int, int, Segment]]:
         body = raw.lstrip("#")
         text = body.strip()
         mark = raw[: len(raw) - len(body)] + body[: len(body) - len(body.lstrip())]
-        if not _LETTER.search(text) or _TOOL_COMMENT.search(text) or raw.startswith("#!"):
+        if not _LETTER.search(text) or _TOOL_COMMENT.search(text) or raw.startswith("#!") or raw != raw.rstrip():
             close_run()
             continue
         indent = lines[row - 1][:col]
@@ -195,10 +195,14 @@ def _comment_spans(source: str, masked: str) -> list[tuple[int, int, Segment]]:
             close_run()
             spans.append((start, end, Segment(raw, text, "comment", mark)))
             continue
-        if not (run and row == last_row + 1 and indent == run_indent):
+        # A line continues the run when it sits right under it, at its indentation, and opens with
+        # its mark ('# '): the rest of the line, inner indentation kept, is the entry's next line.
+        if run and row == last_row + 1 and indent == run_indent and raw.startswith(run[0][2].lstrip()):
+            run.append((start, end, indent + mark, raw[len(run[0][2].lstrip()) :]))
+        else:
             close_run()
             run_indent = indent
-        run.append((start, end, indent + mark, text))
+            run.append((start, end, indent + mark, text))
         last_row = row
     close_run()
     return spans
