@@ -421,3 +421,19 @@ def test_every_real_cell_splits_and_joins_back():
                 changed = "".join(render(s, "tradução " + (s.msgid or "")) for s in segs)
                 ast.parse(_masked(changed))
     assert entries > 500, entries
+
+
+def test_an_unreadable_catalog_shows_english_with_one_line(edition, monkeypatch, tmp_path, capsys):
+    broken = tmp_path / "pt_BR" / "LC_MESSAGES" / "mcp_lab.po"
+    broken.parent.mkdir(parents=True)
+    broken.write_text('msgid "Predict"\nmsgstr "Prever"\nnot a line of a PO file\n', encoding="utf-8")
+    monkeypatch.setattr(edition, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(edition, "_loaded", {})
+    edition.set_language("pt-BR")
+    assert _("Predict") == "Predict" and _("Check") == "Check"
+    err = capsys.readouterr().err.strip().splitlines()
+    assert (
+        len(err) == 1
+        and err[0].startswith("mcp_lab: the pt-BR catalog could not be read (")
+        and err[0].endswith("; showing English")
+    )

@@ -27,7 +27,9 @@ Importing this module reads nothing; an English kernel never opens the file.
 
 from __future__ import annotations
 
+import functools
 import os
+import sys
 from pathlib import Path
 from typing import Callable
 
@@ -57,13 +59,18 @@ def language() -> str:
     """The edition this kernel speaks now: 'en' or 'pt-BR'."""
     if _chosen is not None:
         return _chosen
-    env = os.environ.get("MCP_LAB_LANG", "").strip()
-    if env:
+    return _from_environment(os.environ.get("MCP_LAB_LANG", ""), os.environ.get("JPY_SESSION_NAME", ""))
+
+
+@functools.lru_cache(maxsize=16)
+def _from_environment(wanted: str, session: str) -> str:
+    """The edition the environment says (steps 2 to 4 of the module's docstring), decided once per
+    pair of values: every message asks, so this is a dict lookup after the first."""
+    if wanted.strip():
         try:
-            return _normalise(env)
+            return _normalise(wanted)
         except ValueError:
             return "en"  # a wrong value must not break every message; set_language says why
-    session = os.environ.get("JPY_SESSION_NAME", "")
     parts = {p.casefold() for p in Path(session).parts[:-1]}
     for tag in LANGUAGES:
         if tag != "en" and tag.casefold() in parts:
@@ -119,5 +126,10 @@ def active_catalog() -> tuple[Catalog, Callable[[int], int]] | None:
         return None
     if tag not in _loaded:
         path = catalog_path(tag)
-        _loaded[tag] = read_catalog(path) if path.exists() else ({}, lambda n: 0 if n == 1 else 1)
+        english = ({}, lambda n: 0 if n == 1 else 1)
+        try:
+            _loaded[tag] = read_catalog(path) if path.exists() else english
+        except (ImportError, OSError, ValueError) as e:  # never let a catalog break what it labels
+            print(f"mcp_lab: the {tag} catalog could not be read ({e}); showing English", file=sys.stderr)
+            _loaded[tag] = english
     return _loaded[tag]
