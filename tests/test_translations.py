@@ -90,7 +90,7 @@ def test_the_mcp_lang_magic(edition, capsys):
     from mcp_lab.notebook.magics import _lang
 
     _lang(["pt-BR"])
-    assert capsys.readouterr().out.strip() == "mcp_lab speaks pt-BR"
+    assert capsys.readouterr().out.strip() == "o mcp_lab fala pt-BR"  # said in the edition now in force
     assert _("Accept") == "Aceitar"
     _lang(["auto"])
     assert edition.language() == "en"
