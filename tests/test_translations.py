@@ -437,3 +437,31 @@ def test_an_unreadable_catalog_shows_english_with_one_line(edition, monkeypatch,
         and err[0].startswith("mcp_lab: the pt-BR catalog could not be read (")
         and err[0].endswith("; showing English")
     )
+
+
+def _looked_up_in_f_strings(source: str) -> list[int]:
+    """Lines where `_("...")`, `ngettext(...)` or `N_("...")` sits inside an f-string's braces."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.JoinedStr):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Call) and getattr(inner.func, "id", "") in ("_", "ngettext", "N_"):
+                    if any(isinstance(a, ast.Constant) for a in inner.args):
+                        found.append(inner.lineno)
+    return found
+
+
+def test_no_message_is_looked_up_inside_an_f_string():
+    """Babel does not read inside an f-string's braces: a `_()` there would never reach the
+    catalog (its message would stay English in every edition). Each is computed before instead."""
+    assert _looked_up_in_f_strings("x = 1\nline = f\"<b>{_('unknown')}</b>\"\n") == [2]  # the defect, caught
+    assert _looked_up_in_f_strings('word = _("unknown")\nline = f"<b>{word}</b>"\n') == []
+    hidden = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted((ROOT / "mcp_lab").rglob("*.py"))
+        if "node_modules" not in path.parts
+        for line in _looked_up_in_f_strings(path.read_text(encoding="utf-8"))
+    ]
+    assert not hidden, "messages looked up inside f-strings (Babel cannot extract them): " + ", ".join(hidden)
