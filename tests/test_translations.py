@@ -465,3 +465,22 @@ def test_no_message_is_looked_up_inside_an_f_string():
         for line in _looked_up_in_f_strings(path.read_text(encoding="utf-8"))
     ]
     assert not hidden, "messages looked up inside f-strings (Babel cannot extract them): " + ", ".join(hidden)
+
+
+def test_options_show_translated_and_answer_in_english(edition):
+    """A prediction's or a quiz's options show in the edition's language, while the value a test
+    learner (or the verdict) uses stays the author's English: the interaction keys and answers are
+    the same in both editions. (Any text the catalog holds serves as an option here.)"""
+    from mcp_lab.notebook.predict import Prediction
+    from mcp_lab.notebook.quiz import Question
+
+    edition.set_language("pt-BR")
+    guess = Prediction("p", "Which button sends the form?", ["Accept", "Decline"])
+    assert guess._input.options == (("Aceitar", "Accept"), ("Recusar", "Decline"))
+    guess.interaction.act("Accept")
+    guess.expect("Accept")
+    assert guess.value == "Accept" and guess.held
+    assert guess.verdict() == "A sua previsão se confirmou: Aceitar."
+    q = Question("Which one?", ["Allow", "Deny"], answer=1, explanations=["Right.", "Right."])
+    assert q.choose("Deny") is True and q.choose("Negar") is True
+    assert sorted(label for label, _i in q.widget.children[1].options) == ["Negar", "Permitir"]

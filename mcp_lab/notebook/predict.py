@@ -68,7 +68,11 @@ class Prediction:
         self._expected = False
         self._reveals: list[dict] = []
         if self.options is not None:
-            self._input = w.RadioButtons(options=self.options, value=None, layout=w.Layout(width="auto"))
+            # Each option shows in the edition's language; its value stays the author's English, so
+            # the verdict compares like with like in every edition.
+            self._input = w.RadioButtons(
+                options=[(_(o), o) for o in self.options], value=None, layout=w.Layout(width="auto")
+            )
         elif kind is int:
             self._input = w.IntText(value=0, layout=w.Layout(width="10em"))
         else:
@@ -76,7 +80,7 @@ class Prediction:
         self._button = w.Button(description=_("Predict"), button_style="primary")
         self._note = w.HTML("")
         self._button.on_click(lambda _b: self._predicted())
-        title = w.HTML("<b>{}</b> {}".format(html.escape(_("Predict:")), html.escape(prompt)))
+        title = w.HTML("<b>{}</b> {}".format(html.escape(_("Predict:")), html.escape(_(prompt))))
         self.widget = w.VBox([title, self._input, self._button, self._note])
         self.interaction = interactions.register(
             key, "prediction", is_done=lambda: self.made, act=self._act, widget=self.widget, owner=self
@@ -105,7 +109,9 @@ class Prediction:
             return
         self.value = raw if self.kind is int else str(raw).strip()
         self._input.disabled = self._button.disabled = True
-        self._note.value = _("You predicted <b>{value}</b>. Now look below.").format(value=html.escape(str(self.value)))
+        self._note.value = _("You predicted <b>{value}</b>. Now look below.").format(
+            value=html.escape(str(self._shown(self.value)))
+        )
         self.interaction.settle()
         self._refresh()
 
@@ -151,13 +157,20 @@ class Prediction:
         """The verdict as plain text ('' until both sides are known)."""
         if self.held is None:
             return ""
-        why = " " + _("Why: {reason}").format(reason=self.why) if self.why else ""
+        why = " " + _("Why: {reason}").format(reason=_(self.why)) if self.why else ""
+        actual = self._shown(self.actual)
         if self.held:
-            return _("Your prediction held: {answer}.").format(answer=self.actual) + why
+            return _("Your prediction held: {answer}.").format(answer=actual) + why
         return (
-            _("Not quite: you predicted {guess}, the answer is {answer}.").format(guess=self.value, answer=self.actual)
+            _("Not quite: you predicted {guess}, the answer is {answer}.").format(
+                guess=self._shown(self.value), answer=actual
+            )
             + why
         )
+
+    def _shown(self, value: Any) -> Any:
+        """An option as the learner reads it (in the edition's language); any other value as it is."""
+        return _(value) if self.options is not None and value in self.options else value
 
     def _refresh(self) -> None:
         for area in self._reveals:

@@ -32,6 +32,10 @@ A Quiz registers each of its questions with `mcp_lab.notebook.interactions` as k
 under `"<quiz key>/<n>"` (n from 1, as the questions are numbered on screen): running a notebook
 never answers a learner's quiz, and a test answers it from outside through the same `choose()`.
 
+Every text of a question (prompt, situation, options, explanations) is shown through the edition's
+catalog (`mcp_lab.wire.words._`) at the moment it is shown, while every index keeps meaning the
+author's English option: a Portuguese kernel and an English one grade the same answers alike.
+
 Widgets are built on first display or first `choose()`, and `import mcp_lab.quiz` does not import
 ipywidgets, so the questions of a notebook can be declared (and checked for consistency) cheaply.
 """
@@ -156,12 +160,12 @@ class Question:
             _("Right.")
             if chosen == self.answer
             else _("Not quite. The right answer is: {answer}.").format(
-                answer="; ".join(plain_text(self.options[i]) for i in sorted(self.answer))
+                answer="; ".join(plain_text(_(self.options[i])) for i in sorted(self.answer))
             )
         )
         lines = []
         for i in self.order:
-            opt, why = self.options[i], self.explanations[i]
+            opt, why = _(self.options[i]), _(self.explanations[i])
             mark = _("right") if i in self.answer else _("wrong")
             picked = " " + _("(your answer)") if i in chosen else ""
             lines.append((i, f"[{mark}] {plain_text(opt)}{picked}: {plain_text(why)}"))
@@ -179,19 +183,21 @@ class Question:
     def _build(self) -> None:
         w = _ipywidgets()
         scene = (
-            f"<pre style='margin:2px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>{html.escape(self.situation)}</pre>"
+            "<pre style='margin:2px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>"
+            + html.escape(_(self.situation))
+            + "</pre>"
             if self.situation
             else ""
         )
         title = w.HTML(
             scene
-            + f"<b>{markdown_html(self.prompt)}</b>"
+            + f"<b>{markdown_html(_(self.prompt))}</b>"
             + (" <i>{}</i>".format(_("(tick every right option)")) if self.multi else "")
         )
         if self.multi:
             # boxes[i] is option i (author's order); the VBox shows them in display order.
             boxes = [
-                w.Checkbox(value=False, description=plain_text(o), indent=False, layout=w.Layout(width="auto"))
+                w.Checkbox(value=False, description=plain_text(_(o)), indent=False, layout=w.Layout(width="auto"))
                 for o in self.options
             ]
             picker = w.VBox([boxes[i] for i in self.order])
@@ -199,7 +205,7 @@ class Question:
         else:
             boxes = []
             picker = w.RadioButtons(
-                options=[(plain_text(self.options[i]), i) for i in self.order],
+                options=[(plain_text(_(self.options[i])), i) for i in self.order],
                 value=None,
                 layout=w.Layout(width="auto"),
             )
@@ -237,7 +243,7 @@ class Question:
     def _explained(self, i: int) -> str:
         mark = _("right") if i in self.answer else _("wrong")
         picked = " <i>{}</i>".format(_("(your answer)")) if self.chosen and i in self.chosen else ""
-        return f"[{mark}] {markdown_html(self.options[i])}{picked}: {markdown_html(self.explanations[i])}"
+        return f"[{mark}] {markdown_html(_(self.options[i]))}{picked}: {markdown_html(_(self.explanations[i]))}"
 
     def choose(self, choice: int | Iterable[int]) -> bool | None:
         """Select option(s) on the real widget and press its real Check button; returns `correct`."""
@@ -263,7 +269,7 @@ class Question:
 
     def _index_of(self, text: str) -> int:
         for i, option in enumerate(self.options):
-            if text in (option, plain_text(option)):
+            if text in (option, plain_text(option), _(option), plain_text(_(option))):
                 return i
         raise ValueError(f"no option {text!r}; options: {[plain_text(o) for o in self.options]}")
 

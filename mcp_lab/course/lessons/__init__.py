@@ -130,7 +130,7 @@ def your_turn(key: str, value: Any = ...) -> None:
     interactions.register(key, "task", is_done=lambda: _SOLVED.get(key, False), act=act)
     if value is ...:
         if not solved:
-            what = task.prompt or _("Change the cell above, run it, then this one.")
+            what = _(task.prompt) if task.prompt else _("Change the cell above, run it, then this one.")
             print(_("{key}: waiting for you. {what}").format(key=key, what=what))
         return
     act(value)
