@@ -246,7 +246,7 @@ LITE_NPM_STAMP := lite/node_modules/.stamp-npm
 LITE_WHEELS_STAMP := $(LITE_WHEELS)/.stamp
 LITE_STAMP := $(LITE_SITE)/.stamp
 LITE_PORT ?= 8765
-LITE_INPUTS := $(shell find mcp_lab notebooks labs -type f \( -name '*.py' -o -name '*.ipynb' -o -name '*.jsonl' -o -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -not -path '*/node_modules/*' -not -path '*/solutions/*' -not -path '*/source/*' 2>/dev/null)
+LITE_INPUTS := $(shell find mcp_lab notebooks labs -type f \( -name '*.py' -o -name '*.ipynb' -o -name '*.jsonl' -o -name '*.json' -o -name '*.yaml' -o -name '*.yml' -o -name '*.po' \) -not -path '*/node_modules/*' -not -path '*/solutions/*' -not -path '*/source/*' 2>/dev/null)
 
 # What `make test` installs, in two halves that do not touch each other: each pinned Node part is
 # an `npm ci` in its own folder (npm's cache is safe to share), the Python parts are pip installs

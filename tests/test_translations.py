@@ -484,3 +484,30 @@ def test_options_show_translated_and_answer_in_english(edition):
     q = Question("Which one?", ["Allow", "Deny"], answer=1, explanations=["Right.", "Right."])
     assert q.choose("Deny") is True and q.choose("Negar") is True
     assert sorted(label for label, _i in q.widget.children[1].options) == ["Negar", "Permitir"]
+
+
+def test_without_a_server_the_kernels_folder_decides(edition, monkeypatch, tmp_path):
+    """nbclient and JupyterLite's kernel name no notebook, but start in the notebook's folder."""
+    for folder, expected in (("notebooks/pt-BR", "pt-BR"), ("notebooks", "en")):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        monkeypatch.chdir(tmp_path / folder)
+        assert edition.language() == expected
+    monkeypatch.chdir(tmp_path / "notebooks/pt-BR")
+    monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "notebooks" / "00-start-here.ipynb"))
+    assert edition.language() == "en"  # a server's word wins over the folder
+
+
+def test_the_catalog_ships_with_the_package_and_the_browser_edition(tmp_path):
+    import importlib.util
+    import tomllib
+    import zipfile
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["mcp_lab"]
+    assert any((ROOT / "mcp_lab").glob(pattern) for pattern in data), data
+    spec = importlib.util.spec_from_file_location("lite_build", ROOT / "tools" / "lite_build.py")
+    lite_build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lite_build)
+    wheel = lite_build.project_wheel(ROOT, "0.1.0", tmp_path)
+    assert "mcp_lab/locale/pt_BR/LC_MESSAGES/mcp_lab.po" in zipfile.ZipFile(wheel).namelist()
+    pins = (ROOT / "lite" / "wheels.in").read_text()
+    assert "\npolib==" in pins, "the browser edition's kernel reads the catalog with polib"

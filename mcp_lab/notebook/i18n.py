@@ -11,7 +11,9 @@ the edition of the notebook it was started for, decided once, at the first messa
    a test that wants one language whatever the path);
 2. the environment variable `MCP_LAB_LANG` (`pt-BR` or `en`), for a whole process tree;
 3. the notebook's path, which the Jupyter server hands every kernel it starts for a notebook in
-   `JPY_SESSION_NAME`: a path with a `pt-BR` folder in it is the Portuguese edition;
+   `JPY_SESSION_NAME`: a path with a `pt-BR` folder in it is the Portuguese edition; where no
+   server says (nbclient, JupyterLite's kernel, a console), the kernel's working folder, which
+   those set to the notebook's own;
 4. English.
 
 The path is what makes "one kernel follows its notebook's edition" hold without a line of code
@@ -59,7 +61,13 @@ def language() -> str:
     """The edition this kernel speaks now: 'en' or 'pt-BR'."""
     if _chosen is not None:
         return _chosen
-    return _from_environment(os.environ.get("MCP_LAB_LANG", ""), os.environ.get("JPY_SESSION_NAME", ""))
+    session = os.environ.get("JPY_SESSION_NAME", "")
+    if not session:
+        try:  # no server named the notebook: the kernel's folder, which is the notebook's in
+            session = os.path.join(os.getcwd(), "-")  # nbclient and in JupyterLite's kernel
+        except OSError:
+            session = ""
+    return _from_environment(os.environ.get("MCP_LAB_LANG", ""), session)
 
 
 @functools.lru_cache(maxsize=16)
