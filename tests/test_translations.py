@@ -511,3 +511,43 @@ def test_the_catalog_ships_with_the_package_and_the_browser_edition(tmp_path):
     assert "mcp_lab/locale/pt_BR/LC_MESSAGES/mcp_lab.po" in zipfile.ZipFile(wheel).namelist()
     pins = (ROOT / "lite" / "wheels.in").read_text()
     assert "\npolib==" in pins, "the browser edition's kernel reads the catalog with polib"
+
+
+def test_every_real_notebook_generates_with_its_paths_re_aimed(tmp_path):
+    """The pipeline on the course as it is: each English notebook and lab, with a fresh (empty)
+    catalog, generates a Portuguese copy whose cells and ids are the English ones and whose code
+    still compiles; every relative path in its code that names a file next to the English notebook
+    names the same file from the Portuguese folder (nothing left pointing nowhere)."""
+    import ast
+
+    from mcp_lab.course.translate_cells import _masked, string_literals
+
+    copy = tmp_path / "repo"
+    for folder in ("notebooks", "labs"):
+        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("solutions", "source"))
+    rels = [p.relative_to(ROOT).as_posix() for p in _course_notebooks()]
+    tr.update(copy, rels)  # every catalog created, untranslated
+    assert len(tr.translated_notebooks(copy)) == len(rels)
+    moved = 0
+    for path, text in tr.build(copy).items():
+        rel = path.relative_to(copy).as_posix()
+        pt = json.loads(text)
+        en = json.loads((copy / Path(*path.relative_to(copy).parts[:1], *path.relative_to(copy).parts[2:])).read_text())
+        assert [c.get("id") for c in pt["cells"]] == [c.get("id") for c in en["cells"]], rel
+        for en_cell, pt_cell in zip(en["cells"], pt["cells"]):
+            source = "".join(pt_cell["source"]) if isinstance(pt_cell["source"], list) else pt_cell["source"]
+            if pt_cell["cell_type"] != "code" or source.lstrip().startswith("%%"):
+                continue
+            english = "".join(en_cell["source"]) if isinstance(en_cell["source"], list) else en_cell["source"]
+            try:
+                ast.parse(_masked(english))
+            except SyntaxError:
+                continue
+            ast.parse(_masked(source))
+            for _s, _e, node, _f in string_literals(source):
+                value = getattr(node, "value", None)
+                if isinstance(value, str) and value.startswith("../"):
+                    moved += 1
+                    target = Path(os.path.normpath(path.parent / value))  # the folder itself is not written
+                    assert target.exists(), f"{rel} {pt_cell.get('id')}: {value} names nothing"
+    assert moved >= 1, "no relative path was re-aimed (notebook 14 names ../labs/...)"
