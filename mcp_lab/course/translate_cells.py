@@ -18,6 +18,13 @@ Cell magics (`%%rpc`, `%%bash`) are code of another language: such a cell has no
 line magics and shell escapes are masked before Python's parser reads the rest of the cell; a cell
 that still does not parse (a deliberate syntax error) gives its comments only.
 
+Why not mdpo (the maintained Markdown-to-PO tool): it parses Markdown with md4c (a compiled
+extension, pymd4c) and writes each block back re-rendered, so a generated cell would differ from its
+English source in wrapping, list markers and emphasis even where nothing is translated, and a
+notebook's code cells would still need their own splitter.  Cutting at blank lines keeps every cell
+byte for byte (tests/test_translations.py joins every real cell back), which is what lets the
+Portuguese notebook keep the English code and the English cell ids exactly.
+
 `render(segment, translation)` puts a translation back where the English was: the comment
 prefix and indentation of the first line on every line of a comment, the literal's prefix and
 quotes around a string.  `relocate(...)` is the one change generation makes to code besides
