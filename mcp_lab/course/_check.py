@@ -81,7 +81,10 @@ def failure(what: str, *, expected: str, got: str, rule: str, hint: str) -> Chec
     """A CheckFailed whose message is one paragraph: expected, got, rule, hint.
 
     A rule that opens with a page of the specification ("basic/patterns/mrtr: ...") gets that
-    page's public address, so the learner can click through to it."""
+    page's public address, so the learner can click through to it.  Each part is looked up in the
+    edition's catalog as it is given (a lab check that marks its constant wording with N_ gets it
+    translated; a part with values formatted in shows as written)."""
+    expected, rule, hint = _(expected), _(rule), _(hint)
     hint = hint if hint.endswith((".", "?", "!")) else hint + "."
     rule = _PAGE.sub(lambda m: SPEC + m.group(0), rule, count=1)
     return CheckFailed(
