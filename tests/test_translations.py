@@ -551,3 +551,23 @@ def test_every_real_notebook_generates_with_its_paths_re_aimed(tmp_path):
                     target = Path(os.path.normpath(path.parent / value))  # the folder itself is not written
                     assert target.exists(), f"{rel} {pt_cell.get('id')}: {value} names nothing"
     assert moved >= 1, "no relative path was re-aimed (notebook 14 names ../labs/...)"
+
+
+def test_a_lab_check_failure_reads_portuguese_with_its_spec_link(edition):
+    from mcp_lab.course._check import failure
+
+    edition.set_language("pt-BR")
+    message = str(
+        failure(
+            "request 1",
+            expected="one JSON object (a dict)",
+            got="a list",
+            rule="basic/index: one message is one object; MCP has no batches",
+            hint="write a single dict with jsonrpc, id, method and params",
+        )
+    )
+    assert message == (
+        "request 1: o esperado era um objeto JSON (um dict); veio a list. Regra da especificação: "
+        "https://modelcontextprotocol.io/specification/2026-07-28/basic/index: uma mensagem é um objeto; "
+        "o MCP não tem lotes. Dica: escreva um único dict com jsonrpc, id, method e params."
+    )
