@@ -516,10 +516,12 @@ def _make_lab(tmp: Path) -> None:
 
 
 def _lab_locale(port: int, token: str) -> str:
-    """The language JupyterLab's interface is set to (its translation setting, all sources merged)."""
+    """The language JupyterLab's interface is set to: the user's setting, else the default the
+    environment's overrides give the schema (tools/lab-overrides.json)."""
     url = f"http://127.0.0.1:{port}/lab/api/settings/@jupyterlab/translation-extension:plugin?token={token}"
     with urllib.request.urlopen(url, timeout=10) as r:
-        return json.loads(r.read())["settings"]["locale"]
+        plugin = json.loads(r.read())
+    return plugin["settings"].get("locale", plugin["schema"]["properties"]["locale"].get("default"))
 
 
 def _make_lab_pt(tmp: Path) -> None:
