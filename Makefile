@@ -70,7 +70,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: node-parts python-parts lite lite-serve recordings setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
+.PHONY: translations lab-pt node-parts python-parts lite lite-serve recordings setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -158,6 +158,36 @@ lab: setup
 		"--ContentsManager.hide_globs=$(LAB_HIDE_GLOBS)" \
 		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
 
+# The Portuguese edition (pt-BR) opens in a Lab whose menus, dialogs and file browser speak Portuguese:
+# the official language pack (course extra) and, for this Lab only, a user-settings folder of its own
+# holding JupyterLab's translation setting (locale pt_BR), written once and then the learner's. `make
+# lab` reads the environment's overrides (tools/lab-overrides.json: locale en), so the English edition
+# opens in English whatever the machine's language. The page opens on the Portuguese 00 once it is
+# generated (make translations), on README.pt-BR.md until then.
+LAB_PT_SETTINGS := $(VENV)/share/jupyter/lab/user-settings-pt-BR
+LAB_PT_LOCALE := $(LAB_PT_SETTINGS)/@jupyterlab/translation-extension/plugin.jupyterlab-settings
+LAB_PT_START := $(if $(wildcard notebooks/pt-BR/00-start-here.ipynb),notebooks/pt-BR/00-start-here.ipynb,README.pt-BR.md)
+$(LAB_PT_LOCALE): | $(VPY)
+	@mkdir -p $(dir $@)
+	cp tools/lab-pt-BR-locale.json $@
+
+lab-pt: setup $(LAB_PT_LOCALE)
+	$(VENV)/bin/jupyter lab --ServerApp.ip=127.0.0.1 --ServerApp.root_dir=. \
+		--LabApp.default_url=/lab/tree/$(LAB_PT_START) \
+		--LabApp.user_settings_dir=$(abspath $(LAB_PT_SETTINGS)) \
+		"--ContentsManager.hide_globs=$(LAB_HIDE_GLOBS)" \
+		--KernelManager.transport_encryption=auto $(ALLOW_ROOT) $(LAB_ARGS)
+
+# The Portuguese edition's catalogs and notebooks (mcp_lab/course/translate.py): the English merged
+# into every PO catalog (new entries untranslated, changed ones fuzzy), then notebooks/pt-BR/ and
+# labs/pt-BR/ written from them. `make translations ADD=notebooks/02-json-rpc-by-hand.ipynb` starts
+# the catalog of one more notebook; TRANSLATE_ROOT= works on another checkout (the tests' fixture).
+TRANSLATE_ROOT ?= .
+ADD ?=
+translations: setup
+	$(VPY) -m mcp_lab.course.translate --root $(TRANSLATE_ROOT) update $(ADD)
+	$(VPY) -m mcp_lab.course.translate --root $(TRANSLATE_ROOT) build
+
 # The labs from one source: labs/source/<lab>/ (nbgrader markers and metadata) gives the student
 # versions in labs/ and the solutions in labs/solutions/; tests/test_labs.py fails when they differ.
 labs: setup $(TEACH_STAMP)
@@ -230,7 +260,7 @@ LITE_NPM_STAMP := lite/node_modules/.stamp-npm
 LITE_WHEELS_STAMP := $(LITE_WHEELS)/.stamp
 LITE_STAMP := $(LITE_SITE)/.stamp
 LITE_PORT ?= 8765
-LITE_INPUTS := $(shell find mcp_lab notebooks labs -type f \( -name '*.py' -o -name '*.ipynb' -o -name '*.jsonl' -o -name '*.json' -o -name '*.yaml' -o -name '*.yml' \) -not -path '*/node_modules/*' -not -path '*/solutions/*' -not -path '*/source/*' 2>/dev/null)
+LITE_INPUTS := $(shell find mcp_lab notebooks labs -type f \( -name '*.py' -o -name '*.ipynb' -o -name '*.jsonl' -o -name '*.json' -o -name '*.yaml' -o -name '*.yml' -o -name '*.po' \) -not -path '*/node_modules/*' -not -path '*/solutions/*' -not -path '*/source/*' 2>/dev/null)
 
 # What `make test` installs, in two halves that do not touch each other: each pinned Node part is
 # an `npm ci` in its own folder (npm's cache is safe to share), the Python parts are pip installs

@@ -21,6 +21,7 @@ from typing import Any
 
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire import trace as _trace
+from mcp_lab.wire import words as _words
 from mcp_lab.wire.errors import (
     DeadlineExceeded,
     HttpError,
@@ -76,6 +77,10 @@ _LAZY = {
 # Trace.save / Trace.load hand the Trace to the cassette module (session/: the file format and its
 # I/O), loaded on the first save or load. The facade names it: the wire layer names no layer above.
 _trace.use_cassette_files(lambda: importlib.import_module("mcp_lab.session.cassette"))
+# The words every layer shows a learner come from the edition's catalog (mcp_lab.wire.words): the
+# notebook layer chooses the language and reads the catalog, at the first lookup; the wire layer
+# only looks up. An English kernel never imports more than the choice itself.
+_words.use_catalogs(lambda: importlib.import_module("mcp_lab.notebook.i18n").active_catalog())
 
 
 def __getattr__(name: str) -> Any:

@@ -38,7 +38,7 @@ from _support import ROOT, wait_for  # noqa: E402
 from _support.hub import free_ports
 from _support.lite_site import site_lock
 
-DOCS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+DOCS = (ROOT / "README.md", ROOT / "README.pt-BR.md", *sorted((ROOT / "docs").glob("*.md")))
 SHELL = {"sh", "bash", "shell", "console"}
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
 PY = sys.executable
@@ -509,8 +509,58 @@ def _make_lab(tmp: Path) -> None:
         lab.wait_for_line(rf"http://127\.0\.0\.1:{port}/")
         assert wait_for(lambda: _answers(f"http://127.0.0.1:{port}/api/status?token={token}"), timeout=60)
         assert http_get(f"http://127.0.0.1:{port}/lab/tree/notebooks/00-start-here.ipynb?token={token}") == 200
+        # the English edition's Lab speaks English whatever the machine's locale (tools/lab-overrides.json)
+        assert _lab_locale(port, token) == "en"
     finally:
         lab.stop()
+
+
+def _lab_locale(port: int, token: str) -> str:
+    """The language JupyterLab's interface is set to: the user's setting, else the default the
+    environment's overrides give the schema (tools/lab-overrides.json)."""
+    url = f"http://127.0.0.1:{port}/lab/api/settings/@jupyterlab/translation-extension:plugin?token={token}"
+    with urllib.request.urlopen(url, timeout=10) as r:
+        plugin = json.loads(r.read())
+    return plugin["settings"].get("locale", plugin["schema"]["properties"]["locale"].get("default"))
+
+
+def _make_lab_pt(tmp: Path) -> None:
+    """`make lab-pt`: the Lab answers, its interface is set to pt_BR with the official language pack
+    installed, and it opens on the Portuguese edition's first page; Ctrl-C stops it."""
+    port = free_ports(1)[0]
+    token = "documented-commands"
+    lab_args = f"--no-browser --port {port} --IdentityProvider.token={token}"
+    settings = f"LAB_PT_SETTINGS={tmp / 'user-settings-pt-BR'}"
+    lab = Started(["make", "--no-print-directory", "lab-pt", f"VENV={sys.prefix}", settings, f"LAB_ARGS={lab_args}"])
+    try:
+        lab.wait_for_line(rf"http://127\.0\.0\.1:{port}/")
+        assert wait_for(lambda: _answers(f"http://127.0.0.1:{port}/api/status?token={token}"), timeout=60)
+        assert _lab_locale(port, token) == "pt_BR"
+        url = f"http://127.0.0.1:{port}/lab/api/translations/pt_BR?token={token}"
+        with urllib.request.urlopen(url, timeout=30) as r:
+            pack = json.loads(r.read())
+        assert pack["data"].get("jupyterlab", {}).get("Settings") == ["Configurações"], (
+            "the pt-BR language pack is missing"
+        )
+        start = "notebooks/pt-BR/00-start-here.ipynb"
+        page = start if (ROOT / start).exists() else "README.pt-BR.md"
+        assert http_get(f"http://127.0.0.1:{port}/lab/tree/{page}?token={token}") == 200
+    finally:
+        lab.stop()
+
+
+def _make_translations(tmp: Path) -> None:
+    """`make translations` on the fixture checkout (TRANSLATE_ROOT=): a catalog merged with a
+    changed English notebook marks the changed paragraph fuzzy, and the Portuguese notebooks are
+    written from the catalogs."""
+    from mcp_lab.course import translate
+
+    course = tmp / "course"
+    shutil.copytree(ROOT / "tests" / "i18n_fixture", course)
+    shutil.rmtree(course / "notebooks" / "pt-BR")
+    run(["make", "--no-print-directory", "translations", f"TRANSLATE_ROOT={course}", f"VENV={sys.prefix}"])
+    assert translate.problems(course) == []
+    assert (course / "notebooks" / "pt-BR" / "01-fixture.ipynb").is_file()
 
 
 def _make_inspector(tmp: Path) -> None:
@@ -609,6 +659,8 @@ COMMANDS: dict[str, Run | ElsewhereTest | ThisSuite] = {
     "make labs": Run("on a copy, a deleted solution regenerated", _make_labs),
     "make inspector": Run("start, the printed URL answers, Ctrl-C", _make_inspector),
     "make lite": Run("the site built (a no-op once built), its start page and Pyodide there", _make_lite),
+    "make lab-pt": Run("start-and-stop: the interface in pt_BR, the language pack there", _make_lab_pt),
+    "make translations": Run("on the fixture checkout (TRANSLATE_ROOT=)", _make_translations),
     "make lite-serve": Run("start on a free port, the printed URL answers, Ctrl-C", _make_lite_serve),
     "make lab LAB_ARGS=--no-browser --port 8890": Run("LAB_ARGS on a free port", _make_lab_once),
     "conda env create -f environment.yml": Run("environment.yml checked (conda not run)", _environment_yml),

@@ -236,7 +236,7 @@ def test_required_missing_blocks_accept_and_shows_message():
     assert form.errors == {"name": "required", "color": "required", "tags": "required"}
     assert form.buttons["accept"].disabled
     assert "required" in form._fields["name"].message.value
-    assert "Fix 3 field(s)" in form._status.value
+    assert "Fix 3 fields marked" in form._status.value
     assert form.accept() is None and form.result is None
     form.set(name="Ada", color="G", tags=["a"])
     assert not form.buttons["accept"].disabled

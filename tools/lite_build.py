@@ -122,7 +122,7 @@ def project_wheel(root: Path, version: str, out_dir: Path) -> Path:
         if p.is_file()
         and "node_modules" not in p.parts
         and "__pycache__" not in p.parts
-        and p.suffix in {".py", ".yaml", ".yml"}
+        and p.suffix in {".py", ".yaml", ".yml", ".po"}  # .po: the Portuguese edition's catalog
     )
     record = []
     with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as z:

@@ -15,6 +15,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
+from mcp_lab.wire.words import _, ngettext
+
 if TYPE_CHECKING:
     from mcp_lab.session.isolate import Row
 
@@ -38,8 +40,9 @@ class CheckReport:
     rows: list[Row] = field(default_factory=list)
 
     def text(self) -> str:
-        lines = [f"All {len(self.passed)} expectations met by {self.server}:"]
-        lines += [f"  ok  {p}" for p in self.passed]
+        lines = [self._headline(self.server) + ":"]
+        ok = _("ok")
+        lines += [f"  {ok}  {p}" for p in self.passed]
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -50,9 +53,15 @@ class CheckReport:
 
     def _repr_html_(self) -> str:
         # A word, not an emoji: a machine without an emoji font would show a blank box.
-        mark = "<b style='color:#2e7d32'>ok</b>"
+        mark = "<b style='color:#2e7d32'>{}</b>".format(_("ok"))
         items = "".join(f"<li>{mark} {html.escape(p)}</li>" for p in self.passed)
-        return f"<b>All {len(self.passed)} expectations met by {html.escape(self.server)}</b><ul>{items}</ul>"
+        return f"<b>{self._headline(html.escape(self.server))}</b><ul>{items}</ul>"
+
+    def _headline(self, server: str) -> str:
+        n = len(self.passed)
+        return ngettext("All {n} expectation met by {server}", "All {n} expectations met by {server}", n).format(
+            n=n, server=server
+        )
 
 
 def shown(value: Any, limit: int = 300) -> str:
@@ -72,10 +81,17 @@ def failure(what: str, *, expected: str, got: str, rule: str, hint: str) -> Chec
     """A CheckFailed whose message is one paragraph: expected, got, rule, hint.
 
     A rule that opens with a page of the specification ("basic/patterns/mrtr: ...") gets that
-    page's public address, so the learner can click through to it."""
+    page's public address, so the learner can click through to it.  Each part is looked up in the
+    edition's catalog as it is given (a lab check that marks its constant wording with N_ gets it
+    translated; a part with values formatted in shows as written)."""
+    expected, rule, hint = _(expected), _(rule), _(hint)
     hint = hint if hint.endswith((".", "?", "!")) else hint + "."
     rule = _PAGE.sub(lambda m: SPEC + m.group(0), rule, count=1)
-    return CheckFailed(f"{what}: expected {expected}; got {got}. Spec rule: {rule}. Hint: {hint}")
+    return CheckFailed(
+        _("{what}: expected {expected}; got {got}. Spec rule: {rule}. Hint: {hint}").format(
+            what=what, expected=expected, got=got, rule=rule, hint=hint
+        )
+    )
 
 
 def is_placeholder(value: Any) -> bool:

@@ -24,6 +24,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from mcp_lab.wire.words import N_, _
+
 __all__ = ["Challenge", "CHALLENGES", "NotYet", "check", "judge", "send_as_given"]
 
 META_2026 = (
@@ -38,11 +40,12 @@ class NotYet(AssertionError):
     """A challenge's check failed: shown as one sentence and a hint, not as a traceback."""
 
     def __init__(self, what: int | str, reason: str, hint: str):
-        super().__init__(f"{f'challenge {what}' if isinstance(what, int) else what}: not yet. {reason}")
-        self.hint = hint
+        name = _("challenge {number}").format(number=what) if isinstance(what, int) else what
+        super().__init__(_("{name}: not yet. {reason}").format(name=name, reason=reason))
+        self.hint = _(hint)  # a challenge's hint is marked N_ where it is written; a lesson's shows as given
 
     def _render_traceback_(self) -> list[str]:  # IPython prints these lines instead of a traceback
-        return [str(self), f"hint: {self.hint}"]
+        return [str(self), _("hint: {hint}").format(hint=self.hint)]
 
 
 @dataclass(frozen=True)
@@ -74,27 +77,31 @@ def _sent(answer) -> dict | None:
 def _said(answer) -> str:
     err = _error(answer)
     if err:
-        return f"the server answered error {err.get('code')} ({err.get('message')})"
+        return _("the server answered error {code} ({message})").format(
+            code=err.get("code"), message=err.get("message")
+        )
     res = _result(answer)
     return (
-        f"the server answered a result: {json.dumps(res)[:160]}"
+        _("the server answered a result: {result}").format(result=json.dumps(res)[:160])
         if res is not None
-        else f"the server answered {answer!r:.160}"
+        else _("the server answered {answer}").format(answer=f"{answer!r:.160}")
     )
 
 
 def _judge_tools_list(answer) -> str | None:
     res = _result(answer)
     if res is None:
-        return _said(answer) + "; expected the tool list"
+        return _said(answer) + "; " + _("expected the tool list")
     names = [t.get("name") for t in res.get("tools", [])]
-    return None if "create_event" in names else f"expected create_event among the tools, got {names}"
+    return (
+        None if "create_event" in names else _("expected create_event among the tools, got {names}").format(names=names)
+    )
 
 
 def _judge_discover(answer) -> str | None:
     res = _result(answer)
     if res is None or "supportedVersions" not in res:
-        return _said(answer) + "; expected a DiscoverResult with supportedVersions"
+        return _said(answer) + "; " + _("expected a DiscoverResult with supportedVersions")
     return None
 
 
@@ -102,28 +109,34 @@ def _judge_version(answer) -> str | None:
     sent = _sent(answer) or {}
     asked = ((sent.get("params") or {}).get("_meta") or {}).get("io.modelcontextprotocol/protocolVersion")
     if _result(answer) is None:
-        return _said(answer) + f"; you asked for version {asked!r}"
-    return None if asked == "2026-07-28" else f"expected the version the server listed, got {asked!r}"
+        return _said(answer) + "; " + _("you asked for version {version}").format(version=repr(asked))
+    return (
+        None
+        if asked == "2026-07-28"
+        else _("expected the version the server listed, got {version}").format(version=repr(asked))
+    )
 
 
 def _judge_id(answer) -> str | None:
     sent = _sent(answer) or {}
     rid = sent.get("id")
     if _result(answer) is None:
-        return _said(answer) + f"; your id was {json.dumps(rid)}"
+        return _said(answer) + "; " + _("your id was {id}").format(id=json.dumps(rid))
     if answer.get("id") != rid:
-        return f"expected the answer to carry your id {rid!r}, got {answer.get('id')!r}"
+        return _("expected the answer to carry your id {id}, got {got}").format(
+            id=repr(rid), got=repr(answer.get("id"))
+        )
     return None
 
 
 def _judge_capability(answer) -> str | None:
     res = _result(answer)
     if res is None:
-        return _said(answer) + "; expected the calendar to answer input_required (it may ask you now)"
+        return _said(answer) + "; " + _("expected the calendar to answer input_required (it may ask you now)")
     return (
         None
         if res.get("resultType") == "input_required"
-        else f"expected resultType 'input_required', got {res.get('resultType')!r}"
+        else _("expected resultType 'input_required', got {got}").format(got=repr(res.get("resultType")))
     )
 
 
@@ -132,15 +145,19 @@ def _judge_retry(answer) -> str | None:
     sent = _sent(answer) or {}
     params = sent.get("params") or {}
     if params.get("requestState") != STATE:
-        return f"expected requestState echoed exactly ({STATE}), got {params.get('requestState')!r}"
+        return _("expected requestState echoed exactly ({state}), got {got}").format(
+            state=STATE, got=repr(params.get("requestState"))
+        )
     if res is None:
         return _said(answer)
     text = (res.get("content") or [{}])[0].get("text", "")
     if text.startswith("Created "):
         return None
     if res.get("resultType") == "input_required":
-        return "the calendar asked for `when` again: it could not use your answer. " + _retry_problem(params)
-    return f"expected the calendar to create the event; it answered: {text or json.dumps(res)[:160]}"
+        return _("the calendar asked for `when` again: it could not use your answer.") + " " + _retry_problem(params)
+    return _("expected the calendar to create the event; it answered: {text}").format(
+        text=text or json.dumps(res)[:160]
+    )
 
 
 def _retry_problem(params: dict) -> str:
@@ -148,33 +165,39 @@ def _retry_problem(params: dict) -> str:
     responses = params.get("inputResponses")
     if not isinstance(responses, dict) or "when" not in responses:
         keys = sorted(responses) if isinstance(responses, dict) else responses
-        return f"The answer goes under the server's key `when` in inputResponses (yours: {keys!r})."
+        return _("The answer goes under the server's key `when` in inputResponses (yours: {keys}).").format(
+            keys=repr(keys)
+        )
     given = responses["when"]
     if not isinstance(given, dict) or "action" not in given:
-        return (
-            "Your answer under `when` has no `action`: an ElicitResult says what the person did "
-            '("accept", "decline" or "cancel"), and with "accept" carries the form in `content`.'
+        return _(
+            'Your answer under `when` has no `action`: an ElicitResult says what the person did ("accept", '
+            '"decline" or "cancel"), and with "accept" carries the form in `content`.'
         )
     if given.get("action") != "accept":
-        return f'The person\'s action was {given.get("action")!r}: to book, it is "accept".'
+        return _('The person\'s action was {action}: to book, it is "accept".').format(action=repr(given.get("action")))
     content = given.get("content")
     if not isinstance(content, dict) or "startsAt" not in content:
-        return "With action accept, `content` must hold the form's field `startsAt` (a date-time)."
-    return f"`startsAt` must be a date-time such as 2026-09-10T08:30:00Z (yours: {content['startsAt']!r})."
+        return _("With action accept, `content` must hold the form's field `startsAt` (a date-time).")
+    return _("`startsAt` must be a date-time such as 2026-09-10T08:30:00Z (yours: {given}).").format(
+        given=repr(content["startsAt"])
+    )
 
 
 def _judge_one_line(answer) -> str | None:
     messages = getattr(answer, "all", [])
     if len(messages) != 1:
-        return f"expected exactly one answer (one message, one line), got {len(messages)}: {messages!r:.200}"
+        return _("expected exactly one answer (one message, one line), got {n}: {messages}").format(
+            n=len(messages), messages=f"{messages!r:.200}"
+        )
     return _judge_tools_list(answer)
 
 
 def _judge_ping(answer) -> str | None:
     res = _result(answer)
     if res is None:
-        return _said(answer) + "; expected an empty result {} (ping's answer)"
-    return None if res == {} else f"expected the empty result {{}}, got {res!r}"
+        return _said(answer) + "; " + _("expected an empty result {{}} (ping's answer)").format()
+    return None if res == {} else _("expected the empty result {{}}, got {got}").format(got=repr(res))
 
 
 CHALLENGES: dict[int, Challenge] = {
@@ -186,7 +209,7 @@ CHALLENGES: dict[int, Challenge] = {
             "",
             '{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}',
             '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {' + META_2026 + "}}",
-            "the error message names two keys; both go in params._meta (notebook 02, 'A bare request').",
+            N_("the error message names two keys; both go in params._meta (notebook 02, 'A bare request')."),
             _judge_tools_list,
         ),
         Challenge(
@@ -195,7 +218,7 @@ CHALLENGES: dict[int, Challenge] = {
             "",
             '{"jsonrpc": "2.0", "id": 2, "method": "", "params": {' + META_2026 + "}}",
             '{"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {' + META_2026 + "}}",
-            "the one method every modern server must implement, and which says what it speaks.",
+            N_("the one method every modern server must implement, and which says what it speaks."),
             _judge_discover,
         ),
         Challenge(
@@ -208,7 +231,7 @@ CHALLENGES: dict[int, Challenge] = {
             '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {'
             '"io.modelcontextprotocol/protocolVersion": "2026-07-28", '
             '"io.modelcontextprotocol/clientCapabilities": {}}}}',
-            "read error.data.supported in the answer: pick a version from that list.",
+            N_("read error.data.supported in the answer: pick a version from that list."),
             _judge_version,
         ),
         Challenge(
@@ -217,7 +240,7 @@ CHALLENGES: dict[int, Challenge] = {
             "",
             '{"jsonrpc": "2.0", "id": null, "method": "tools/list", "params": {' + META_2026 + "}}",
             '{"jsonrpc": "2.0", "id": "four", "method": "tools/list", "params": {' + META_2026 + "}}",
-            "an id is a string or an integer, never null; the answer carries it back.",
+            N_("an id is a string or an integer, never null; the answer carries it back."),
             _judge_id,
         ),
         Challenge(
@@ -230,7 +253,7 @@ CHALLENGES: dict[int, Challenge] = {
             '"io.modelcontextprotocol/clientCapabilities": {}}}}',
             '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {'
             '"name": "create_event", "arguments": {"title": "Dentist"}, ' + META_2026 + "}}",
-            "-32021 lists what to declare in error.data.requiredCapabilities; declare it in clientCapabilities.",
+            N_("-32021 lists what to declare in error.data.requiredCapabilities; declare it in clientCapabilities."),
             _judge_capability,
         ),
         Challenge(
@@ -244,8 +267,10 @@ CHALLENGES: dict[int, Challenge] = {
             '"name": "create_event", "arguments": {"title": "Dentist"}, '
             '"inputResponses": {"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}, '
             '"requestState": "' + STATE + '"}}',
-            "answer under the server's key (when) with action and content (startsAt); paste requestState "
-            "exactly as the interim answer gave it.",
+            N_(
+                "answer under the server's key (when) with action and content (startsAt); paste requestState "
+                "exactly as the interim answer gave it."
+            ),
             _judge_retry,
         ),
         Challenge(
@@ -256,7 +281,7 @@ CHALLENGES: dict[int, Challenge] = {
             '"io.modelcontextprotocol/protocolVersion": "2026-07-28",\n'
             ' "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}}}',
             '{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {' + META_2026 + "}}",
-            "--raw sends your text byte for byte; on stdio a message ends at the first newline.",
+            N_("--raw sends your text byte for byte; on stdio a message ends at the first newline."),
             _judge_one_line,
         ),
         Challenge(
@@ -265,7 +290,7 @@ CHALLENGES: dict[int, Challenge] = {
             "",
             '{"jsonrpc": "2.0", "id": 8, "method": ""}',
             '{"jsonrpc": "2.0", "id": 8, "method": "ping"}',
-            "the legacy era's liveness check; its answer is an empty result.",
+            N_("the legacy era's liveness check; its answer is an empty result."),
             _judge_ping,
         ),
     ]
@@ -275,7 +300,7 @@ CHALLENGES: dict[int, Challenge] = {
 def judge(number: int, answer) -> str | None:
     """None when `answer` completes challenge `number`, else the sentence saying what is wrong."""
     if answer is None:
-        return "no answer yet: run the %%rpc cell of this challenge first"
+        return _("no answer yet: run the %%rpc cell of this challenge first")
     return CHALLENGES[number].judge(answer)
 
 
@@ -328,11 +353,15 @@ def check(number: int, answer=None) -> None:
         act=lambda text: _send_and_check(number, text),
     )
     if not attempted(number, answer):
-        print(f"challenge {number}: waiting for your message (change the cell above, run it, then this one).")
+        print(
+            _("challenge {number}: waiting for your message (change the cell above, run it, then this one).").format(
+                number=number
+            )
+        )
         return
     if reason is not None:
         raise NotYet(number, reason, c.hint)
-    print(f"challenge {number}: done.")
+    print(_("challenge {number}: done.").format(number=number))
 
 
 def send_as_given(number: int):

@@ -32,6 +32,7 @@ from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 from mcp_lab.session.isolate import flip_one_character
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
+from mcp_lab.wire.words import N_
 
 __all__ = ["START", "TOOL", "KEY", "check"]
 
@@ -93,11 +94,13 @@ class _Server:
             if noise:
                 raise failure(
                     self.scenario,
-                    expected="only JSON-RPC messages on stdout",
+                    expected=N_("only JSON-RPC messages on stdout"),
                     got=repr(noise[0]),
-                    rule="basic/transports/stdio: the server MUST NOT write anything to stdout that is "
-                    "not a valid MCP message",
-                    hint="log with print(..., file=sys.stderr)",
+                    rule=N_(
+                        "basic/transports/stdio: the server MUST NOT write anything to stdout that is "
+                        "not a valid MCP message"
+                    ),
+                    hint=N_("log with print(..., file=sys.stderr)"),
                 )
             return answer
         except McpError as e:
@@ -154,10 +157,10 @@ def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
     if not isinstance(ask, dict) or ask.get("method") != "elicitation/create" or not isinstance(params, dict):
         raise failure(
             what,
-            expected='a bare {"method": "elicitation/create", "params": {...}}',
+            expected=N_('a bare {"method": "elicitation/create", "params": {...}}'),
             got=shown(ask),
             rule=f"{_MRTR}: an input request is an ElicitRequest with no jsonrpc and no id",
-            hint="no jsonrpc, no id: just method and params",
+            hint=N_("no jsonrpc, no id: just method and params"),
         )
     schema = params.get("requestedSchema")
     prop = schema.get("properties", {}).get(KEY) if isinstance(schema, dict) else None
@@ -173,9 +176,10 @@ def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
             expected=f'a form elicitation: mode "form", a message, and a requestedSchema that '
             f'requires the property "{KEY}"',
             got=shown(params),
-            rule="client/elicitation: form mode needs message and requestedSchema, a flat object of "
-            "primitive properties",
-            hint="use ROOM_FORM as requestedSchema",
+            rule=N_(
+                "client/elicitation: form mode needs message and requestedSchema, a flat object of primitive properties"
+            ),
+            hint=N_("use ROOM_FORM as requestedSchema"),
         )
     rooms = prop.get("enum") or [o.get("const") for o in prop.get("oneOf") or [] if isinstance(o, dict)]
     if not rooms or not all(isinstance(x, str) for x in rooms):
@@ -183,17 +187,19 @@ def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
             what,
             expected=f'the "{KEY}" property to list the free rooms in an enum',
             got=shown(prop),
-            rule="client/elicitation: a single-select question is a string with enum (or oneOf of const)",
-            hint="ROOM_FORM already has the enum",
+            rule=N_("client/elicitation: a single-select question is a string with enum (or oneOf of const)"),
+            hint=N_("ROOM_FORM already has the enum"),
         )
     if not isinstance(r.get("requestState"), str) or not r["requestState"]:
         raise failure(
             what,
-            expected="a requestState string",
+            expected=N_("a requestState string"),
             got=shown(r.get("requestState")),
-            rule="basic/index#statelessness: state that spans requests travels in the message; "
-            "the retry may reach another process",
-            hint="return requestState=seal({...})",
+            rule=N_(
+                "basic/index#statelessness: state that spans requests travels in the message; "
+                "the retry may reach another process"
+            ),
+            hint=N_("return requestState=seal({...})"),
         )
     return rooms
 
@@ -228,11 +234,11 @@ def _first_round(what: str, first: Any) -> jsonrpc.Result:
     if not (isinstance(first, jsonrpc.Result) and first.result_type == "input_required"):
         raise failure(
             what,
-            expected='a result with resultType "input_required" asking the person for a room',
+            expected=N_('a result with resultType "input_required" asking the person for a room'),
             got=_summary(first),
             rule=f"{_MRTR}: a server that needs the person's answer returns an "
             "InputRequiredResult instead of sending a request",
-            hint="that is TODO 2, in ask_for_room",
+            hint=N_("that is TODO 2, in ask_for_room"),
         )
     return first
 
@@ -263,8 +269,8 @@ def _contract(argv: list[str], timeout: float, ok: Callable[[str], None]) -> Non
                 "tools/list",
                 expected=f"a tool {TOOL} with the required argument startsAt",
                 got=_summary(listed),
-                rule="server/tools: tools/list MUST return the tools currently available to the client",
-                hint="keep TOOL as the template defines it",
+                rule=N_("server/tools: tools/list MUST return the tools currently available to the client"),
+                hint=N_("keep TOOL as the template defines it"),
             )
         ok(f"tools/list lists {TOOL}(startsAt)")
 
@@ -296,10 +302,10 @@ def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[
         if len(calls) < 2:
             raise failure(
                 what,
-                expected="a retry after the answer",
+                expected=N_("a retry after the answer"),
                 got=f"{len(calls)} tools/call request(s)",
                 rule=_MRTR,
-                hint="the interim result must ask for input",
+                hint=N_("the interim result must ask for input"),
             )
         retry = calls[1]["params"]
         if (
@@ -309,10 +315,10 @@ def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[
         ):
             raise failure(
                 what,
-                expected="the retry as a new request: new id, same arguments, requestState echoed",
+                expected=N_("the retry as a new request: new id, same arguments, requestState echoed"),
                 got=shown(calls[1], 200),
                 rule=f"{_MRTR}: the retry is a new request",
-                hint="report this; mcp_lab.mrtr.call builds the retry",
+                hint=N_("report this; mcp_lab.mrtr.call builds the retry"),
             )
         ok(
             f"the retry is a new request (id {calls[0]['id']} then {calls[1]['id']}) with the same arguments, "
@@ -331,7 +337,7 @@ def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[
                 expected=f'a complete result with the text "{want}"',
                 got=_summary(final),
                 rule=f"{_MRTR}: the retry carries inputResponses; the server finishes the call",
-                hint='that is TODO 3: unseal the state, read responses["room"], book content["room"]',
+                hint=N_('that is TODO 3: unseal the state, read responses["room"], book content["room"]'),
             )
         ok(f"accept: {want}")
     return rooms
@@ -355,8 +361,10 @@ def _decline_and_cancel(argv: list[str], timeout: float, ok: Callable[[str], Non
                     what,
                     expected=f'a result with "isError": true whose text says the person chose {action}',
                     got=_summary(final),
-                    rule="client/elicitation: the response action is accept, decline "
-                    "or cancel; server/tools: a tool's own failure is a result with isError true",
+                    rule=N_(
+                        "client/elicitation: the response action is accept, decline "
+                        "or cancel; server/tools: a tool's own failure is a result with isError true"
+                    ),
                     hint=f'return tool_error("Not booked: ...{action}...") when action is "{action}"',
                 )
             ok(f"{action}: isError true, {_text(final.result)!r}")
@@ -384,11 +392,13 @@ def _without_form_capability(argv: list[str], timeout: float, ok: Callable[[str]
             ):
                 raise failure(
                     what,
-                    expected='the error -32021 with data.requiredCapabilities {"elicitation": {"form": {}}}',
+                    expected=N_('the error -32021 with data.requiredCapabilities {"elicitation": {"form": {}}}'),
                     got=_summary(r) + (f" with data {shown(r.data)}" if isinstance(r, jsonrpc.Error) else ""),
-                    rule="basic/patterns/mrtr: a server MUST NOT send an input request the client did not "
-                    "declare; schema MissingRequiredClientCapabilityError names the capability required",
-                    hint="that is TODO 1 in book_room",
+                    rule=N_(
+                        "basic/patterns/mrtr: a server MUST NOT send an input request the client did not "
+                        "declare; schema MissingRequiredClientCapabilityError names the capability required"
+                    ),
+                    hint=N_("that is TODO 1 in book_room"),
                 )
             ok(f"{label}: -32021, requiredCapabilities {shown(required)}")
 
@@ -411,20 +421,20 @@ def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms
             if isinstance(r, jsonrpc.Error) and r.code == jsonrpc.INTERNAL_ERROR:
                 raise failure(
                     label,
-                    expected="a clean refusal (the error -32602)",
+                    expected=N_("a clean refusal (the error -32602)"),
                     got=_summary(r) + " -- the server hit an exception",
                     rule=f"{_MRTR}: requestState MUST be treated as attacker-controlled; state that fails "
                     "verification MUST be rejected",
-                    hint="unseal(state) raises Refusal(-32602) for you",
+                    hint=N_("unseal(state) raises Refusal(-32602) for you"),
                 )
             if not isinstance(r, jsonrpc.Error) and not (isinstance(r, jsonrpc.Result) and r.result.get("isError")):
                 raise failure(
                     label,
-                    expected="a refusal (the error -32602, or at least no booking)",
+                    expected=N_("a refusal (the error -32602, or at least no booking)"),
                     got=_summary(r),
                     rule=f"{_MRTR}: when requestState drives business logic the server MUST protect its "
                     "integrity (HMAC or AEAD) and MUST reject state that fails verification",
-                    hint="call unseal(state) before believing anything in it",
+                    hint=N_("call unseal(state) before believing anything in it"),
                 )
             ok(f"a requestState with {how} is refused: {_summary(r)}")
         r = s.request(
@@ -435,21 +445,23 @@ def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms
         if booked or (isinstance(r, jsonrpc.Error) and r.code == jsonrpc.INTERNAL_ERROR):
             raise failure(
                 "an answer naming a room that was never offered",
-                expected="no booking (isError true, an error, or the question asked again)",
+                expected=N_("no booking (isError true, an error, or the question asked again)"),
                 got=_summary(r),
-                rule="client/elicitation: the "
-                "server validates what comes back; a client (or an attacker) may send anything",
-                hint="book only a room listed in the state you sealed",
+                rule=N_(
+                    "client/elicitation: the "
+                    "server validates what comes back; a client (or an attacker) may send anything"
+                ),
+                hint=N_("book only a room listed in the state you sealed"),
             )
         ok(f"a room that was never offered is not booked: {_summary(r)}")
         alive = s.request("tools/list", {})
         if not isinstance(alive, jsonrpc.Result):
             raise failure(
                 what,
-                expected="the server still answering",
+                expected=N_("the server still answering"),
                 got=_summary(alive),
-                rule="a bad request costs one answer, never the process",
-                hint="let Refusal carry the error",
+                rule=N_("a bad request costs one answer, never the process"),
+                hint=N_("let Refusal carry the error"),
             )
 
 
@@ -469,13 +481,15 @@ def _missing_answer(argv: list[str], timeout: float, ok: Callable[[str], None]) 
             if not (isinstance(r, jsonrpc.Result) and r.result_type == "input_required"):
                 raise failure(
                     f"{what} ({how})",
-                    expected='a new result with resultType "input_required" asking for "room" again',
+                    expected=N_('a new result with resultType "input_required" asking for "room" again'),
                     got=_summary(r),
                     rule=f"{_MRTR}#error-handling: when a retry "
                     "lacks information the server needs, the server SHOULD answer with a new "
                     "InputRequiredResult asking for it again, rather than an error",
-                    hint='when responses has no "room", return the question again (a fresh '
-                    "input_required), as on the first round",
+                    hint=N_(
+                        'when responses has no "room", return the question again (a fresh '
+                        "input_required), as on the first round"
+                    ),
                 )
             _offered(f"{what} ({how})", r)
         ok("a retry without the answer gets a new input_required asking for the room again")
@@ -502,8 +516,12 @@ def _another_process(argv: list[str], timeout: float, ok: Callable[[str], None],
                 what,
                 expected=f'"{want}"',
                 got=_summary(r),
-                rule="basic/index#statelessness: each request "
-                "must be processable on its own; an open process is not a session",
-                hint="keep what the retry needs in requestState (sealed with the shared SECRET), not in the process",
+                rule=N_(
+                    "basic/index#statelessness: each request "
+                    "must be processable on its own; an open process is not a session"
+                ),
+                hint=N_(
+                    "keep what the retry needs in requestState (sealed with the shared SECRET), not in the process"
+                ),
             )
         ok(f"process B finished the call process A began: {want}")

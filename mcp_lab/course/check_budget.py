@@ -34,6 +34,7 @@ from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
+from mcp_lab.wire.words import N_
 
 __all__ = ["BUDGET", "ENCODING", "check", "load_catalog"]
 
@@ -147,7 +148,7 @@ def _same_names(wire_tools: list[dict], original: list[dict]) -> list[str]:
             expected=f"the same {len(want)} tools, names unchanged: {want}",
             got=got,
             rule=_TOOLS_RULE + "; the name is what the model calls, so it is the API",
-            hint="shorten what a tool says, never which tools exist or what they are called",
+            hint=N_("shorten what a tool says, never which tools exist or what they are called"),
         )
     return want
 
@@ -174,8 +175,8 @@ def _check_tool(orig: dict, tool: dict) -> list[str]:
                 f"tool {name}, argument {arg!r}",
                 expected=f"the enum {shown(o['enum'])}",
                 got=shown(props[arg].get("enum")),
-                rule="an enum is the list of values the tool accepts; without it the model guesses",
-                hint="keep enum",
+                rule=N_("an enum is the list of values the tool accepts; without it the model guesses"),
+                hint=N_("keep enum"),
             )
     return dropped
 
@@ -189,19 +190,19 @@ def _check_described_schema(name: str, tool: dict) -> dict:
     if not isinstance(desc, str) or not desc.strip():
         raise failure(
             f"tool {name}",
-            expected="a non-empty description",
+            expected=N_("a non-empty description"),
             got=shown(desc),
             rule=_TOOLS_RULE + "; the description is how the model knows when to call the tool",
-            hint="one short sentence: what the tool does, and a warning if it writes",
+            hint=N_("one short sentence: what the tool does, and a warning if it writes"),
         )
     schema = tool.get("inputSchema")
     if not isinstance(schema, dict):
         raise failure(
             f"tool {name}",
-            expected="an inputSchema object",
+            expected=N_("an inputSchema object"),
             got=shown(schema, 120),
             rule=_TOOLS_RULE,
-            hint="keep inputSchema; trim inside it",
+            hint=N_("keep inputSchema; trim inside it"),
         )
     try:
         Draft202012Validator.check_schema(schema)
@@ -209,18 +210,18 @@ def _check_described_schema(name: str, tool: dict) -> dict:
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
         raise failure(
             f"tool {name}",
-            expected="an inputSchema that is valid JSON Schema 2020-12",
+            expected=N_("an inputSchema that is valid JSON Schema 2020-12"),
             got=f"{e.message} at {where}",
-            rule="server/tools: inputSchema is a JSON Schema (2020-12 unless it says otherwise)",
-            hint="a keyword's value must keep its type, e.g. required stays a list of strings",
+            rule=N_("server/tools: inputSchema is a JSON Schema (2020-12 unless it says otherwise)"),
+            hint=N_("a keyword's value must keep its type, e.g. required stays a list of strings"),
         ) from None
     if schema.get("type") != "object":
         raise failure(
             f"tool {name}",
-            expected='inputSchema with "type": "object"',
+            expected=N_('inputSchema with "type": "object"'),
             got=shown(schema.get("type")),
-            rule='schema Tool: inputSchema.type is "object"',
-            hint='keep "type": "object"',
+            rule=N_('schema Tool: inputSchema.type is "object"'),
+            hint=N_('keep "type": "object"'),
         )
     return schema
 
@@ -231,13 +232,17 @@ def _check_required_argument(what: str, arg: str, props: dict, required: list) -
     if arg not in required or not isinstance(prop, dict):
         raise failure(
             what,
-            expected="still listed in required and defined in properties",
+            expected=N_("still listed in required and defined in properties"),
             got=("not in required" if arg not in required else "not in properties") + f" (properties: {sorted(props)})",
-            rule="server/tools: the model can only send "
-            "the arguments the schema describes; a required one it does not know makes every "
-            "call fail",
-            hint='a property may be called "title" or "description": strip '
-            "keywords from schemas, not entries from properties",
+            rule=N_(
+                "server/tools: the model can only send "
+                "the arguments the schema describes; a required one it does not know makes every "
+                "call fail"
+            ),
+            hint=N_(
+                'a property may be called "title" or "description": strip '
+                "keywords from schemas, not entries from properties"
+            ),
         )
 
 
@@ -248,25 +253,25 @@ def _check_argument_described(what: str, arg: str, prop: dict, o: dict) -> None:
             what,
             expected=f"its type {shown(o.get('type'))}",
             got=shown(prop.get("type")),
-            rule="the type is what the model must send; without it any value looks valid",
-            hint="keep type (and format) on every argument you keep",
+            rule=N_("the type is what the model must send; without it any value looks valid"),
+            hint=N_("keep type (and format) on every argument you keep"),
         )
     if o.get("type") == "array" and (prop.get("items") or {}).get("type") != (o.get("items") or {}).get("type"):
         raise failure(
             what,
             expected=f"items of type {shown((o.get('items') or {}).get('type'))}",
             got=shown(prop.get("items")),
-            rule="an array's item type is part of its type",
-            hint="keep items",
+            rule=N_("an array's item type is part of its type"),
+            hint=N_("keep items"),
         )
     d = prop.get("description")
     if not isinstance(d, str) or not d.strip() or _plain(d) == _plain(arg):
         raise failure(
             what,
-            expected="a description that says what to send",
+            expected=N_("a description that says what to send"),
             got=shown(d),
-            rule="server/tools: the schema is the model's only documentation of an argument",
-            hint="a few words: the unit, the format or an example value",
+            rule=N_("server/tools: the schema is the model's only documentation of an argument"),
+            hint=N_("a few words: the unit, the format or an example value"),
         )
 
 

@@ -26,6 +26,7 @@ from typing import Any, Sequence
 from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, is_placeholder, shown
 from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.words import N_
 
 __all__ = ["EXPECTED", "check", "try_each"]
 
@@ -107,29 +108,31 @@ def _as_object(i: int, value: Any) -> dict:
         except ValueError as e:
             raise failure(
                 what,
-                expected="valid JSON text",
+                expected=N_("valid JSON text"),
                 got=f"a parse error ({e})",
-                rule="basic/index: every message is one JSON-RPC 2.0 object, UTF-8 JSON",
-                hint="JSON needs double quotes around keys and strings, and no trailing commas; "
-                "a Python dict is easier to get right",
+                rule=N_("basic/index: every message is one JSON-RPC 2.0 object, UTF-8 JSON"),
+                hint=N_(
+                    "JSON needs double quotes around keys and strings, and no trailing commas; "
+                    "a Python dict is easier to get right"
+                ),
             ) from None
     if not isinstance(value, dict):
         raise failure(
             what,
-            expected="one JSON object (a dict)",
+            expected=N_("one JSON object (a dict)"),
             got=f"a {type(value).__name__}: {shown(value, 120)}",
-            rule="basic/index: one message is one object; MCP has no batches",
-            hint="write a single dict with jsonrpc, id, method and params",
+            rule=N_("basic/index: one message is one object; MCP has no batches"),
+            hint=N_("write a single dict with jsonrpc, id, method and params"),
         )
     try:
         json.dumps(value)
     except (TypeError, ValueError) as e:
         raise failure(
             what,
-            expected="a dict of JSON values only (str, int, float, bool, None, list, dict)",
+            expected=N_("a dict of JSON values only (str, int, float, bool, None, list, dict)"),
             got=f"something json cannot encode ({e})",
-            rule="basic/index: messages are JSON",
-            hint="replace sets, tuples of objects, dates or other Python objects by JSON values",
+            rule=N_("basic/index: messages are JSON"),
+            hint=N_("replace sets, tuples of objects, dates or other Python objects by JSON values"),
         ) from None
     return value
 
@@ -143,33 +146,33 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
     except jsonrpc.ProtocolError as e:
         raise failure(
             what,
-            expected="a valid JSON-RPC 2.0 request envelope",
+            expected=N_("a valid JSON-RPC 2.0 request envelope"),
             got=f"{shown(obj, 160)}, which is not one ({e.message})",
             rule=_ENVELOPE,
-            hint='start from {"jsonrpc": "2.0", "id": 1, "method": ..., "params": {"_meta": {...}}}',
+            hint=N_('start from {"jsonrpc": "2.0", "id": 1, "method": ..., "params": {"_meta": {...}}}'),
         ) from None
     if isinstance(msg, jsonrpc.Notification):
         raise failure(
             what,
-            expected="a request, with an id",
+            expected=N_("a request, with an id"),
             got='a message without "id", which is a notification',
-            rule="basic/index: a notification has no id and the receiver must never answer it",
-            hint='add an "id" (a string or an integer) so the answer can come back',
+            rule=N_("basic/index: a notification has no id and the receiver must never answer it"),
+            hint=N_('add an "id" (a string or an integer) so the answer can come back'),
         )
     if not isinstance(msg, jsonrpc.Request):
         raise failure(
             what,
-            expected="a request (with a method)",
+            expected=N_("a request (with a method)"),
             got=f"a {type(msg).__name__.lower()} message",
-            rule="basic/index: clients send requests; only servers send results and errors",
-            hint='the message needs "method"',
+            rule=N_("basic/index: clients send requests; only servers send results and errors"),
+            hint=N_('the message needs "method"'),
         )
     if msg.method != method:
         raise failure(
             what,
             expected=f'"method": "{method}" (this request should {EXPECTED[i][1]})',
             got=f'"method": {json.dumps(msg.method)}',
-            rule="schema ClientRequest: method names are exact strings, slash-separated",
+            rule=N_("schema ClientRequest: method names are exact strings, slash-separated"),
             hint=f'spell it exactly "{method}"',
         )
     missing = revisions.missing_meta_keys(msg.params)
@@ -178,11 +181,13 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
         got = "no params._meta at all" if not isinstance(meta, dict) else f"_meta with the keys {sorted(meta)}"
         raise failure(
             what,
-            expected="params._meta with both required keys",
+            expected=N_("params._meta with both required keys"),
             got=got + f" (missing: {', '.join(missing)})",
             rule=_META_RULE,
-            hint="copy the two keys from notebook 02: the version string and a "
-            "capabilities object ({} declares no optional capability)",
+            hint=N_(
+                "copy the two keys from notebook 02: the version string and a "
+                "capabilities object ({} declares no optional capability)"
+            ),
         )
     meta = msg.params["_meta"]
     if meta[revisions.PROTOCOL_VERSION_KEY] != revisions.LATEST:
@@ -190,16 +195,16 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
             what,
             expected=f'protocolVersion "{revisions.LATEST}"',
             got=json.dumps(meta[revisions.PROTOCOL_VERSION_KEY]),
-            rule="basic/versioning: a server MUST answer -32022 to a version it does not implement",
+            rule=N_("basic/versioning: a server MUST answer -32022 to a version it does not implement"),
             hint=f'this course speaks "{revisions.LATEST}"',
         )
     if not isinstance(meta[revisions.CLIENT_CAPABILITIES_KEY], dict):
         raise failure(
             what,
-            expected="clientCapabilities as an object",
+            expected=N_("clientCapabilities as an object"),
             got=shown(meta[revisions.CLIENT_CAPABILITIES_KEY]),
-            rule="schema RequestMetaObject: clientCapabilities is a ClientCapabilities object",
-            hint="use {} to declare no optional capability",
+            rule=N_("schema RequestMetaObject: clientCapabilities is a ClientCapabilities object"),
+            hint=N_("use {} to declare no optional capability"),
         )
     key = (type(msg.id).__name__, msg.id)
     seen_ids.setdefault(key, i)
@@ -214,14 +219,14 @@ def _expect_result(i: int, msg: jsonrpc.Request, got: list) -> dict:
             what,
             expected=f"an answer with id {json.dumps(msg.id)}",
             got=f"nothing with that id ({shown([str(m) for m in got], 160)})",
-            rule="basic/index: a response carries the id of its request",
-            hint="check the server's stderr",
+            rule=N_("basic/index: a response carries the id of its request"),
+            hint=N_("check the server's stderr"),
         )
     answer = answers[0]
     if isinstance(answer, jsonrpc.Error):
         raise failure(
             what,
-            expected="a result",
+            expected=N_("a result"),
             got=f"error {answer.code} {answer.message!r}"
             + (f" with data {shown(answer.data, 120)}" if answer.data is not None else ""),
             rule=f"the server refused the request ({jsonrpc.ERROR_NAMES.get(answer.code, 'error')})",
@@ -277,8 +282,8 @@ def _judge(i: int, obj: dict, result: dict) -> str:
                 what,
                 expected=f'supportedVersions listing "{revisions.LATEST}"',
                 got=shown(versions),
-                rule="server/discover: the result lists supportedVersions",
-                hint="look at the whole result",
+                rule=N_("server/discover: the result lists supportedVersions"),
+                hint=N_("look at the whole result"),
             )
         return f"{what}: the server speaks {', '.join(versions)}"
     if i == 1:
@@ -286,20 +291,20 @@ def _judge(i: int, obj: dict, result: dict) -> str:
         if names != ["create_event"]:
             raise failure(
                 what,
-                expected='the tool list ["create_event"]',
+                expected=N_('the tool list ["create_event"]'),
                 got=shown(names),
-                rule="server/tools: tools/list MUST return the tools currently available to the client",
-                hint="tools/list takes no arguments besides _meta (and an optional cursor)",
+                rule=N_("server/tools: tools/list MUST return the tools currently available to the client"),
+                hint=N_("tools/list takes no arguments besides _meta (and an optional cursor)"),
             )
         return f"{what}: one tool, create_event"
     if i == 2:
         if params.get("uri") != "calendar://week":
             raise failure(
                 what,
-                expected='params.uri "calendar://week"',
+                expected=N_('params.uri "calendar://week"'),
                 got=shown(params.get("uri")),
-                rule="server/resources: resources/read names the resource by its uri",
-                hint="copy the uri exactly",
+                rule=N_("server/resources: resources/read names the resource by its uri"),
+                hint=N_("copy the uri exactly"),
             )
         contents = result.get("contents") or [{}]
         try:
@@ -312,8 +317,8 @@ def _judge(i: int, obj: dict, result: dict) -> str:
                 what,
                 expected=f"the two seed events {SEED_TITLES}",
                 got=shown(titles),
-                rule="server/resources: the text of calendar://week is the week's events as JSON",
-                hint="send this request before the tools/call, which adds a third event",
+                rule=N_("server/resources: the text of calendar://week is the week's events as JSON"),
+                hint=N_("send this request before the tools/call, which adds a third event"),
             )
         return f"{what}: the week holds {len(events)} events ({', '.join(SEED_TITLES)})"
     # i == 3: tools/call create_event
@@ -321,19 +326,21 @@ def _judge(i: int, obj: dict, result: dict) -> str:
     if params.get("name") != "create_event" or not isinstance(args, dict):
         raise failure(
             what,
-            expected='params {"name": "create_event", "arguments": {...}}',
+            expected=N_('params {"name": "create_event", "arguments": {...}}'),
             got=shown({k: v for k, v in params.items() if k != "_meta"}),
-            rule="server/tools: tools/call takes the tool's name and its arguments object",
-            hint='arguments is an object: {"title": ..., "startsAt": ...}',
+            rule=N_("server/tools: tools/call takes the tool's name and its arguments object"),
+            hint=N_('arguments is an object: {"title": ..., "startsAt": ...}'),
         )
     if result.get("resultType") == "input_required":
         raise failure(
             what,
-            expected='a "complete" result',
+            expected=N_('a "complete" result'),
             got='resultType "input_required": the server asks for a start time',
-            rule="basic/patterns/mrtr: a server MAY answer input_required when the request lacks something "
-            "(this calendar does, for a missing startsAt)",
-            hint='add "startsAt", an ISO 8601 date-time such as "2026-09-10T08:30:00Z", to the arguments',
+            rule=N_(
+                "basic/patterns/mrtr: a server MAY answer input_required when the request lacks something "
+                "(this calendar does, for a missing startsAt)"
+            ),
+            hint=N_('add "startsAt", an ISO 8601 date-time such as "2026-09-10T08:30:00Z", to the arguments'),
         )
     text = " ".join(c.get("text", "") for c in result.get("content") or [] if isinstance(c, dict))
     want = f"Created e3: {args.get('title')} at {args.get('startsAt')}"
@@ -342,8 +349,10 @@ def _judge(i: int, obj: dict, result: dict) -> str:
             what,
             expected=repr(want),
             got=repr(text) + (" (isError: true)" if result.get("isError") else ""),
-            rule="server/tools: a tool's own failure comes back as a result with isError true, "
-            "which the model can read and correct",
-            hint="the text says what the tool did not like",
+            rule=N_(
+                "server/tools: a tool's own failure comes back as a result with isError true, "
+                "which the model can read and correct"
+            ),
+            hint=N_("the text says what the tool did not like"),
         )
     return f"{what}: {text}"

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from mcp_lab.notebook import interactions
+from mcp_lab.wire.words import _, ngettext
 
 __all__ = ["Choice"]
 
@@ -53,22 +54,24 @@ class Choice:
         self.score: int | None = None
         self._pickers: dict[str, list] = {}
         lines = []
-        head = "".join(f"<th style='text-align:left;padding:0 6px'>{html.escape(h)}</th>" for h in self.columns)
+        head = "".join(f"<th style='text-align:left;padding:0 6px'>{html.escape(_(h))}</th>" for h in self.columns)
         lines.append(w.HTML(f"<table><tr><th></th>{head}</tr></table>"))
         for label in self.solution:
             pickers = [
                 w.Dropdown(
-                    options=[("choose", None)] + [(o, o) for o in options], value=None, layout=w.Layout(width="10em")
+                    options=[(_("choose"), None)] + [(_(o), o) for o in options],
+                    value=None,
+                    layout=w.Layout(width="10em"),
                 )
                 for options in self.columns.values()
             ]
             self._pickers[label] = pickers
-            text = w.HTML(html.escape(label), layout=w.Layout(width="32em"))
+            text = w.HTML(html.escape(_(label)), layout=w.Layout(width="32em"))
             lines.append(w.HBox([text, *pickers]))
-        self._button = w.Button(description="Check", button_style="primary")
+        self._button = w.Button(description=_("Check"), button_style="primary")
         self._feedback = w.HTML("")
         self._button.on_click(lambda _b: self._check())
-        top = [w.HTML(f"<b>{html.escape(title)}</b>")] if title else []
+        top = [w.HTML(f"<b>{html.escape(_(title))}</b>")] if title else []
         self.widget = w.VBox(top + lines + [self._button, self._feedback])
         self.interaction = interactions.register(
             key, "choice", is_done=lambda: self.checked, act=self._act, widget=self.widget, owner=self
@@ -97,22 +100,31 @@ class Choice:
         chosen = self.choices
         blank = [label for label, values in chosen.items() if None in values]
         if blank:
-            self._feedback.value = f"<i>Fill in every line first ({len(blank)} still blank).</i>"
+            still = ngettext(
+                "Fill in every line first ({n} line still blank).",
+                "Fill in every line first ({n} lines still blank).",
+                len(blank),
+            )
+            self._feedback.value = "<i>{}</i>".format(still.format(n=len(blank)))
             return
         right, items = 0, []
         for label, values in chosen.items():
             ok = values == self.solution[label]
             right += ok
-            answer = ", ".join(self.solution[label])
-            mark = "right" if ok else f"not quite: you picked {', '.join(values)}"
+            answer = ", ".join(_(a) for a in self.solution[label])
+            shown, why = _(label), _(self.why[label])
+            mark = (
+                _("right") if ok else _("not quite: you picked {picked}").format(picked=", ".join(_(v) for v in values))
+            )
             colour = "#e6f4ea" if ok else "#fce8e6"
             items.append(
-                f"<li style='background:{colour};padding:1px 4px'>{html.escape(label)}: <b>{html.escape(answer)}</b>"
-                f" [{html.escape(mark)}]. {html.escape(self.why[label])}</li>"
+                f"<li style='background:{colour};padding:1px 4px'>{html.escape(shown)}: <b>{html.escape(answer)}</b>"
+                f" [{html.escape(mark)}]. {html.escape(why)}</li>"
             )
         self.checked, self.score = True, right
         self._feedback.value = (
-            f"<b>{right} of {len(chosen)} right.</b><ul style='margin:2px 0;padding-left:1.2em'>{''.join(items)}</ul>"
+            "<b>{}</b>".format(_("{right} of {total} right.").format(right=right, total=len(chosen)))
+            + f"<ul style='margin:2px 0;padding-left:1.2em'>{''.join(items)}</ul>"
         )
         self.interaction.settle()
 

@@ -24,6 +24,7 @@ import json
 from typing import Callable
 
 from mcp_lab.notebook.fields import esc, load_ipywidgets
+from mcp_lab.wire.words import _
 
 __all__ = ["PERSON_MODEL", "RootsForm", "SamplingForm", "check_roots"]
 
@@ -74,7 +75,7 @@ class _PersonForm:
         self.button.disabled = True
         self._freeze()
         shown = esc(json.dumps(result, ensure_ascii=False))
-        self._status.value = f'<span style="color:#2e7d32">Answered: <code>{shown}</code></span>'
+        self._status.value = '<span style="color:#2e7d32">{} <code>{}</code></span>'.format(_("Answered:"), shown)
         callbacks, self._callbacks = self._callbacks, []
         for cb in callbacks:
             cb(result)
@@ -104,20 +105,26 @@ class SamplingForm(_PersonForm):
     """A ``sampling/createMessage`` request: the person reads it and writes the reply."""
 
     def __init__(self, params: dict, *, server_name: str | None = None):
-        who = esc(server_name or "a server this client did not name")
-        super().__init__(f"MCP sampling: <b>{who}</b> asks your model for a reply.", "Send reply")
+        who = esc(server_name or _("a server this client did not name"))
+        super().__init__(
+            _("MCP sampling: {who} asks your model for a reply.").format(who=f"<b>{who}</b>"), _("Send reply")
+        )
         w = load_ipywidgets()
         self.params = params if isinstance(params, dict) else {}
         lines = []
         if self.params.get("systemPrompt"):
-            lines.append(f"<div><i>system prompt:</i> {esc(self.params['systemPrompt'])}</div>")
+            lines.append("<div><i>{}</i> {}</div>".format(_("system prompt:"), esc(self.params["systemPrompt"])))
         for m in self.params.get("messages") or []:
             content = m.get("content") if isinstance(m, dict) else None
             text = content.get("text") if isinstance(content, dict) else json.dumps(content)
             lines.append(f"<div><b>{esc(m.get('role', '?'))}:</b> {esc(text)}</div>")
         budget = self.params.get("maxTokens")
-        lines.append(f'<div style="color:#555">at most {esc(budget)} tokens; you are the model here</div>')
-        self.reply = w.Textarea(placeholder="the reply the model would give", layout=w.Layout(width="100%"))
+        lines.append(
+            '<div style="color:#555">{}</div>'.format(
+                _("at most {n} tokens; you are the model here").format(n=esc(budget))
+            )
+        )
+        self.reply = w.Textarea(placeholder=_("the reply the model would give"), layout=w.Layout(width="100%"))
         self.reply.observe(self._typed, names="value")
         self.widget = self._box([w.HTML("".join(lines)), self.reply])
 
@@ -138,7 +145,7 @@ class SamplingForm(_PersonForm):
     def _answer(self) -> dict | None:
         text = self.reply.value.strip()
         if not text:
-            self._status.value = '<span style="color:#c00">Write a reply first.</span>'
+            self._status.value = '<span style="color:#c00">{}</span>'.format(_("Write a reply first."))
             return None
         content = {"type": "text", "text": text}
         return {"role": "assistant", "content": content, "model": PERSON_MODEL, "stopReason": "endTurn"}
@@ -154,16 +161,16 @@ class RootsForm(_PersonForm):
     """A ``roots/list`` request: the person ticks which of the client's roots to share."""
 
     def __init__(self, roots: list[dict], *, server_name: str | None = None):
-        who = esc(server_name or "a server this client did not name")
-        title = f"MCP roots: <b>{who}</b> asks which folders this client considers relevant."
-        super().__init__(title, "Share selected")
+        who = esc(server_name or _("a server this client did not name"))
+        title = _("MCP roots: {who} asks which folders this client considers relevant.").format(who=f"<b>{who}</b>")
+        super().__init__(title, _("Share selected"))
         w = load_ipywidgets()
         self.roots = check_roots(roots)
         self.boxes = {
             r["uri"]: w.Checkbox(value=False, description=f"{r.get('name', '')} {r['uri']}".strip(), indent=False)
             for r in self.roots
         }
-        note = w.HTML('<div style="color:#555">Nothing is ticked: share only what you choose.</div>')
+        note = w.HTML('<div style="color:#555">{}</div>'.format(_("Nothing is ticked: share only what you choose.")))
         self.widget = self._box([note, *self.boxes.values()])
 
     def set(self, uris: list[str]) -> "RootsForm":

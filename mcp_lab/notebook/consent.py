@@ -32,16 +32,27 @@ import html
 import json
 from typing import Any, Callable
 
+from mcp_lab.wire.words import N_, _
+
 __all__ = ["ConsentPrompt", "ConsentGate", "annotation_hints", "declined_result"]
 
 SPEC_TOOLS_SECURITY = "https://modelcontextprotocol.io/specification/2026-07-28/server/tools#security-considerations"
 
 # What each ToolAnnotations hint claims, in a person's words (see schema.ts ToolAnnotations).
 _HINTS = {
-    "readOnlyHint": ("claims it only reads", "claims it may change things"),
-    "destructiveHint": ("claims it may delete or overwrite", "claims it never deletes or overwrites"),
-    "idempotentHint": ("claims repeating it changes nothing more", "claims repeating it has further effects"),
-    "openWorldHint": ("claims it reaches the outside world", "claims it stays within its own data"),
+    "readOnlyHint": (N_("the server claims it only reads"), N_("the server claims it may change things")),
+    "destructiveHint": (
+        N_("the server claims it may delete or overwrite"),
+        N_("the server claims it never deletes or overwrites"),
+    ),
+    "idempotentHint": (
+        N_("the server claims repeating it changes nothing more"),
+        N_("the server claims repeating it has further effects"),
+    ),
+    "openWorldHint": (
+        N_("the server claims it reaches the outside world"),
+        N_("the server claims it stays within its own data"),
+    ),
 }
 
 
@@ -52,10 +63,11 @@ def annotation_hints(tool: dict) -> list[str]:
     for key, (if_true, if_false) in _HINTS.items():
         if isinstance(notes.get(key), bool):
             lines.append(
-                f"{key}={str(notes[key]).lower()}: the server {if_true if notes[key] else if_false} (unverified)"
+                f"{key}={str(notes[key]).lower()}: "
+                + _("{claim} (unverified)").format(claim=_(if_true if notes[key] else if_false))
             )
     if not lines:
-        lines.append("no annotations: the server claims nothing about this tool's effects")
+        lines.append(_("no annotations: the server claims nothing about this tool's effects"))
     return lines
 
 
@@ -93,11 +105,11 @@ class ConsentPrompt:
     def text(self) -> str:
         """The prompt as plain text: what a person is asked to decide (also the widget's content)."""
         lines = [
-            f"{self.server} wants to run {self.name} with:",
+            _("{server} wants to run {tool} with:").format(server=self.server, tool=self.name),
             json.dumps(self.arguments, indent=2, ensure_ascii=False),
-            "The server describes the tool as (its words, unverified):",
-            f"  {self.tool.get('description', '(no description)')}",
-            "Annotations (hints from the server, not guarantees):",
+            _("The server describes the tool as (its words, unverified):"),
+            "  " + str(self.tool.get("description", _("(no description)"))),
+            _("Annotations (hints from the server, not guarantees):"),
         ]
         lines += [f"  - {h}" for h in annotation_hints(self.tool)]
         return "\n".join(lines)
@@ -106,12 +118,17 @@ class ConsentPrompt:
         esc = html.escape
         hints = "".join(f"<li>{esc(h)}</li>" for h in annotation_hints(self.tool))
         return (
-            f"<div><b>{esc(self.server)}</b> wants to run <code>{esc(self.name)}</code> with:"
-            f"<pre style='white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>{esc(json.dumps(self.arguments, indent=2, ensure_ascii=False))}</pre>"
+            "<div>"
+            + _("{server} wants to run {tool} with:").format(
+                server=f"<b>{esc(self.server)}</b>", tool=f"<code>{esc(self.name)}</code>"
+            )
+            + f"<pre style='white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>{esc(json.dumps(self.arguments, indent=2, ensure_ascii=False))}</pre>"
             "<div style='border-left:3px solid #c90;padding-left:6px'>"
-            "<i>The server's description (its words, unverified):</i><br>"
-            f"<span style='white-space:pre-wrap'>{esc(str(self.tool.get('description', '')))}</span>"
-            f"<br><i>Annotations, hints from the server, not guarantees:</i><ul>{hints}</ul></div></div>"
+            + "<i>{}</i><br>".format(_("The server's description (its words, unverified):"))
+            + f"<span style='white-space:pre-wrap'>{esc(str(self.tool.get('description', '')))}</span>"
+            + "<br><i>{}</i><ul>{}</ul></div></div>".format(
+                _("Annotations, hints from the server, not guarantees:"), hints
+            )
         )
 
     def widget(self):
@@ -119,12 +136,12 @@ class ConsentPrompt:
         if self._box is None:
             import ipywidgets as w
 
-            allow = w.Button(description="Allow", button_style="success")
-            deny = w.Button(description="Deny", button_style="danger")
+            allow = w.Button(description=_("Allow"), button_style="success")
+            deny = w.Button(description=_("Deny"), button_style="danger")
             allow.on_click(lambda _b: self._decide("allow"))
             deny.on_click(lambda _b: self._decide("deny"))
             self._buttons = {"allow": allow, "deny": deny}
-            self._status = w.HTML("<i>Waiting for your decision: nothing has been sent.</i>")
+            self._status = w.HTML("<i>{}</i>".format(_("Waiting for your decision: nothing has been sent.")))
             self._box = w.VBox([w.HTML(self._html()), w.HBox([allow, deny]), self._status])
         return self._box
 
@@ -215,7 +232,7 @@ class ConsentGate:
                     then(declined_result(prompt.name))
             except Exception as e:  # a click handler's error would only reach the Lab's log
                 prompt.error = e
-                prompt.show_problem(f"The call failed: {type(e).__name__}: {e}")
+                prompt.show_problem(_("The call failed: {error}").format(error=f"{type(e).__name__}: {e}"))
 
         prompt.on_decision(lambda _decision: item.settle())
         prompt.on_decision(decided)

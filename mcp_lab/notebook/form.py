@@ -10,6 +10,7 @@ from typing import Callable
 
 from mcp_lab.notebook.fields import Field, esc, load_ipywidgets
 from mcp_lab.wire.elicitation import SCHEMA_REF, SPEC_ELICITATION, analyse, secret_terms
+from mcp_lab.wire.words import _, ngettext
 
 __all__ = ["ElicitationForm", "answer_form"]
 
@@ -64,9 +65,9 @@ class ElicitationForm:
 
         self._status = w.HTML()
         self.buttons = {
-            "accept": w.Button(description="Accept", button_style="success", icon="check"),
-            "decline": w.Button(description="Decline", button_style="warning"),
-            "cancel": w.Button(description="Cancel"),
+            "accept": w.Button(description=_("Accept"), button_style="success", icon="check"),
+            "decline": w.Button(description=_("Decline"), button_style="warning"),
+            "cancel": w.Button(description=_("Cancel")),
         }
         for action, b in self.buttons.items():
             b.on_click(lambda _b, a=action: self._pressed(a))
@@ -103,14 +104,21 @@ class ElicitationForm:
 
     # -- building -----------------------------------------------------------------------------
     def _header_html(self) -> str:
-        who = f"<b>{esc(self.server_name)}</b>" if self.server_name else "<i>a server this client did not name</i>"
-        kind = {"form": "asks you to fill in a form", "url": "asks you to open a link"}.get(self.mode, "sent a request")
+        who = (
+            f"<b>{esc(self.server_name)}</b>"
+            if self.server_name
+            else "<i>{}</i>".format(_("a server this client did not name"))
+        )
+        kind = {"form": _("asks you to fill in a form"), "url": _("asks you to open a link")}.get(
+            self.mode, _("sent a request")
+        )
         msg = (
             f'<div style="font-size:1.05em;margin:4px 0">{esc(self.message)}</div>'
             if self.message
-            else '<div style="color:#888">(the server sent no message)</div>'
+            else '<div style="color:#888">{}</div>'.format(_("(the server sent no message)"))
         )
-        return f'<div style="color:#555">MCP elicitation: {who} {kind}.</div>{msg}'
+        line = _("MCP elicitation: {who} {asks}.").format(who=who, asks=kind)
+        return f'<div style="color:#555">{line}</div>{msg}'
 
     def _build_form(self, params: dict) -> list:
         w = load_ipywidgets()
@@ -154,8 +162,12 @@ class ElicitationForm:
             out.append(
                 w.HTML(
                     '<div style="border-left:4px solid #c60;background:#fff7e6;padding:2px 6px">'
-                    f"⚠ The message mentions {esc(', '.join(msg_terms))}. Secrets must not be entered in "
-                    "form mode (servers MUST use URL mode); check what you type below.</div>"
+                    + "⚠ "
+                    + _(
+                        "The message mentions {terms}. Secrets must not be entered in form mode (servers MUST use "
+                        "URL mode); check what you type below."
+                    ).format(terms=esc(", ".join(msg_terms)))
+                    + "</div>"
                 )
             )
         out += [f.box for f in self._fields.values()]
@@ -171,25 +183,33 @@ class ElicitationForm:
         if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
             # javascript:, data:, file: ... must never become a clickable anchor.
             self.problems.append(f"url must be an absolute http(s) URL, got scheme {parts.scheme!r}")
-            return [w.HTML(f"<div>URL (not offered as a link): <code>{esc(url)}</code></div>")]
+            return [w.HTML("<div>{} <code>{}</code></div>".format(_("URL (not offered as a link):"), esc(url)))]
         warn = []
         host = parts.hostname or ""
         if parts.scheme.lower() == "http" and host not in ("localhost", "127.0.0.1", "::1"):
-            warn.append("it is not HTTPS: the spec requires HTTPS outside development")
+            warn.append(_("it is not HTTPS: the spec requires HTTPS outside development"))
         if parts.username or parts.password:
-            warn.append("it carries credentials in the URL, which the spec forbids")
+            warn.append(_("it carries credentials in the URL, which the spec forbids"))
             self.violations.append({"field": None, "term": "credentials in URL", "where": "url", "text": url})
-        warn_html = "".join(f'<div style="color:#c00">⚠ Careful: {esc(m)}.</div>' for m in warn)
+        warn_html = "".join(
+            '<div style="color:#c00">⚠ {}</div>'.format(_("Careful: {problem}.").format(problem=esc(m))) for m in warn
+        )
         return [
             w.HTML(
-                f"<div>Site: <b>{esc(host)}</b></div>"
-                f'<div>Full URL: <code style="word-break:break-all">{esc(url)}</code></div>{warn_html}'
-                f'<div style="margin:6px 0"><a href="{esc(url)}" target="_blank" rel="noopener noreferrer" '
+                "<div>{} <b>{}</b></div>".format(_("Site:"), esc(host))
+                + '<div>{} <code style="word-break:break-all">{}</code></div>'.format(_("Full URL:"), esc(url))
+                + warn_html
+                + f'<div style="margin:6px 0"><a href="{esc(url)}" target="_blank" rel="noopener noreferrer" '
                 'style="padding:4px 10px;border:1px solid #1976d2;border-radius:3px;text-decoration:none">'
-                "Open link ↗</a></div>"
-                '<div style="color:#555">This client never opens or fetches the page itself; your browser '
-                "does, in a new tab, when you click. <b>Accept</b> only tells the server you consent to "
-                "open it; what you do there never passes through this notebook.</div>"
+                + _("Open link")
+                + " ↗</a></div>"
+                + '<div style="color:#555">{}</div>'.format(
+                    _(
+                        "This client never opens or fetches the page itself; your browser does, in a new tab, "
+                        "when you click. <b>Accept</b> only tells the server you consent to open it; what you do "
+                        "there never passes through this notebook."
+                    )
+                )
             )
         ]
 
@@ -197,13 +217,20 @@ class ElicitationForm:
         items = "".join(f"<li><code>{esc(p)}</code></li>" for p in self.problems)
         return (
             '<div style="border:2px solid #c00;background:#fff0f0;padding:6px 10px;margin:6px 0">'
-            "<b>This request cannot be shown as a form.</b> The MCP 2026-07-28 spec restricts a "
-            "form-mode <code>requestedSchema</code> to a flat object whose properties are primitives: "
-            "string (formats email, uri, date, date-time), number, integer, boolean, a single-select "
-            "enum, or an array of enum strings (multi-select). Nested objects, arrays of objects and "
-            f'other types are not allowed (spec: <a href="{SPEC_ELICITATION}" target="_blank" '
-            f'rel="noopener noreferrer">client/elicitation</a>, "Requested Schema"; {SCHEMA_REF}).'
-            f"<ul>{items}</ul>Accept is unavailable; you can Decline or Cancel.</div>"
+            + _(
+                "<b>This request cannot be shown as a form.</b> The MCP 2026-07-28 spec restricts a form-mode "
+                "<code>requestedSchema</code> to a flat object whose properties are primitives: string (formats "
+                "email, uri, date, date-time), number, integer, boolean, a single-select enum, or an array of enum "
+                "strings (multi-select). Nested objects, arrays of objects and other types are not allowed "
+                "(spec: {link}, {section}; {schema})."
+            ).format(
+                link=f'<a href="{SPEC_ELICITATION}" target="_blank" rel="noopener noreferrer">client/elicitation</a>',
+                section='"Requested Schema"',
+                schema=SCHEMA_REF,
+            )
+            + f"<ul>{items}</ul>"
+            + _("Accept is unavailable; you can Decline or Cancel.")
+            + "</div>"
         )
 
     # -- state --------------------------------------------------------------------------------
@@ -221,7 +248,7 @@ class ElicitationForm:
             elif present:
                 content[n] = value
             elif f.spec.required and not f.secret:
-                errors[n] = "required"
+                errors[n] = _("required")
         return content, errors
 
     @property
@@ -241,10 +268,10 @@ class ElicitationForm:
         return self.result is None and not self.errors
 
     def _refresh(self):
-        _, errs = self._check()
+        errs = self._check()[1]
         for n, f in self._fields.items():
             if f.secret:
-                f.message.value = '<span style="color:#c00">not collected; not sent</span>'
+                f.message.value = '<span style="color:#c00">{}</span>'.format(_("not collected; not sent"))
             elif n in errs:
                 f.message.value = f'<span style="color:#c00">⚠ {esc(errs[n])}</span>' + (
                     f' <span style="color:#888">({esc(f.hint)})</span>' if f.hint else ""
@@ -255,9 +282,14 @@ class ElicitationForm:
             return
         self.buttons["accept"].disabled = bool(errs) or bool(self.problems)
         if self.problems:
-            self._status.value = '<span style="color:#c00">Accept is unavailable for this request.</span>'
+            self._status.value = '<span style="color:#c00">{}</span>'.format(
+                _("Accept is unavailable for this request.")
+            )
         elif errs:
-            self._status.value = f'<span style="color:#c00">Fix {len(errs)} field(s) marked ⚠ before accepting.</span>'
+            fix = ngettext(
+                "Fix {n} field marked ⚠ before accepting.", "Fix {n} fields marked ⚠ before accepting.", len(errs)
+            )
+            self._status.value = '<span style="color:#c00">{}</span>'.format(fix.format(n=len(errs)))
         else:
             self._status.value = ""
 
@@ -327,8 +359,8 @@ class ElicitationForm:
             f.widget.disabled = True
         for b in self.buttons.values():
             b.disabled = True
-        self._status.value = (
-            f'<span style="color:#2e7d32">Answered: <code>{esc(json.dumps(result, ensure_ascii=False))}</code></span>'
+        self._status.value = '<span style="color:#2e7d32">{} <code>{}</code></span>'.format(
+            _("Answered:"), esc(json.dumps(result, ensure_ascii=False))
         )
         callbacks, self._callbacks = self._callbacks, []
         for cb in callbacks:

@@ -36,6 +36,7 @@ from IPython.display import display
 from mcp_lab.session.client import Client
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire import lint as lint_mod
+from mcp_lab.wire.words import _
 
 __all__ = [
     "McpMagics",
@@ -213,7 +214,7 @@ def prepare(body: str, client: Client, *, raw: bool = False, meta: bool = False)
     """The exact text a cell body becomes on the wire (without the final delimiter)."""
     if raw:
         if meta:
-            raise UsageError("--meta rewrites the message and --raw sends it byte-exact: pick one")
+            raise UsageError(_("--meta rewrites the message and --raw sends it byte-exact: pick one"))
         return body[:-1] if body.endswith("\n") else body
     line, obj = lint_mod.compact(body)
     if meta and obj is not None:
@@ -258,7 +259,7 @@ def _parse_flags(line: str, flags: dict[str, bool], valued: dict[str, Any]) -> l
     try:
         words = shlex.split(line)
     except ValueError as e:
-        raise UsageError(f"cannot read the magic's arguments: {e}") from None
+        raise UsageError(_("cannot read the magic's arguments: {error}").format(error=e)) from None
     rest = []
     i = 0
     while i < len(words):
@@ -268,11 +269,13 @@ def _parse_flags(line: str, flags: dict[str, bool], valued: dict[str, Any]) -> l
             flags[key] = True
         elif w.startswith("--") and key in valued:
             if i + 1 >= len(words):
-                raise UsageError(f"{w} needs a value")
+                raise UsageError(_("{flag} needs a value").format(flag=w))
             try:
                 valued[key] = float(words[i + 1])
             except ValueError:
-                raise UsageError(f"{w} needs a number of seconds, not {words[i + 1]!r}") from None
+                raise UsageError(
+                    _("{flag} needs a number of seconds, not {given}").format(flag=w, given=repr(words[i + 1]))
+                ) from None
             i += 1
         elif w.startswith("--"):
             raise UsageError(
@@ -289,7 +292,11 @@ def get(name: str) -> Client:
         return connections[name]
     except KeyError:
         known = ", ".join(connections) or "none yet"
-        raise UsageError(f"no connection named {name!r} (open: {known}); use %mcp connect {name}") from None
+        raise UsageError(
+            _("no connection named {name} (open: {known}); use %mcp connect {bare}").format(
+                name=repr(name), known=known, bare=name
+            )
+        ) from None
 
 
 def connect(name: str, argv: list[str] | None = None, *, probe: bool = True, timeout: float = 5.0):
@@ -308,7 +315,9 @@ def connect(name: str, argv: list[str] | None = None, *, probe: bool = True, tim
     try:
         client = open_client(argv if argv else name, name=name, timeout=timeout, capabilities=answering({}))
     except (ValueError, TypeError, McpError, NotImplementedError) as e:
-        raise UsageError(f"cannot connect {name!r}: {getattr(e, 'message', None) or e}") from None
+        raise UsageError(
+            _("cannot connect {name}: {error}").format(name=repr(name), error=getattr(e, "message", None) or e)
+        ) from None
     verdict = None
     if probe:
         from mcp_lab.session.probe import probe as run_probe
@@ -317,7 +326,7 @@ def connect(name: str, argv: list[str] | None = None, *, probe: bool = True, tim
             verdict = run_probe(client)
         except McpError as e:
             client.close()
-            raise UsageError(f"{name}: the probe failed: {e.message}") from None
+            raise UsageError(_("{name}: the probe failed: {error}").format(name=name, error=e.message)) from None
     connections[name] = client
     _pending[name] = set()
     return client, verdict
@@ -341,16 +350,31 @@ def _needs(args: list[str]) -> None:
     needs(args[0])
 
 
+def _lang(args: list[str]) -> None:
+    """`%mcp lang [en|pt-BR|auto]`: the edition this kernel speaks (mcp_lab.notebook.i18n)."""
+    from mcp_lab.notebook import i18n
+
+    if len(args) > 1:
+        raise UsageError("usage: %mcp lang [en | pt-BR | auto]")
+    if args:
+        try:
+            i18n.set_language(None if args[0] == "auto" else args[0])
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        i18n.active_catalog()  # read the catalog now, not at the first message shown
+    print(_("mcp_lab speaks {language}").format(language=i18n.language()))
+
+
 @magics_class
 class McpMagics(Magics):
     """`%mcp connect|list|trace|close` and `%%rpc NAME`."""
 
     @line_magic("mcp")
     def mcp(self, line: str):
-        """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME | edition NN | needs WHAT"""
+        """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME | edition NN | needs WHAT | lang TAG"""
         head, sep, argv_text = line.partition(" -- ")
         if line.strip().endswith(" --") or line.strip() == "--":
-            raise UsageError("nothing after --: give the server's argv, e.g. -- /usr/bin/node server.js")
+            raise UsageError(_("nothing after --: give the server's argv, e.g. -- /usr/bin/node server.js"))
         flags = {"no_probe": False}
         valued = {"timeout": 5.0}
         words = _parse_flags(head, flags, valued)
@@ -359,6 +383,8 @@ class McpMagics(Magics):
         verb, args = words[0], words[1:]
         if verb in ("edition", "needs"):  # the browser edition's (mcp_lab.notebook.edition)
             return (_edition if verb == "edition" else _needs)(args)
+        if verb == "lang":
+            return _lang(args)
         if verb == "connect":
             if len(args) != 1:
                 raise UsageError("usage: %mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...]")
@@ -367,7 +393,11 @@ class McpMagics(Magics):
             if verdict is not None:
                 display(verdict)
             else:
-                print(f"connected {args[0]!r} (pid {client.transport.pid}), era not probed")
+                print(
+                    _("connected {name} (pid {pid}), era not probed").format(
+                        name=repr(args[0]), pid=client.transport.pid
+                    )
+                )
             return None
         if verb == "list":
             rows = []
@@ -376,7 +406,7 @@ class McpMagics(Magics):
                 state = "running" if code is None else f"exited ({code})"
                 rows.append((name, str(c.transport.pid), c.era or "?", state, " ".join(c.transport.argv)))
             if not rows:
-                print("no connections; use %mcp connect NAME")
+                print(_("no connections; use %mcp connect NAME"))
                 return None
             plain = "\n".join(f"{n:<14} pid {p:<8} era {e:<7} {s:<12} {a}" for n, p, e, s, a in rows)
             rich = (
@@ -397,15 +427,23 @@ class McpMagics(Magics):
             if len(args) != 1:
                 raise UsageError("usage: %mcp close NAME")
             if args[0] not in connections:  # closing twice (a re-run) is harmless: say so
-                print(f"{args[0]!r} is not open (already closed?); %mcp connect {args[0]} opens it")
+                print(
+                    _("{name} is not open (already closed?); %mcp connect {bare} opens it").format(
+                        name=repr(args[0]), bare=args[0]
+                    )
+                )
                 return None
             client = get(args[0])
             connections.pop(args[0], None)
             _pending.pop(args[0], None)
             code = client.close()
-            print(f"closed {args[0]!r} (exit code {code})")
+            print(_("closed {name} (exit code {code})").format(name=repr(args[0]), code=code))
             return None
-        raise UsageError(f"unknown %mcp command {verb!r}: use connect, list, trace, close, edition or needs")
+        raise UsageError(
+            _("unknown %mcp command {verb}: use connect, list, trace, close, edition, needs or lang").format(
+                verb=repr(verb)
+            )
+        )
 
     @cell_magic("rpc")
     def rpc(self, line: str, cell: str):
@@ -419,7 +457,7 @@ class McpMagics(Magics):
         name = words[0]
         client = get(name)
         if not cell.strip():
-            raise UsageError("the cell is empty: type one JSON-RPC message under %%rpc")
+            raise UsageError(_("the cell is empty: type one JSON-RPC message under %%rpc"))
         text = prepare(cell, client, raw=flags["raw"], meta=flags["meta"])
         pending = _pending.setdefault(name, set())
         findings = lint_mod.Findings()
@@ -430,7 +468,9 @@ class McpMagics(Magics):
         try:
             answer = exchange(client, text, timeout=valued["timeout"], pending=pending)
         except jsonrpc.TransportClosed as e:
-            raise UsageError(f"{name}: {e.message}; reconnect with %mcp connect {name}") from None
+            raise UsageError(
+                _("{name}: {error}; reconnect with %mcp connect {name}").format(name=name, error=e.message)
+            ) from None
         answer.findings = findings
         answer.typed = cell
         last = answer
@@ -438,4 +478,7 @@ class McpMagics(Magics):
 
 
 def load_ipython_extension(ipython) -> None:
+    from mcp_lab.notebook import i18n
+
     ipython.register_magics(McpMagics)
+    i18n.active_catalog()  # a Portuguese kernel reads its catalog here, so no later lookup reads a file

@@ -35,10 +35,14 @@ from typing import Any
 
 from mcp_lab.notebook import interactions
 from mcp_lab.notebook.quiz import markdown_html
+from mcp_lab.wire.words import _
 
 __all__ = ["Prediction", "predict"]
 
-WAITING = "Make your prediction above to see what came back."
+
+def waiting() -> str:
+    """The line over a hidden reveal area, in the edition's language."""
+    return _("Make your prediction above to see what came back.")
 
 
 class Prediction:
@@ -68,15 +72,19 @@ class Prediction:
         self._expected = False
         self._reveals: list[dict] = []
         if self.options is not None:
-            self._input = w.RadioButtons(options=self.options, value=None, layout=w.Layout(width="auto"))
+            # Each option shows in the edition's language; its value stays the author's English, so
+            # the verdict compares like with like in every edition.
+            self._input = w.RadioButtons(
+                options=[(_(o), o) for o in self.options], value=None, layout=w.Layout(width="auto")
+            )
         elif kind is int:
             self._input = w.IntText(value=0, layout=w.Layout(width="10em"))
         else:
-            self._input = w.Text(value="", placeholder="your prediction", layout=w.Layout(width="24em"))
-        self._button = w.Button(description="Predict", button_style="primary")
+            self._input = w.Text(value="", placeholder=_("your prediction"), layout=w.Layout(width="24em"))
+        self._button = w.Button(description=_("Predict"), button_style="primary")
         self._note = w.HTML("")
         self._button.on_click(lambda _b: self._predicted())
-        title = w.HTML(f"<b>Predict:</b> {html.escape(prompt)}")
+        title = w.HTML("<b>{}</b> {}".format(html.escape(_("Predict:")), html.escape(_(prompt))))
         self.widget = w.VBox([title, self._input, self._button, self._note])
         self.interaction = interactions.register(
             key, "prediction", is_done=lambda: self.made, act=self._act, widget=self.widget, owner=self
@@ -98,14 +106,16 @@ class Prediction:
             return
         raw = self._input.value
         if self.options is not None and raw is None:
-            self._note.value = "<i>Pick an option first.</i>"
+            self._note.value = "<i>{}</i>".format(_("Pick an option first."))
             return
         if self.kind is str and self.options is None and not str(raw).strip():
-            self._note.value = "<i>Type your prediction first.</i>"
+            self._note.value = "<i>{}</i>".format(_("Type your prediction first."))
             return
         self.value = raw if self.kind is int else str(raw).strip()
         self._input.disabled = self._button.disabled = True
-        self._note.value = f"You predicted <b>{html.escape(str(self.value))}</b>. Now look below."
+        self._note.value = _("You predicted <b>{value}</b>. Now look below.").format(
+            value=html.escape(str(self._shown(self.value)))
+        )
         self.interaction.settle()
         self._refresh()
 
@@ -115,7 +125,7 @@ class Prediction:
         import ipywidgets as w
 
         area = {
-            "wait": w.HTML(f"<i>{WAITING}</i>"),
+            "wait": w.HTML(f"<i>{waiting()}</i>"),
             "out": w.Output(),
             "verdict": w.HTML(""),
         }
@@ -134,7 +144,7 @@ class Prediction:
             import ipywidgets as w
             from IPython.display import display
 
-            area = {"wait": w.HTML(f"<i>{WAITING}</i>"), "out": None, "verdict": w.HTML("")}
+            area = {"wait": w.HTML(f"<i>{waiting()}</i>"), "out": None, "verdict": w.HTML("")}
             area["box"] = w.VBox([area["wait"], area["verdict"]])
             self._reveals.append(area)
             display(area["box"])
@@ -151,10 +161,20 @@ class Prediction:
         """The verdict as plain text ('' until both sides are known)."""
         if self.held is None:
             return ""
-        why = f" Why: {self.why}" if self.why else ""
+        why = " " + _("Why: {reason}").format(reason=_(self.why)) if self.why else ""
+        actual = self._shown(self.actual)
         if self.held:
-            return f"Your prediction held: {self.actual}.{why}"
-        return f"Not quite: you predicted {self.value}, the answer is {self.actual}.{why}"
+            return _("Your prediction held: {answer}.").format(answer=actual) + why
+        return (
+            _("Not quite: you predicted {guess}, the answer is {answer}.").format(
+                guess=self._shown(self.value), answer=actual
+            )
+            + why
+        )
+
+    def _shown(self, value: Any) -> Any:
+        """An option as the learner reads it (in the edition's language); any other value as it is."""
+        return _(value) if self.options is not None and value in self.options else value
 
     def _refresh(self) -> None:
         for area in self._reveals:

@@ -32,6 +32,10 @@ A Quiz registers each of its questions with `mcp_lab.notebook.interactions` as k
 under `"<quiz key>/<n>"` (n from 1, as the questions are numbered on screen): running a notebook
 never answers a learner's quiz, and a test answers it from outside through the same `choose()`.
 
+Every text of a question (prompt, situation, options, explanations) is shown through the edition's
+catalog (`mcp_lab.wire.words._`) at the moment it is shown, while every index keeps meaning the
+author's English option: a Portuguese kernel and an English one grade the same answers alike.
+
 Widgets are built on first display or first `choose()`, and `import mcp_lab.quiz` does not import
 ipywidgets, so the questions of a notebook can be declared (and checked for consistency) cheaply.
 """
@@ -44,6 +48,8 @@ import re
 import zlib
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from mcp_lab.wire.words import _
 
 __all__ = ["Question", "Quiz", "markdown_html", "plain_text"]
 
@@ -156,7 +162,7 @@ class Question:
 
     def _grade(self, chosen: frozenset[int]) -> None:
         if not chosen:  # Check pressed with nothing selected: a hint, not a wrong answer
-            self.chosen, self._feedback = None, "Pick an option first."
+            self.chosen, self._feedback = None, _("Pick an option first.")
             self._show(self._feedback, [])
             return
         self.chosen = chosen
@@ -164,20 +170,19 @@ class Question:
         if self.interaction is not None:
             self.interaction.settle()
         verdict = (
-            "Right."
+            _("Right.")
             if chosen == self.answer
-            else (
-                "Not quite."
-                + (" The right answer is: " + "; ".join(plain_text(self.options[i]) for i in sorted(self.answer)) + ".")
+            else _("Not quite. The right answer is: {answer}.").format(
+                answer="; ".join(plain_text(_(self.options[i])) for i in sorted(self.answer))
             )
         )
         lines = []
         for i in self.order:
-            opt, why = self.options[i], self.explanations[i]
-            mark = "right" if i in self.answer else "wrong"
-            picked = " (your answer)" if i in chosen else ""
+            opt, why = _(self.options[i]), _(self.explanations[i])
+            mark = _("right") if i in self.answer else _("wrong")
+            picked = " " + _("(your answer)") if i in chosen else ""
             lines.append((i, f"[{mark}] {plain_text(opt)}{picked}: {plain_text(why)}"))
-        self._feedback = "\n".join([verdict] + [t for _, t in lines])
+        self._feedback = "\n".join([verdict] + [t for _i, t in lines])
         self._show(verdict, lines)
 
     # -- widgets -------------------------------------------------------------------------
@@ -191,17 +196,21 @@ class Question:
     def _build(self) -> None:
         w = _ipywidgets()
         scene = (
-            f"<pre style='margin:2px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>{html.escape(self.situation)}</pre>"
+            "<pre style='margin:2px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>"
+            + html.escape(_(self.situation))
+            + "</pre>"
             if self.situation
             else ""
         )
         title = w.HTML(
-            scene + f"<b>{markdown_html(self.prompt)}</b>" + (" <i>(tick every right option)</i>" if self.multi else "")
+            scene
+            + f"<b>{markdown_html(_(self.prompt))}</b>"
+            + (" <i>{}</i>".format(_("(tick every right option)")) if self.multi else "")
         )
         if self.multi:
             # boxes[i] is option i (author's order); the VBox shows them in display order.
             boxes = [
-                w.Checkbox(value=False, description=plain_text(o), indent=False, layout=w.Layout(width="auto"))
+                w.Checkbox(value=False, description=plain_text(_(o)), indent=False, layout=w.Layout(width="auto"))
                 for o in self.options
             ]
             picker = w.VBox([boxes[i] for i in self.order])
@@ -209,12 +218,12 @@ class Question:
         else:
             boxes = []
             picker = w.RadioButtons(
-                options=[(plain_text(self.options[i]), i) for i in self.order],
+                options=[(plain_text(_(self.options[i])), i) for i in self.order],
                 value=None,
                 layout=w.Layout(width="auto"),
             )
             read = lambda: frozenset() if picker.value is None else frozenset([picker.value])  # noqa: E731
-        button = w.Button(description="Check", button_style="primary")
+        button = w.Button(description=_("Check"), button_style="primary")
         out = w.HTML("")
         button.on_click(lambda _b: self._grade(read()))
         box = w.VBox([title, picker, button, out])
@@ -237,7 +246,7 @@ class Question:
         items = "".join(
             f"<li style='margin:0;padding:1px 2px;line-height:1.35;"
             f"background:{_RIGHT if i in self.answer else '#fff'}'>{self._explained(i)}</li>"
-            for i, _ in lines
+            for i, _text in lines
         )
         self._ui["out"].value = (
             f"<div style='background:{colour};padding:4px'><b>{html.escape(verdict)}</b>"
@@ -245,9 +254,9 @@ class Question:
         )
 
     def _explained(self, i: int) -> str:
-        mark = "right" if i in self.answer else "wrong"
-        picked = " <i>(your answer)</i>" if self.chosen and i in self.chosen else ""
-        return f"[{mark}] {markdown_html(self.options[i])}{picked}: {markdown_html(self.explanations[i])}"
+        mark = _("right") if i in self.answer else _("wrong")
+        picked = " <i>{}</i>".format(_("(your answer)")) if self.chosen and i in self.chosen else ""
+        return f"[{mark}] {markdown_html(_(self.options[i]))}{picked}: {markdown_html(_(self.explanations[i]))}"
 
     def choose(self, choice: int | Iterable[int]) -> bool | None:
         """Select option(s) on the real widget and press its real Check button; returns `correct`."""
@@ -273,7 +282,7 @@ class Question:
 
     def _index_of(self, text: str) -> int:
         for i, option in enumerate(self.options):
-            if text in (option, plain_text(option)):
+            if text in (option, plain_text(option), _(option), plain_text(_(option))):
                 return i
         raise ValueError(f"no option {text!r}; options: {[plain_text(o) for o in self.options]}")
 

@@ -44,6 +44,7 @@ from mcp_lab.notebook.client_forms import RootsForm, SamplingForm
 from mcp_lab.notebook.fields import esc, load_ipywidgets
 from mcp_lab.notebook.form import ElicitationForm
 from mcp_lab.wire.elicitation import capabilities, secret_terms
+from mcp_lab.wire.words import _, ngettext
 
 __all__ = [
     "ElicitationForm",
@@ -115,7 +116,11 @@ class FormRound:
         boxes = []
         for key, req in input_requests.items():
             method = req.get("method") if isinstance(req, dict) else None
-            head = w.HTML(f'<div style="color:#555">input <code>{esc(key)}</code>: <code>{esc(method)}</code></div>')
+            head = w.HTML(
+                '<div style="color:#555">{}: <code>{}</code></div>'.format(
+                    _("input {key}").format(key=f"<code>{esc(key)}</code>"), esc(method)
+                )
+            )
             if method == "elicitation/create":
                 params = req.get("params") if isinstance(req.get("params"), dict) else {}
                 form = ElicitationForm(params, server_name=server_name)
@@ -136,10 +141,16 @@ class FormRound:
                             head,
                             w.HTML(
                                 '<div style="border:1px solid #c60;background:#fff7e6;padding:4px 8px">'
-                                f"<b>{esc(method)}</b> is not supported by this client (it declares only the "
-                                "<code>elicitation</code> capability, so the server should not have asked). "
-                                'Answered with <code>{"action": "decline"}</code>: the schema has no per-input '
-                                "error.</div>"
+                                + _(
+                                    "{method} is not supported by this client (it declares only the {capability} "
+                                    "capability, so the server should not have asked). Answered with {answer}: the "
+                                    "schema has no per-input error."
+                                ).format(
+                                    method=f"<b>{esc(method)}</b>",
+                                    capability="<code>elicitation</code>",
+                                    answer='<code>{"action": "decline"}</code>',
+                                )
+                                + "</div>"
                             ),
                         ]
                     )
@@ -157,17 +168,20 @@ class FormRound:
         if self.done or len(self.results) < len(self.input_requests):
             left = len(self.input_requests) - len(self.results)
             if not self.done:
-                self._status.value = f'<span style="color:#555">Waiting for {left} answer(s).</span>'
+                waiting = ngettext("Waiting for {n} answer.", "Waiting for {n} answers.", left).format(n=left)
+                self._status.value = f'<span style="color:#555">{waiting}</span>'
             return
         self.done = True
         answers = {k: self.results[k] for k in self.input_requests}
-        self._status.value = '<span style="color:#2e7d32">All answered; the client can retry now.</span>'
+        self._status.value = '<span style="color:#2e7d32">{}</span>'.format(
+            _("All answered; the client can retry now.")
+        )
         try:
             self.on_complete(answers)
         except Exception as e:  # keep the widget usable and say what went wrong, in one line
             self.error = e
-            self._status.value = (
-                f'<span style="color:#c00">on_complete failed: {esc(type(e).__name__)}: {esc(e)}</span>'
+            self._status.value = '<span style="color:#c00">{}</span>'.format(
+                _("on_complete failed: {error}").format(error=f"{esc(type(e).__name__)}: {esc(e)}")
             )
             raise
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from mcp_lab.wire.errors import TransportClosed
+from mcp_lab.wire.words import N_, _
 
 __all__ = [
     "IN_BROWSER",
@@ -42,7 +43,7 @@ __all__ = [
 
 IN_BROWSER = sys.platform == "emscripten"
 # Where a learner finds the edition that runs real processes (the course's README, "Two commands").
-INSTALLED_EDITION = "the installed edition (the course's README.md, section 'Two commands')"
+INSTALLED_EDITION = N_("the installed edition (the course's README.md, section 'Two commands')")
 # Servers whose sans-IO handle_line runs unchanged in this process.
 MODULES = {
     "calendar": "mcp_lab.servers.calendar",
@@ -97,9 +98,13 @@ def course_cassette(path: str | os.PathLike) -> Path | None:
     return packed if packed.is_file() else None
 
 
-def unavailable(what: str, why: str = "needs a real process") -> NotInBrowser:
+def unavailable(what: str, why: str = N_("needs a real process")) -> NotInBrowser:
     """The one-line error for something the browser edition cannot do."""
-    return NotInBrowser(f"{what} cannot run in a browser tab: it {why}. Run this cell in {INSTALLED_EDITION}.")
+    return NotInBrowser(
+        _("{what} cannot run in a browser tab: it {why}. Run this cell in {edition}.").format(
+            what=what, why=_(why), edition=_(INSTALLED_EDITION)
+        )
+    )
 
 
 def _fresh_module(name: str):

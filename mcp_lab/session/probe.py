@@ -51,6 +51,7 @@ from mcp_lab.wire import era, jsonrpc, revisions
 from mcp_lab.wire.era import Era
 from mcp_lab.wire.errors import DeadlineExceeded, HttpError, McpError, ProtocolError, TransportClosed
 from mcp_lab.wire.trace import Trace
+from mcp_lab.wire.words import _, ngettext
 
 __all__ = ["probe", "Verdict", "forget", "cached"]
 
@@ -168,26 +169,25 @@ class Verdict:
 
     def _repr_html_(self) -> str:
         colour = {"modern": "#1e8e3e", "legacy": "#b06000"}.get(self.era or "", "#c5221f")
-        badge = (
-            f"<span style='background:{colour};color:#fff;padding:1px 6px;border-radius:3px'>"
-            f"{html.escape(self.era or 'unknown')}</span>"
-        )
+        era = html.escape(self.era or _("unknown"))
+        badge = f"<span style='background:{colour};color:#fff;padding:1px 6px;border-radius:3px'>{era}</span>"
         caps = html.escape(json.dumps(self.capabilities, ensure_ascii=False))
+        cached = " " + _("(cached verdict)") if self.cached else ""
         rows = [
-            ("era", badge),
-            ("version", html.escape(self.version or "none mutual")),
-            ("server", html.escape(_identity(self.server_info) or "(not stated)")),
-            ("capabilities", f"<code>{caps}</code>"),
-            ("probe time", f"{self.elapsed_ms:.0f} ms" + (" (cached verdict)" if self.cached else "")),
+            (_("era"), badge),
+            (_("version"), html.escape(self.version or _("none mutual"))),
+            (_("server"), html.escape(_identity(self.server_info) or _("(not stated)"))),
+            (_("capabilities"), f"<code>{caps}</code>"),
+            (_("probe time"), f"{self.elapsed_ms:.0f} ms" + cached),
         ]
         if self.supported_versions:
-            rows.insert(2, ("supported", html.escape(", ".join(self.supported_versions))))
+            rows.insert(2, (_("supported"), html.escape(", ".join(self.supported_versions))))
         if self.instructions:
+            size = ngettext("{n} character", "{n} characters", len(self.instructions)).format(n=len(self.instructions))
             rows.append(
                 (
-                    "instructions",
-                    "<details><summary>"
-                    f"{len(self.instructions)} characters</summary><pre style='white-space:pre-wrap'>"
+                    _("instructions"),
+                    f"<details><summary>{size}</summary><pre style='white-space:pre-wrap'>"
                     f"{html.escape(self.instructions)}</pre></details>",
                 )
             )
@@ -196,7 +196,7 @@ class Verdict:
         )
         steps = "".join(f"<li>{html.escape(s)}</li>" for s in self.steps)
         trace = (
-            "<details><summary>trace: every line</summary>" + self.trace._repr_html_() + "</details>"
+            "<details><summary>{}</summary>".format(_("trace: every line")) + self.trace._repr_html_() + "</details>"
             if self.trace is not None
             else ""
         )

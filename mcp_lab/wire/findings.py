@@ -17,9 +17,27 @@ from mcp_lab.wire.revisions import (
     MODERN_REQUEST_METHODS,
     PROTOCOL_VERSION_KEY,
 )
+from mcp_lab.wire.words import N_, _, ngettext
 
 SPEC_BASE = f"https://modelcontextprotocol.io/specification/{LATEST}/"
 SEVERITIES = ("error", "warning", "info")
+# How each severity is named on screen (the value in a Finding stays the English key).
+_SEVERITY_WORDS = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
+
+
+def severity_count(severity: str, n: int) -> str:
+    """'3 errors', '1 warning': a count of one severity, in the edition's language."""
+    if severity == "error":
+        return ngettext("{n} error", "{n} errors", n).format(n=n)
+    if severity == "warning":
+        return ngettext("{n} warning", "{n} warnings", n).format(n=n)
+    return ngettext("{n} info", "{n} infos", n).format(n=n)
+
+
+def severity_word(severity: str) -> str:
+    """A severity as the learner reads it, in the edition's language."""
+    return _(_SEVERITY_WORDS.get(severity, severity))
+
 
 # Keys a client may put in a request's _meta (the reserved ones, then the unprefixed ones the
 # spec names: progress opt-in and W3C trace context, an explicit exception to the prefix rule).
@@ -74,8 +92,8 @@ class Finding:
         return self.section if self.section.startswith("https://") else SPEC_BASE + self.section
 
     def __str__(self) -> str:
-        where = f" at {self.path}" if self.path else ""
-        return f"{self.severity:<7} {self.rule}{where}: {self.message}  [{self.section}]"
+        where = " " + _("at {path}").format(path=self.path) if self.path else ""
+        return f"{severity_word(self.severity):<7} {self.rule}{where}: {self.message}  [{self.section}]"
 
 
 class Findings(list):
@@ -118,9 +136,9 @@ _COLOURS = {"error": ("#b3261e", "#fce8e6"), "warning": ("#8a5300", "#fef7e0"), 
 def render_text(findings: Iterable[Finding]) -> str:
     findings = list(findings)
     if not findings:
-        return "lint: no findings"
+        return "lint: " + _("no findings")
     head = "lint: " + ", ".join(
-        f"{n} {s}{'s' if n != 1 else ''}" for s in SEVERITIES if (n := sum(f.severity == s for f in findings))
+        severity_count(s, n) for s in SEVERITIES if (n := sum(f.severity == s for f in findings))
     )
     return "\n".join([head] + [f"  {f}" for f in findings])
 
@@ -128,18 +146,20 @@ def render_text(findings: Iterable[Finding]) -> str:
 def render_html(findings: Iterable[Finding]) -> str:
     findings = list(findings)
     if not findings:
-        return "<div style='font-size:12px;color:#137333'>lint: no findings</div>"
+        return "<div style='font-size:12px;color:#137333'>lint: {}</div>".format(html.escape(_("no findings")))
     rows = []
     for f in findings:
         fg, bg = _COLOURS.get(f.severity, ("#000", "#fff"))
         path = f" <code>{html.escape(f.path)}</code>" if f.path else ""
         rows.append(
-            f"<tr style='background:{bg}'><td style='color:{fg};font-weight:bold'>{html.escape(f.severity)}</td>"
+            f"<tr style='background:{bg}'><td style='color:{fg};font-weight:bold'>{html.escape(severity_word(f.severity))}</td>"
             f"<td><code>{html.escape(f.rule)}</code></td>"
             f"<td style='text-align:left'>{html.escape(f.message)}{path}</td>"
             f"<td><a href='{html.escape(f.url)}' target='_blank'>{html.escape(f.section)}</a></td></tr>"
         )
     return (
-        "<table style='font-size:12px'><tr><th>lint</th><th>rule</th>"
-        "<th style='text-align:left'>finding</th><th>spec</th></tr>" + "".join(rows) + "</table>"
+        "<table style='font-size:12px'><tr><th>lint</th><th>{}</th><th style='text-align:left'>{}</th>"
+        "<th>{}</th></tr>".format(html.escape(_("rule")), html.escape(_("finding")), html.escape(_("spec")))
+        + "".join(rows)
+        + "</table>"
     )

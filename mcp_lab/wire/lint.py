@@ -57,6 +57,7 @@ from mcp_lab.wire.revisions import (
     MODERN_ONLY_METHODS,
     MODERN_REQUEST_METHODS,
 )
+from mcp_lab.wire.words import N_, _, ngettext
 
 __all__ = [
     "Finding",
@@ -155,8 +156,13 @@ def check_framing(d: Draft, out: Findings) -> bool:
                 "error",
                 "embedded-newline",
                 "basic/transports/stdio",
-                f"the text holds {n} embedded newline(s): on stdio that is {n + 1} separate lines, "
-                "and the server parses each fragment on its own (expect -32700 for each)",
+                ngettext(
+                    "the text holds {n} embedded newline: on stdio that is {lines} separate lines, and the server "
+                    "parses each fragment on its own (expect -32700 for each)",
+                    "the text holds {n} embedded newlines: on stdio that is {lines} separate lines, and the server "
+                    "parses each fragment on its own (expect -32700 for each)",
+                    n,
+                ).format(n=n, lines=n + 1),
             )
         )
     return False
@@ -165,13 +171,15 @@ def check_framing(d: Draft, out: Findings) -> bool:
 def check_json_object(d: Draft, out: Findings) -> bool:
     """JSON at all, and one object (not a batch, not a scalar): nothing below runs otherwise."""
     if d.json_error is not None:
-        why = f"not JSON ({d.json_error}); the server can only answer -32700 Parse error, with no id"
+        why = _("not JSON ({error}); the server can only answer -32700 Parse error, with no id").format(
+            error=d.json_error
+        )
         out.append(Finding("error", "not-json", "basic/index#messages", why))
     elif isinstance(d.obj, list):
-        why = "a JSON array is a JSON-RPC batch, and MCP has no batches: send one object per line"
+        why = _("a JSON array is a JSON-RPC batch, and MCP has no batches: send one object per line")
         out.append(Finding("error", "batch", "basic/index#messages", why))
     elif not isinstance(d.obj, dict):
-        out.append(Finding("error", "not-object", "basic/index#messages", "a message must be a JSON object"))
+        out.append(Finding("error", "not-object", "basic/index#messages", _("a message must be a JSON object")))
     else:
         return False
     return True
@@ -180,10 +188,10 @@ def check_json_object(d: Draft, out: Findings) -> bool:
 def check_jsonrpc_member(d: Draft, out: Findings) -> bool:
     """`"jsonrpc": "2.0"`, present and exact."""
     if "jsonrpc" not in d.obj:
-        why = 'the "jsonrpc": "2.0" member is missing; the server answers -32600 Invalid Request'
+        why = _('the "jsonrpc": "2.0" member is missing; the server answers -32600 Invalid Request')
         out.append(Finding("error", "jsonrpc-version", "basic/index#messages", why, path="jsonrpc"))
     elif d.obj["jsonrpc"] != "2.0":
-        why = f'"jsonrpc" must be exactly the string "2.0", not {json.dumps(d.obj["jsonrpc"])}'
+        why = _('"jsonrpc" must be exactly the string "2.0", not {value}').format(value=json.dumps(d.obj["jsonrpc"]))
         out.append(Finding("error", "jsonrpc-version", "basic/index#messages", why, path="jsonrpc"))
     return False
 
@@ -194,13 +202,16 @@ def check_id(d: Draft, out: Findings) -> bool:
         return False
     rid = d.obj["id"]
     if rid is None:
-        rule, why = "id-null", "id must not be null in MCP (stricter than JSON-RPC): use a string or an integer"
+        rule, why = "id-null", _("id must not be null in MCP (stricter than JSON-RPC): use a string or an integer")
     elif not jsonrpc.is_valid_id(rid):
-        rule, why = "id-type", f"id must be a string or an integer, not {type(rid).__name__} {json.dumps(rid)}"
+        rule = "id-type"
+        why = _("id must be a string or an integer, not {type} {value}").format(
+            type=type(rid).__name__, value=json.dumps(rid)
+        )
     elif contains_id(d.pending, rid):
         rule = "id-pending"
-        why = (
-            f"id {json.dumps(rid)} is still pending (sent, not yet answered): a sender must not reuse it; pick a new id"
+        why = _("id {id} is still pending (sent, not yet answered): a sender must not reuse it; pick a new id").format(
+            id=json.dumps(rid)
         )
     else:
         return False
@@ -214,26 +225,25 @@ def check_method_and_params(d: Draft, out: Findings) -> bool:
     obj = d.obj
     if "method" not in obj:
         if "result" in obj or "error" in obj:
-            why = (
-                "this is a response; in 2026-07-28 servers never send requests, so a client never "
-                "sends a response" + (" (a legacy server may have asked one)" if d.era == "legacy" else "")
-            )
+            why = _(
+                "this is a response; in 2026-07-28 servers never send requests, so a client never sends a response"
+            ) + (" " + _("(a legacy server may have asked one)") if d.era == "legacy" else "")
             severity = "error" if d.era != "legacy" else "warning"
             out.append(Finding(severity, "response-from-client", "basic/patterns/index", why))
         else:
-            why = 'no "method": this is neither a request nor a notification'
+            why = _('no "method": this is neither a request nor a notification')
             out.append(Finding("error", "method-missing", "basic/index#requests", why, path="method"))
         return True
     if not isinstance(d.method, str) or not d.method:
-        why = '"method" must be a non-empty string'
+        why = _('"method" must be a non-empty string')
         out.append(Finding("error", "method-type", "basic/index#requests", why, path="method"))
         return True
     if "result" in obj or "error" in obj:
         out.append(
-            Finding("error", "mixed-message", "basic/index#messages", "a request cannot also carry result or error")
+            Finding("error", "mixed-message", "basic/index#messages", _("a request cannot also carry result or error"))
         )
     if "params" in obj and not isinstance(obj["params"], dict):
-        why = f'"params" must be an object in MCP, not {json.dumps(obj["params"])[:40]}'
+        why = _('"params" must be an object in MCP, not {value}').format(value=json.dumps(obj["params"])[:40])
         out.append(Finding("error", "params-type", "basic/index#requests", why, path="params"))
         return True
     return False
@@ -243,17 +253,24 @@ def check_request_or_notification(d: Draft, out: Findings) -> bool:
     """Whether the id makes it a request or a notification, and what that implies."""
     method = d.method
     if d.has_id and d.notification_method:
-        why = (
-            f"{method} carries an id, so it is a request, not a notification: the server must "
-            "answer it (expect -32601 Method not found)"
-        )
+        why = _(
+            "{method} carries an id, so it is a request, not a notification: the server must answer it "
+            "(expect -32601 Method not found)"
+        ).format(method=method)
         out.append(Finding("info", "notification-with-id", "basic/index#notifications", why))
     elif not d.has_id and not d.notification_method:
-        known = " (" + method + " is a request method)" if method in REQUEST_METHODS else ""
-        why = f"no id, so this is a notification{known}: the server must not answer it, and nothing will come back"
+        if method in REQUEST_METHODS:
+            why = _(
+                "no id, so this is a notification ({method} is a request method): the server must not answer it, "
+                "and nothing will come back"
+            ).format(method=method)
+        else:
+            why = _("no id, so this is a notification: the server must not answer it, and nothing will come back")
         out.append(Finding("info", "request-without-id", "basic/index#notifications", why))
     elif not d.has_id:
-        why = f"{method} is a notification: the server never answers it, even when it does not know it"
+        why = _("{method} is a notification: the server never answers it, even when it does not know it").format(
+            method=method
+        )
         out.append(Finding("info", "notification", "basic/index#notifications", why))
     return False
 
@@ -265,14 +282,14 @@ def check_legacy_connection(d: Draft, out: Findings) -> bool:
         return False
     method, meta = d.method, d.meta
     if method in MODERN_ONLY_METHODS:
-        why = (
-            f"{method} is new in {LATEST}; a legacy server answers it with an error of its own choosing "
+        why = _(
+            "{method} is new in {latest}; a legacy server answers it with an error of its own choosing "
             "(often -32601, sometimes -32602) or not at all, so a probe treats any answer that is not a "
             "DiscoverResult or a recognised modern error as 'legacy', never one code"
-        )
+        ).format(method=method, latest=LATEST)
         out.append(Finding("warning", "modern-only-method", "changelog", why))
     if isinstance(meta, dict) and any(k in meta for k in revisions.REQUIRED_META_KEYS + (CLIENT_INFO_KEY,)):
-        why = (
+        why = _(
             "2026-07-28 _meta keys on a legacy connection: a legacy-only server ignores them, but a "
             "dual-era server (the official SDK's) fixes the era per connection and answers -32600; "
             "on this connection version and capabilities were negotiated by initialize"
@@ -284,9 +301,10 @@ def check_legacy_connection(d: Draft, out: Findings) -> bool:
         check_schema(out, method, LEGACY, d.params, notification=True)
     elif method not in MODERN_ONLY_METHODS:
         why = (
-            f"{method} is not a {LEGACY} client {'request' if d.has_id else 'notification'}; "
-            "expect -32601 unless the server defines it"
-        )
+            _("{method} is not a {legacy} client request; expect -32601 unless the server defines it")
+            if d.has_id
+            else _("{method} is not a {legacy} client notification; expect -32601 unless the server defines it")
+        ).format(method=method, legacy=LEGACY)
         out.append(Finding("warning", "unknown-method", "changelog", why))
     return True
 
@@ -297,13 +315,13 @@ def _has_required_meta(meta: Any) -> bool:
 
 # What replaced each method the handshake era had and 2026-07-28 removed.
 LEGACY_REPLACEMENTS = {
-    "initialize": "server/discover plus _meta on every request",
-    "notifications/initialized": "nothing: there is no handshake",
-    "ping": "nothing",
-    "logging/setLevel": f"the per-request _meta key {LOG_LEVEL_KEY}",
+    "initialize": N_("server/discover plus _meta on every request"),
+    "notifications/initialized": N_("nothing: there is no handshake"),
+    "ping": N_("nothing"),
+    "logging/setLevel": N_("the per-request _meta key {key}"),
     "resources/subscribe": "subscriptions/listen",
     "resources/unsubscribe": "subscriptions/listen",
-    "notifications/roots/list_changed": "nothing",
+    "notifications/roots/list_changed": N_("nothing"),
 }
 
 
@@ -313,31 +331,33 @@ def check_legacy_only_method(d: Draft, out: Findings) -> bool:
     method = d.method
     if method not in LEGACY_ONLY_METHODS:
         return False
-    replacement = LEGACY_REPLACEMENTS[method]
+    replacement = _(LEGACY_REPLACEMENTS[method]).format(key=LOG_LEVEL_KEY)
     if method == "initialize":
-        answer = (
+        answer = _(
             "an error of its own choosing on stdio (the code is implementation-defined; "
             "the bundled calendar's is -32601) and 400 over HTTP, and SHOULD name its versions"
         )
     elif not d.has_id:
-        answer = "nothing (a notification is never answered)"
+        answer = _("nothing (a notification is never answered)")
     elif _has_required_meta(d.meta):
-        answer = "-32601 (method not found)"
+        answer = _("-32601 (method not found)")
     else:
         # Two faults, two codes: the unknown method (-32601) and the missing `_meta` (-32602).
         # Which one a server checks first is its own choice (notebook 04b shows both).
-        answer = (
+        answer = _(
             "-32601 (method not found) or, if it reads the missing _meta first, -32602 "
             "(the bundled calendar answers -32601, the official SDK's server -32602)"
         )
     if d.era == "modern":
-        why = f"{method} was removed in {LATEST} (replaced by {replacement}); this modern server answers {answer}"
+        why = _(
+            "{method} was removed in {latest} (replaced by {replacement}); this modern server answers {answer}"
+        ).format(method=method, latest=LATEST, replacement=replacement, answer=answer)
         out.append(Finding("error", "legacy-only-method", "changelog", why))
     else:
-        why = (
-            f"{method} exists only in the handshake era (<= {LEGACY}); a {LATEST} server answers "
-            f"{answer}; its replacement is {replacement}"
-        )
+        why = _(
+            "{method} exists only in the handshake era (<= {legacy}); a {latest} server answers {answer}; its "
+            "replacement is {replacement}"
+        ).format(method=method, legacy=LEGACY, latest=LATEST, answer=answer, replacement=replacement)
         out.append(Finding("warning", "legacy-only-method", "changelog", why))
         check_schema(out, method, LEGACY, d.params, notification=not d.has_id)
     return True
@@ -359,19 +379,19 @@ def check_modern_schema(d: Draft, out: Findings) -> bool:
         if method in MODERN_REQUEST_METHODS:
             check_schema(out, method, LATEST, d.params, notification=False)
         else:
-            why = (
-                f"{method} is not a {LATEST} client request; expect -32601 Method not found "
-                "unless the server defines it (an extension)"
-            )
+            why = _(
+                "{method} is not a {latest} client request; expect -32601 Method not found unless the server "
+                "defines it (an extension)"
+            ).format(method=method, latest=LATEST)
             out.append(Finding("warning", "unknown-method", "schema", why))
     elif not d.has_id:
         if method == "notifications/cancelled":
             check_schema(out, method, LATEST, d.params, notification=True)
         elif d.notification_method:
-            why = (
-                f"{method} is not a {LATEST} client notification (only notifications/cancelled is); "
-                "the server ignores it silently"
-            )
+            why = _(
+                "{method} is not a {latest} client notification (only notifications/cancelled is); the server "
+                "ignores it silently"
+            ).format(method=method, latest=LATEST)
             out.append(Finding("warning", "unknown-notification", "schema", why))
     return False
 

@@ -19,6 +19,7 @@ from mcp_lab.wire.revisions import (
     SERVER_INFO_KEY,
     SUBSCRIPTION_ID_KEY,
 )
+from mcp_lab.wire.words import _
 
 
 def contains_id(pending: Collection, rid: Any) -> bool:
@@ -36,8 +37,10 @@ def check_request_meta(out: Findings, params: Any) -> None:
             "error",
             "meta-missing",
             "basic/index#general-fields",
-            f"no params, so no params._meta: every {LATEST} request must carry {PROTOCOL_VERSION_KEY} "
-            f"and {CLIENT_CAPABILITIES_KEY}; the server answers -32602 Invalid params",
+            _(
+                "no params, so no params._meta: every {latest} request must carry {version_key} and {caps_key}; "
+                "the server answers -32602 Invalid params"
+            ).format(latest=LATEST, version_key=PROTOCOL_VERSION_KEY, caps_key=CLIENT_CAPABILITIES_KEY),
             path="params",
         )
         return
@@ -47,20 +50,22 @@ def check_request_meta(out: Findings, params: Any) -> None:
             "error",
             "meta-missing",
             "basic/index#general-fields",
-            f"params has no _meta: every {LATEST} request must carry {PROTOCOL_VERSION_KEY} and "
-            f"{CLIENT_CAPABILITIES_KEY}; the server answers -32602 Invalid params",
+            _(
+                "params has no _meta: every {latest} request must carry {version_key} and {caps_key}; the server "
+                "answers -32602 Invalid params"
+            ).format(latest=LATEST, version_key=PROTOCOL_VERSION_KEY, caps_key=CLIENT_CAPABILITIES_KEY),
             path="params._meta",
         )
         return
     if not isinstance(meta, dict):
-        add("error", "meta-type", "basic/index#general-fields", "_meta must be an object", path="params._meta")
+        add("error", "meta-type", "basic/index#general-fields", _("_meta must be an object"), path="params._meta")
         return
     if PROTOCOL_VERSION_KEY not in meta:
         add(
             "error",
             "meta-protocol-version",
             "basic/index#general-fields",
-            f"_meta lacks the required {PROTOCOL_VERSION_KEY}; the server answers -32602",
+            _("_meta lacks the required {key}; the server answers -32602").format(key=PROTOCOL_VERSION_KEY),
             path=f"params._meta[{json.dumps(PROTOCOL_VERSION_KEY)}]",
         )
     else:
@@ -68,15 +73,15 @@ def check_request_meta(out: Findings, params: Any) -> None:
         if isinstance(v, str) and v != LATEST:
             era = revisions.era_of(v)
             why = (
-                f"{v} is a handshake-era revision, negotiated by initialize, not by _meta"
+                _("{version} is a handshake-era revision, negotiated by initialize, not by _meta").format(version=v)
                 if era == "legacy"
-                else f"{v!s} is not a known revision"
+                else _("{version} is not a known revision").format(version=str(v))
             )
             add(
                 "warning",
                 "meta-protocol-version-unsupported",
                 "basic/versioning",
-                f"{why}; a {LATEST}-only server answers -32022 with data.supported",
+                _("{why}; a {latest}-only server answers -32022 with data.supported").format(why=why, latest=LATEST),
                 path=f"params._meta[{json.dumps(PROTOCOL_VERSION_KEY)}]",
             )
     if CLIENT_CAPABILITIES_KEY not in meta:
@@ -84,8 +89,9 @@ def check_request_meta(out: Findings, params: Any) -> None:
             "error",
             "meta-client-capabilities",
             "basic/index#general-fields",
-            f"_meta lacks the required {CLIENT_CAPABILITIES_KEY} ({{}} declares no optional "
-            "capability); the server answers -32602",
+            _(
+                "_meta lacks the required {key} ({{}} declares no optional capability); the server answers -32602"
+            ).format(key=CLIENT_CAPABILITIES_KEY),
             path=f"params._meta[{json.dumps(CLIENT_CAPABILITIES_KEY)}]",
         )
     if CLIENT_INFO_KEY not in meta:
@@ -93,7 +99,7 @@ def check_request_meta(out: Findings, params: Any) -> None:
             "warning",
             "meta-client-info",
             "basic/index#general-fields",
-            f'clients SHOULD send {CLIENT_INFO_KEY} ({{"name", "version"}}) on every request',
+            _('clients SHOULD send {key} ({{"name", "version"}}) on every request').format(key=CLIENT_INFO_KEY),
             path="params._meta",
         )
     check_meta_keys(out, meta, request=True)
@@ -116,7 +122,7 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
                     "info",
                     "meta-deprecated",
                     "deprecated",
-                    f"{LOG_LEVEL_KEY} is deprecated (SEP-2577) but still valid",
+                    _("{key} is deprecated (SEP-2577) but still valid").format(key=LOG_LEVEL_KEY),
                     path=path,
                 )
             continue
@@ -128,7 +134,9 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
                         "warning",
                         "meta-key-unprefixed",
                         "basic/index#general-fields",
-                        f"{key!r} is not a reserved key; did you mean {reserved!r}?",
+                        _("{key} is not a reserved key; did you mean {reserved}?").format(
+                            key=repr(key), reserved=repr(reserved)
+                        ),
                         path=path,
                     )
                     break
@@ -138,7 +146,7 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
                         "warning",
                         "meta-key-name",
                         "basic/index#general-fields",
-                        f"{key!r} is not a valid _meta name (alphanumerics, with - _ . inside)",
+                        _("{name} is not a valid _meta name (alphanumerics, with - _ . inside)").format(name=repr(key)),
                         path=path,
                     )
             continue
@@ -148,21 +156,27 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
                 "warning",
                 "meta-key-prefix",
                 "basic/index#general-fields",
-                f"the prefix {prefix + '/'!r} is not dot-separated labels (letters, digits, hyphens)",
+                _("the prefix {prefix} is not dot-separated labels (letters, digits, hyphens)").format(
+                    prefix=repr(prefix + "/")
+                ),
                 path=path,
             )
         elif len(labels) >= 2 and labels[1] in ("modelcontextprotocol", "mcp"):
             known = ", ".join(sorted(k.rsplit("/", 1)[1] for k in allowed if "/" in k))
             what = (
-                "a result key, not a request key"
+                _("a result key, not a request key")
                 if key == SERVER_INFO_KEY
-                else f"not a key {LATEST} defines here (known: {known}); check spelling and case"
+                else _("not a key {latest} defines here (known: {known}); check spelling and case").format(
+                    latest=LATEST, known=known
+                )
             )
             add(
                 "warning",
                 "meta-reserved-prefix",
                 "basic/index#general-fields",
-                f"{key!r} uses a prefix reserved for MCP ({labels[1]!r} as second label), but it is {what}",
+                _("{key} uses a prefix reserved for MCP ({label} as second label), but it is {what}").format(
+                    key=repr(key), label=repr(labels[1]), what=what
+                ),
                 path=path,
             )
         if name and not NAME_RE.match(name):
@@ -170,6 +184,6 @@ def check_meta_keys(out: Findings, meta: dict, *, request: bool) -> None:
                 "warning",
                 "meta-key-name",
                 "basic/index#general-fields",
-                f"{name!r} is not a valid _meta name (alphanumerics, with - _ . inside)",
+                _("{name} is not a valid _meta name (alphanumerics, with - _ . inside)").format(name=repr(name)),
                 path=path,
             )

@@ -14,6 +14,7 @@ from mcp_lab.wire.revisions import (
     MODERN_REQUEST_METHODS,
     PROTOCOL_VERSION_KEY,
 )
+from mcp_lab.wire.words import _, ngettext
 
 
 # -- schema validation through mcp-types ------------------------------------------------------
@@ -50,7 +51,7 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
             continue
         msg = err["msg"]
         if err["type"] == "missing":
-            msg = "required, missing"
+            msg = _("required, missing")
         line = f"{path or 'message'}: {msg}"
         if line in seen:
             continue
@@ -83,7 +84,12 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
     if len(findings) > MAX_SCHEMA_FINDINGS:
         extra = len(findings) - MAX_SCHEMA_FINDINGS
         findings = findings[:MAX_SCHEMA_FINDINGS] + [
-            Finding("error", "schema", section, f"... and {extra} more schema error(s)")
+            Finding(
+                "error",
+                "schema",
+                section,
+                ngettext("... and {n} more schema error", "... and {n} more schema errors", extra).format(n=extra),
+            )
         ]
     out.extend(findings)
     if params is not None and not notification and method in MODERN_REQUEST_METHODS | LEGACY_REQUEST_METHODS:
@@ -109,9 +115,11 @@ def _shapes(tags: Iterable[str], closest: str) -> str:
     """'matches none of A, B; closest is A', an answer shape said by the request it answers."""
     tags = list(tags)
     if not set(tags) <= set(ANSWER_SHAPES):
-        return f"matches none of {', '.join(tags)}; closest is {closest}"
+        return _("matches none of {branches}; closest is {closest}").format(branches=", ".join(tags), closest=closest)
     answered = ", ".join(ANSWER_SHAPES[t] for t in sorted(tags, key=_taught))
-    return f"not an answer to any of {answered}; closest is {closest} (the answer to {ANSWER_SHAPES[closest]})"
+    return _("not an answer to any of {answered}; closest is {closest} (the answer to {request})").format(
+        answered=answered, closest=closest, request=ANSWER_SHAPES[closest]
+    )
 
 
 def _known_keys(tag: str, written: Any) -> int:
@@ -154,13 +162,16 @@ def _unknown_params(out: Findings, model, params: dict, method: str, version: st
     for key in params:
         if key not in names:
             hint = [n for n in names if n.lower().rstrip("s") == key.lower().rstrip("s")]
-            add = f"; did you mean {hint[0]!r}?" if hint else ""
+            add = "; " + _("did you mean {name}?").format(name=repr(hint[0])) if hint else ""
             out.append(
                 Finding(
                     "warning",
                     "unknown-param",
                     section,
-                    f"{key!r} is not a {method} param in {version}; the server will ignore it{add}",
+                    _("{key} is not a {method} param in {version}; the server will ignore it").format(
+                        key=repr(key), method=method, version=version
+                    )
+                    + add,
                     path=f"params.{key}" if key.isidentifier() else f"params[{json.dumps(key)}]",
                 )
             )

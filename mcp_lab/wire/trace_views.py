@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 
 from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.words import N_, _, ngettext
 from mcp_lab.wire.wrapping import soft_html, wrap
 
 __all__ = [
@@ -25,12 +26,12 @@ CELL_STYLE = "text-align:left;vertical-align:top"
 CODE_STYLE = "white-space:pre-wrap;word-break:normal;overflow-wrap:normal"
 LABEL_WIDTH = 28  # characters of a Mermaid message or note per line (longer ones wrap, never cut)
 LEGEND = {
-    "send": "client wrote",
-    "recv": "server wrote",
-    "noise": "stdout line that is not JSON-RPC",
-    "stderr": "server log",
-    "note": "mcp_lab's reasoning (probe step)",
-    "http": "raw HTTP exchange (status, headers, body, SSE events)",
+    "send": N_("client wrote"),
+    "recv": N_("server wrote"),
+    "noise": N_("stdout line that is not JSON-RPC"),
+    "stderr": N_("server log"),
+    "note": N_("mcp_lab's reasoning (probe step)"),
+    "http": N_("raw HTTP exchange (status, headers, body, SSE events)"),
 }
 ARROW = {"send": "->", "recv": "<-", "noise": "<!", "stderr": "..", "note": "##", "http": "~~"}
 
@@ -103,8 +104,10 @@ def _traceback_row(events: list, style: dict, multi: bool) -> str:
         f"<td style='text-align:right;vertical-align:top;white-space:nowrap'>{first.t * 1000:.1f}</td>"
         f"<td style='{CELL_STYLE};white-space:nowrap'>{ARROW['stderr']} stderr</td>"
         + (f"<td style='{CELL_STYLE}'>{html.escape(first.peer)}</td>" if multi else "")
-        + f"<td style='{CELL_STYLE};min-width:12ch'>traceback ({len(events)} lines)</td>"
-        f"<td style='{CELL_STYLE}'>{body}</td><td></td></tr>"
+        + f"<td style='{CELL_STYLE};min-width:12ch'>"
+        + html.escape(ngettext("traceback ({n} line)", "traceback ({n} lines)", len(events)).format(n=len(events)))
+        + "</td>"
+        + f"<td style='{CELL_STYLE}'>{body}</td><td></td></tr>"
     )
 
 
@@ -144,15 +147,23 @@ def as_html(trace) -> str:
             f"<td style='text-align:right;vertical-align:top'>{rt}</td></tr>"
         )
     th = f"style='{CELL_STYLE}'"
+    words = {
+        "dir": _("dir"),
+        "peer": _("peer"),
+        "what": _("what"),
+        "line": _("exact line"),
+        "rtt": _("round trip ms"),
+    }
     head = (
-        f"<tr><th {th}>ms</th><th {th}>dir</th>"
-        + (f"<th {th}>peer</th>" if multi else "")
-        + f"<th {th}>what</th><th {th}>exact line</th><th {th}>round trip ms</th></tr>"
+        f"<tr><th {th}>ms</th><th {th}>{words['dir']}</th>"
+        + (f"<th {th}>{words['peer']}</th>" if multi else "")
+        + f"<th {th}>{words['what']}</th><th {th}>{words['line']}</th><th {th}>{words['rtt']}</th></tr>"
     )
     title = f"<b>{html.escape(trace.title)}</b>" if trace.title else ""
     present = [k for k in style if any(e.kind == k for e in trace)]
     legend = " ".join(
-        f"<span style='background:{style[k]};padding:0 4px'>{ARROW[k]} {k}: {LEGEND[k]}</span>" for k in present
+        f"<span style='background:{style[k]};padding:0 4px'>{ARROW[k]} {k}: {html.escape(_(LEGEND[k]))}</span>"
+        for k in present
     )
     return f"{title}<table style='{TABLE_STYLE}'>{head}{''.join(rows)}</table>" + (
         f"<div style='font-size:11px'>{legend}</div>" if legend else ""
@@ -168,7 +179,7 @@ def mermaid_label(s: str, width: int = LABEL_WIDTH, limit: int = 8) -> str:
     lines = wrap(s, width)
     if len(lines) > limit:
         rest = sum(len(x) for x in lines[limit - 1 :])
-        lines = lines[: limit - 1] + [f"(+{rest} characters: see trace.text())"]
+        lines = lines[: limit - 1] + [_("(+{n} characters: see trace.text())").format(n=rest)]
     return "<br/>".join(lines)
 
 

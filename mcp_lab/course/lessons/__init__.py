@@ -39,6 +39,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcp_lab.wire.words import N_, _
+
 __all__ = ["Ask", "Task", "asks", "predict", "self_check", "tasks", "your_turn"]
 
 
@@ -59,7 +61,7 @@ class Task:
     judge: Callable[[Any], str | None]
     hint: str
     prompt: str = ""
-    done: str = "done."
+    done: str = N_("done.")
     extra: dict = field(default_factory=dict)
 
 
@@ -134,10 +136,11 @@ def your_turn(key: str, value: Any = ...) -> None:
     interactions.register(key, "task", is_done=lambda: _SOLVED.get(key, False), act=act)
     if value is ...:
         if not solved:
-            print(f"{key}: waiting for you. {task.prompt or 'Change the cell above, run it, then this one.'}")
+            what = _(task.prompt) if task.prompt else _("Change the cell above, run it, then this one.")
+            print(_("{key}: waiting for you. {what}").format(key=key, what=what))
         return
     act(value)
-    print(f"{key}: {task.done}")
+    print(f"{key}: {_(task.done)}")
 
 
 _SOLVED: dict[str, bool] = {}
