@@ -19,6 +19,12 @@ and resources/templates/list for what it declares), and each failing check is pu
 Which fixtures a scenario calls is read from the pinned suite itself (each scenario's class in
 its `dist/index.js` names them); the one scenario that bundles many rules, `server-stateless`,
 is mapped check by check below.
+
+Severity is read, not decided: `judge(check, era)` looks the check up in the one severity table
+(`mcp_lab.wire.severity`, which `mcp-lab check` reads too) and records the row, its level, its
+link and its verdict on the check.  So a suite WARNING that the spec states as a MUST (an
+unknown resource answered -32002 by a 2026-07-28 server) is a defect, and a suite pass whose
+details show a code the spec forbids (-32050) is not a pass.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["DEFECT", "FIXTURE", "CAPABILITY", "UNTESTABLE", "KINDS", "Surface", "surface_of", "classify"]
+__all__ = ["DEFECT", "FIXTURE", "CAPABILITY", "UNTESTABLE", "KINDS", "Surface", "surface_of", "classify", "judge"]
 
 DEFECT, FIXTURE, CAPABILITY, UNTESTABLE = "defect", "fixture", "capability", "untestable"
 KINDS = {
@@ -201,3 +207,13 @@ def classify(check, surface: Surface, *, bridged: bool = False) -> tuple[str, st
     if isinstance(check.details, dict) and check.details.get("untestable"):
         return UNTESTABLE, "the suite could not exercise this rule: " + " ".join((check.error or "").split())[:160]
     return DEFECT, "the server broke the rule this check tests"
+
+
+def judge(check, era: str | None) -> None:
+    """Record the severity table's reading of one check (see the module's notes)."""
+    from mcp_lab.wire import severity
+
+    row = severity.suite_rule(check.id, check.details, era)
+    if row is None or not check.failed and row.id not in ("retired-code", "reserved-code"):
+        return
+    check.rule, check.level, check.rule_url, check.rule_verdict = row.id, row.level, row.url, row.verdict

@@ -176,17 +176,18 @@ def _run_against(
             "a stdio server, run through a bridge: one process per HTTP request (per session for a "
             "legacy initialize); checks of the HTTP binding test the bridge and are marked untestable"
         )
-    _classify(result, surface, bridged)
+    _classify(result, surface, bridged, "legacy" if legacy else "modern")
     return result
 
 
-def _classify(result: Result, surface, bridged: bool) -> None:
-    from .classify import classify
+def _classify(result: Result, surface, bridged: bool, era: str) -> None:
+    from .classify import classify, judge
 
     if not surface.read:
         result.notes.append("the server's surface could not be read, so failures are not told apart")
     for c in result.checks:
-        if c.failed:
+        judge(c, era)
+        if c.failed or c.verdict == "defect":
             c.kind, c.kind_reason = classify(c, surface, bridged=bridged)
 
 
