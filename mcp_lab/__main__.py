@@ -131,6 +131,7 @@ def _probe(args, server) -> int:
         except (McpError, ValueError, TypeError, OSError, NotImplementedError) as e:
             return cli.report("probe", e)
         stack.callback(verdict.close)
+        verdict.finish()  # stdout read to its end before judging: a buffered stray line counts
         findings = verdict.findings(require=args.require)
         if args.json:
             print(json.dumps({**verdict.to_dict(), "findings": findings}, indent=2, ensure_ascii=False))

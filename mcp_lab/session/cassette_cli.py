@@ -229,6 +229,7 @@ def _record(args, server) -> int:
             _run_script(verdict.client, script, args.timeout)
         except McpError as e:  # a server that died or went silent: keep what was recorded
             stopped = e
+        verdict.finish()  # the server's stdout read to its end: what it flushes at exit is recorded too
         how = f"mcp-lab record (script: {name}" + (", over HTTP)" if "url" in where else ")")
         if stopped is not None:
             how += f", stopped early: {' '.join(stopped.message.split())}"

@@ -289,6 +289,7 @@ def check(
                 "no era and version could be agreed on",
                 "basic/versioning",
             )
+        c.finish()  # stdout read to its end: a line a buffered server flushes at exit is judged too
         run.codes()
         run.schema()
         return report
