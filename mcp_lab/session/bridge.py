@@ -37,14 +37,14 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import os
 import queue
-import sys
 import threading
 import time
 import uuid
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from mcp_lab.transport.process import unbuffered_env
 
 __all__ = ["Bridge", "StdioBackend", "ForwardBackend", "serve_stdio", "forward"]
 
@@ -66,19 +66,12 @@ def _error(code: int, message: str, status: int, rid=None) -> _Reply:
     return _json_reply({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}, status)
 
 
-def _unbuffered(argv: Sequence[str]) -> dict[str, str]:
-    """PYTHONUNBUFFERED=1 for a Python server (its stdout then reaches the pipe as written)."""
-    exe = os.path.basename(str(argv[0])) if argv else ""
-    python = str(argv[0]) == sys.executable or exe.startswith("python")
-    return {"PYTHONUNBUFFERED": "1"} if python else {}
-
-
 class StdioBackend:
     """Serve a stdio server: a fresh process per modern request, one per legacy session."""
 
     def __init__(self, argv: Sequence[str], *, env: dict | None = None, timeout: float = 30.0, spares: int = 2):
         self.argv, self.timeout, self.spares = list(argv), timeout, spares
-        self.env = {**_unbuffered(self.argv), **(env or {})} or None
+        self.env = {**unbuffered_env(self.argv), **(env or {})} or None
         self.framing: list[str] = []  # stdout lines that were not JSON-RPC messages, from any process
         self._retiring: list[threading.Thread] = []
         self._spare: queue.Queue = queue.Queue()

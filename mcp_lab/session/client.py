@@ -295,6 +295,7 @@ class Client:
                 peer=self.name,
                 at=at,
                 note="framing violation: the line is not valid UTF-8 (MCP messages are UTF-8)",
+                deliberate=self.deliberate,
             )
         try:
             msg = jsonrpc.parse(line)
@@ -306,6 +307,7 @@ class Client:
                 peer=self.name,
                 at=at,
                 note=f"framing violation: stdout must carry only MCP messages ({e.message})",
+                deliberate=self.deliberate,
             )
         note = None
         mid = getattr(msg, "id", None)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from mcp_lab.wire.errors import TransportClosed
 
-__all__ = ["spawn", "reap", "pump_lines", "ServerProcess"]
+__all__ = ["spawn", "reap", "pump_lines", "ServerProcess", "unbuffered_env"]
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -87,6 +87,15 @@ def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = Non
         if e.errno == errno.ENOEXEC or isinstance(e, PermissionError):
             hint = f"; if it is a script, run it through its interpreter, e.g. [sys.executable, {exe!r}]"
         raise TransportClosed(f"cannot start the server {exe!r}: {e.strerror or e}{hint}") from None
+
+
+def unbuffered_env(argv: Sequence[str]) -> dict[str, str]:
+    """{"PYTHONUNBUFFERED": "1"} when `argv` runs Python, else {}: the child's stdout then reaches
+    the pipe as it is written (a stray print() in order, not at exit), as on a terminal."""
+    import sys
+
+    exe = os.path.basename(str(argv[0])) if argv else ""
+    return {"PYTHONUNBUFFERED": "1"} if str(argv[0]) == sys.executable or exe.startswith("python") else {}
 
 
 def _group_alive(pgid: int) -> bool:
