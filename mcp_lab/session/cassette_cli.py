@@ -121,10 +121,9 @@ def run(args, server: Any, parser: argparse.ArgumentParser) -> int:
 
         return _show(diff(args.a, args.b, server_version=args.ignore_server_version, ignore=args.ignore), args)
     except (CassetteError, ScriptError) as e:
-        print(f"mcp-lab {args.command}: {e}", file=sys.stderr)
-        return cli.EXIT_CANNOT_RUN
+        return cli.report(args.command, str(e), as_json=getattr(args, "json", False))
     except (McpError, OSError, ValueError, TypeError) as e:
-        return cli.report(args.command, e)
+        return cli.report(args.command, e, as_json=getattr(args, "json", False))
 
 
 def _check_timeout(args) -> None:
