@@ -12,9 +12,15 @@ and resources/templates/list for what it declares), and each failing check is pu
     fixture      the check calls a suite fixture (a `test_*` tool or prompt, a `test://`
                  resource) that the server does not list
     capability   the check exercises a capability the server did not declare (completions,
-                 prompts, resources, tools): a -32601 there is right
+                 prompts, resources, tools), by its scenario or, in a scenario that visits
+                 several (caching), by the method its check calls: a -32601 there is right
     untestable   the suite says it could not exercise the rule, or (through the stdio bridge)
                  the check tests the HTTP binding, which the bridge provides, not the server
+
+A check that PASSED can be as empty: the SDK answers an unknown tool with `isError: true`, so
+`tools-call-error` passes on a server without its `test_error_handling` fixture.  A pass of a
+scenario whose fixture the server does not list is marked `not-observed` (`not_observed`): it
+is reported apart, never counted as a pass of the server.
 
 Which fixtures a scenario calls is read from the pinned suite itself (each scenario's class in
 its `dist/index.js` names them); the one scenario that bundles many rules, `server-stateless`,
@@ -34,9 +40,22 @@ import json
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["DEFECT", "FIXTURE", "CAPABILITY", "UNTESTABLE", "KINDS", "Surface", "surface_of", "classify", "judge"]
+__all__ = [
+    "DEFECT",
+    "FIXTURE",
+    "CAPABILITY",
+    "UNTESTABLE",
+    "NOT_OBSERVED",
+    "KINDS",
+    "Surface",
+    "surface_of",
+    "classify",
+    "judge",
+    "not_observed",
+]
 
 DEFECT, FIXTURE, CAPABILITY, UNTESTABLE = "defect", "fixture", "capability", "untestable"
+NOT_OBSERVED = "not-observed"  # a pass that says nothing: the scenario's fixture is missing
 KINDS = {
     DEFECT: "defects of the server",
     FIXTURE: "fixtures the suite calls and the server does not have",
@@ -63,6 +82,18 @@ _CAPABILITY_OF = (
     ("sep-2164-resource", "resources"),
     ("tools-", "tools"),
     ("input-required-result-", "tools"),
+)
+# In a scenario that visits several capabilities (caching), the method a check calls, read from
+# its id (`sep-2549-prompts-list-caching-hints`), names the capability.
+_CAPABILITY_OF_CHECK = (
+    ("-prompts-list-", "prompts"),
+    ("-prompts-get-", "prompts"),
+    ("-resources-templates-list-", "resources"),
+    ("-resources-list-", "resources"),
+    ("-resources-read-", "resources"),
+    ("-tools-list-", "tools"),
+    ("-tools-call-", "tools"),
+    ("-completion-", "completions"),
 )
 # Scenarios (and server-stateless checks) about the HTTP binding: through the stdio bridge they
 # test the bridge.
@@ -160,8 +191,29 @@ def scenario_fixtures() -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _capability(scenario: str) -> str | None:
-    return next((cap for prefix, cap in _CAPABILITY_OF if scenario.startswith(prefix)), None)
+def _capability(scenario: str, check_id: str = "") -> str | None:
+    by_scenario = next((cap for prefix, cap in _CAPABILITY_OF if scenario.startswith(prefix)), None)
+    return by_scenario or next((cap for part, cap in _CAPABILITY_OF_CHECK if part in f"-{check_id}"), None)
+
+
+def _needed(scenario: str, check_id: str) -> tuple[str, ...]:
+    if scenario == "server-stateless":
+        return _STATELESS_FIXTURES.get(check_id, ())
+    try:
+        return scenario_fixtures().get(scenario, ())
+    except (OSError, ValueError):
+        return ()
+
+
+def not_observed(check, surface: Surface) -> str | None:
+    """For a passing check: why the pass says nothing about the server (its scenario calls a
+    fixture the server does not list), or None."""
+    if not surface.read or check.status != "SUCCESS":
+        return None
+    missing = sorted(n for n in _needed(check.scenario, check.id) if not surface.has(n))
+    if not missing:
+        return None
+    return f"passed without the suite's fixture {', '.join(missing)}, which the server does not list: not observed"
 
 
 def _is_http_check(scenario: str, check_id: str) -> bool:
@@ -179,16 +231,10 @@ def _is_http_check(scenario: str, check_id: str) -> bool:
 def classify(check, surface: Surface, *, bridged: bool = False) -> tuple[str, str]:
     """(kind, reason) for one failing check (a `results.Check`)."""
     scenario, cid = check.scenario, check.id
-    cap = _capability(scenario)
+    cap = _capability(scenario, cid)
     if surface.read and cap and cap not in surface.capabilities:
-        return CAPABILITY, f"the server does not declare the `{cap}` capability this scenario exercises"
-    if scenario == "server-stateless":
-        needed = _STATELESS_FIXTURES.get(cid, ())
-    else:
-        try:
-            needed = scenario_fixtures().get(scenario, ())
-        except (OSError, ValueError):
-            needed = ()
+        return CAPABILITY, f"the server does not declare the `{cap}` capability this check exercises"
+    needed = _needed(scenario, cid)
     text = (check.error or "") + " " + json.dumps(check.details or {}, ensure_ascii=False)
     mentioned = tuple(n for n in _NAME.findall(text) if n.startswith("test_"))
     missing = sorted({n for n in (*needed, *mentioned) if surface.read and not surface.has(n)})

@@ -148,6 +148,10 @@ class Result:
         MUST of the spec, a suite pass on a code the spec forbids)."""
         return self._judged("defect")
 
+    def not_observed(self) -> list[Check]:
+        """Scored passes that say nothing about the server: the scenario's fixture is missing."""
+        return [c for c in self.checks if c.scored and c.kind == "not-observed"]
+
     def warnings(self) -> list[Check]:
         """The same for SHOULDs: shown, never failing the run."""
         return self._judged("warning")
@@ -217,6 +221,11 @@ class Result:
         if self.ok and (j.unexpected or warnings):
             counted += "; PASS because no failure is a defect of the server"
         extra = [counted]
+        if self.not_observed():
+            extra.append(
+                f"{len(self.not_observed())} pass(es) not observed: the scenario calls a fixture the "
+                "server does not list, so the pass says nothing about the server"
+            )
         if j.unexpected:
             extra.append(f"{len(j.unexpected)} failure(s) not in the baseline (unexpected), each classified below")
         if j.stale:
@@ -248,10 +257,10 @@ class Result:
         # Defects first, then the explained failures, then baselined ones, then the rest.
         shown.sort(key=lambda c: (not c.failed, bool(c.baselined), rank.get(c.kind, 0)))
         for c in shown:
-            mark = "~" if c.baselined else _SYMBOL.get(c.status, "?")
-            kind = f"  [{c.kind}]" if c.failed and c.kind and not c.baselined else ""
+            mark = "~" if c.baselined else ("?" if c.kind == "not-observed" else _SYMBOL.get(c.status, "?"))
+            kind = f"  [{c.kind}]" if (c.failed or c.kind == "not-observed") and c.kind and not c.baselined else ""
             lines.append(f"{mark} {c.status:<8} {c.scenario} :: {c.id}{kind}")
-            if c.failed and c.kind and c.kind != "defect" and not c.baselined:
+            if (c.failed or c.kind == "not-observed") and c.kind and c.kind != "defect" and not c.baselined:
                 lines.append(f"      {c.kind}: {c.kind_reason}")
             elif c.rule and c.verdict and not c.baselined:
                 lines.append(f"      {c.verdict} ({c.level}, whatever the suite's status): rule {c.rule}")
@@ -360,6 +369,7 @@ class Result:
             "ok": self.ok,
             "defects": list(dict.fromkeys(f"{c.scenario}:{c.id}" for c in self.defects())),
             "warnings": list(dict.fromkeys(f"{c.scenario}:{c.id}" for c in self.warnings())),
+            "not_observed": list(dict.fromkeys(f"{c.scenario}:{c.id}" for c in self.not_observed())),
             "target": self.target,
             "requirements": self.requirements,
             "mode": self.mode,

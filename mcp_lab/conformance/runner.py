@@ -208,7 +208,7 @@ def _add_framing(result: Result, lines: list[str]) -> None:
 
 
 def _classify(result: Result, surface, bridged: bool, era: str) -> None:
-    from .classify import classify, judge
+    from .classify import NOT_OBSERVED, classify, judge, not_observed
 
     if not surface.read:
         result.notes.append("the server's surface could not be read, so failures are not told apart")
@@ -216,6 +216,8 @@ def _classify(result: Result, surface, bridged: bool, era: str) -> None:
         judge(c, era)
         if c.failed or c.verdict == "defect":
             c.kind, c.kind_reason = classify(c, surface, bridged=bridged)
+        elif why := not_observed(c, surface):
+            c.kind, c.kind_reason = NOT_OBSERVED, why
 
 
 def _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir) -> Result:

@@ -57,6 +57,9 @@ def write_conformance(result, path: str | os.PathLike) -> None:
             elif c.failed and c.kind not in (None, "defect"):
                 ET.SubElement(case, "skipped", message=f"{c.kind}: {c.kind_reason}").text = detail
                 skipped += 1
+            elif c.kind == "not-observed":
+                ET.SubElement(case, "skipped", message=f"not observed: {c.kind_reason}")
+                skipped += 1
             elif c.verdict == "warning":
                 why = f"a warning ({c.level or 'SHOULD'}): not a defect" + (f"; spec: {c.link}" if c.link else "")
                 ET.SubElement(case, "skipped", message=why).text = detail
