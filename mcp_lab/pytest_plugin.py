@@ -63,11 +63,12 @@ import tempfile
 import threading
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from mcp_lab.wire import trace as trace_model
-from mcp_lab.wire.schema_check import Finding, WireChecker, era_of
+if TYPE_CHECKING:  # the wire check's modules load when a run asks for it, not with pytest
+    from mcp_lab.wire.schema_check import Finding, WireChecker
 
 SENDER = {"send": "client", "recv": "server"}
 
@@ -116,6 +117,8 @@ class WireCheckState:
         with self._lock:
             records, self._inbox = self._inbox, []
         records += self._from_file()
+        from mcp_lab.wire.schema_check import WireChecker, era_of
+
         bad = []
         for pid, tid, peer, kind, line, deliberate in records:
             if kind == "noise":
@@ -152,6 +155,8 @@ class WireCheckState:
         if why:
             self.deliberate_by_reason[why if deliberate else f"test mark: {why}"] += 1
             return []
+        from mcp_lab.wire.schema_check import Finding
+
         error = "a line that is not an MCP message (framing: a stdio server MUST NOT write one to stdout)"
         return [Finding("invalid", "server", "noise", None, None, "stdio framing", error, line)]
 
@@ -317,6 +322,8 @@ def pytest_unconfigure(config) -> None:
 def _enable(*, only_marked: bool) -> None:
     """Start the wire check: the log folder, the environment variable, the tap, the clean-ups."""
     global _STATE
+    from mcp_lab.wire import trace as trace_model
+
     _sweep_orphans()
     folder = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
     _STATE = WireCheckState(folder / "wire.jsonl")
@@ -331,6 +338,8 @@ def _disable() -> None:
     global _STATE
     if _STATE is None:
         return
+    from mcp_lab.wire import trace as trace_model
+
     trace_model.remove_tap(_STATE.tap)
     if os.environ.get(trace_model.WIRE_LOG_ENV) == str(_STATE.log_path):
         os.environ.pop(trace_model.WIRE_LOG_ENV, None)

@@ -154,12 +154,14 @@ def test_this_suite_runs_the_packaged_plugin(request):
 # -- the plugin waits to be asked ----------------------------------------------------------------
 QUIET_PROJECT = """
 import os
+import sys
 
 import mcp_lab
 from mcp_lab.wire import trace
 
 
 def test_nothing_is_on(mcp_connect):
+    assert "mcp_lab.wire.schema_check" not in sys.modules, "the wire check's models were loaded"
     assert "MCP_LAB_WIRE_LOG" not in os.environ
     assert trace._TAPS == []
     with mcp_lab.connect("calendar") as c:
