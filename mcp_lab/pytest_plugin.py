@@ -202,6 +202,8 @@ class InvalidWireMessage(AssertionError):
 def _short(f: Finding) -> str:
     line = f.line or ""
     line = line if len(line) <= 240 else line[:240] + f"... ({len(line)} chars)"
+    if f.kind == "noise":
+        return f"INVALID server stdout line: {f.error}\n  {line}"
     return f"INVALID {f.sender} {f.kind} {f.method or ''} ({f.version}, model {f.model}): {f.error}\n  {line}"
 
 

@@ -262,7 +262,7 @@ def test_the_wire_check_fails_a_test_whose_server_broke_framing(tmp_path):
     assert "FAILED test_framing.py::test_fixture_started_server_with_a_stray_print" in summary, out[-3000:]
     assert "FAILED test_framing.py::test_own_connection_buffered" in summary, out[-3000:]
     assert "test_deliberate_noise_is_counted_apart" not in summary, out[-3000:]
-    assert "INVALID server noise" in out and "engineer-notes: starting up" in out, out[-3000:]
+    assert "INVALID server stdout line" in out and "engineer-notes: starting up" in out, out[-3000:]
 
 
 SLOW_PROJECT = """
