@@ -120,7 +120,7 @@ class StdioBackend:
 
         th = threading.Thread(target=go, daemon=True)
         with self._lock:
-            self._retiring.append(th)
+            self._retiring = [x for x in self._retiring if x.is_alive()] + [th]
         th.start()
 
     def _read_to_end(self, t, timeout: float = 2.0) -> None:
