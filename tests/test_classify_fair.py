@@ -39,3 +39,12 @@ def test_a_pass_without_its_fixture_is_not_observed(tmp_path):
     assert row["status"] == "SUCCESS" and row["kind"] == "not-observed", row
     case = next(c for c in ET.parse(junit).getroot().iter("testcase") if c.get("name") == "tools-call-error")
     assert case.find("skipped").get("message").startswith("not observed"), ET.tostring(case)
+
+
+def test_a_fixture_failure_that_shows_a_check_finding_points_at_check():
+    """The SDK answers the missing test_simple_prompt with -32603: still a fixture failure, but the
+    answer is what `mcp-lab check` reports (unknown-prompt), and the reason says so."""
+    code, data = _json(["conformance", "--no-baseline", "--scenario", "prompts-get-simple", "--json", "--", *ENGINEER])
+    row = next(c for c in data["checks"] if c["id"] == "prompts-get-simple")
+    assert row["kind"] == "fixture" and code == 0, row
+    assert "finding of `mcp-lab check` (rule unknown-prompt, SHOULD" in row["kind_reason"], row["kind_reason"]

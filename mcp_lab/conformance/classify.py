@@ -17,6 +17,12 @@ and resources/templates/list for what it declares), and each failing check is pu
     untestable   the suite says it could not exercise the rule, or (through the stdio bridge)
                  the check tests the HTTP binding, which the bridge provides, not the server
 
+A fixture failure can still carry evidence about the server: the SDK answers the missing
+`test_simple_prompt` with -32603 and the missing `test_tool_with_task` with an `isError`
+result, which are exactly what `mcp-lab check` judges (an unknown prompt, an unknown tool).
+Such a failure stays `fixture`, and its reason names the severity row and points at `check`
+(`_EVIDENCE`).
+
 A check that PASSED can be as empty: the SDK answers an unknown tool with `isError: true`, so
 `tools-call-error` passes on a server without its `test_error_handling` fixture.  A pass of a
 scenario whose fixture the server does not list is marked `not-observed` (`not_observed`): it
@@ -98,6 +104,12 @@ _CAPABILITY_OF_CHECK = (
 # Scenarios (and server-stateless checks) about the HTTP binding: through the stdio bridge they
 # test the bridge.
 _HTTP_SCENARIOS = ("dns-rebinding-protection", "server-sse-multiple-streams", "caching")
+# Evidence in a fixture failure that `mcp-lab check` would report: (pattern over the check's
+# error and details, the severity row it shows).
+_EVIDENCE = (
+    (re.compile(r"Unknown tool.*\"isError\":\s*true|\"isError\":\s*true.*Unknown tool", re.S), "unknown-tool"),
+    (re.compile(r"^prompts-get.*(Internal server error|-32603)", re.S), "unknown-prompt"),
+)
 _NAME = re.compile(r"test_[a-z0-9_]+|test://[A-Za-z0-9/{}_.-]+")
 
 
@@ -205,6 +217,20 @@ def _needed(scenario: str, check_id: str) -> tuple[str, ...]:
         return ()
 
 
+def _evidence(text: str) -> str:
+    """A pointer to `mcp-lab check` when a fixture failure shows what check judges, else ""."""
+    from mcp_lab.wire import severity
+
+    for pattern, rule_id in _EVIDENCE:
+        if pattern.search(text):
+            row = severity.rule(rule_id)
+            return (
+                f"; but the server's answer to the missing fixture is itself a finding of `mcp-lab check` "
+                f"(rule {row.id}, {row.level}: {row.says}; {row.url}): run `mcp-lab check` on this server"
+            )
+    return ""
+
+
 def not_observed(check, surface: Surface) -> str | None:
     """For a passing check: why the pass says nothing about the server (its scenario calls a
     fixture the server does not list), or None."""
@@ -239,7 +265,8 @@ def classify(check, surface: Surface, *, bridged: bool = False) -> tuple[str, st
     mentioned = tuple(n for n in _NAME.findall(text) if n.startswith("test_"))
     missing = sorted({n for n in (*needed, *mentioned) if surface.read and not surface.has(n)})
     if missing:
-        return FIXTURE, f"calls the suite's fixture {', '.join(missing)}, which the server does not list"
+        why = f"calls the suite's fixture {', '.join(missing)}, which the server does not list"
+        return FIXTURE, why + _evidence(f"{scenario} {text}")
     if bridged and _is_http_check(scenario, cid):
         return UNTESTABLE, "tests the HTTP binding, which the stdio bridge provides, not the server"
     if bridged and cid.startswith("sep-2575-request-meta-invalid") and '"code":-32601' in text.replace(" ", ""):
