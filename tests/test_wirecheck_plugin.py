@@ -148,7 +148,9 @@ def test_this_suite_runs_the_packaged_plugin(request):
     plugin = request.config.pluginmanager.get_plugin("mcp_lab") or request.config.pluginmanager.get_plugin(
         "mcp_lab.pytest_plugin"
     )
-    assert plugin is not None and plugin.__name__ == "mcp_lab.pytest_plugin", "the wire check is not on"
+    assert plugin is not None and plugin.__name__ == "mcp_lab.pytest_plugin", "the plugin is not loaded"
+    assert request.config.getini("mcp_lab_wire_check") is True, "pyproject.toml no longer asks for the wire check"
+    assert plugin._STATE is not None, "the wire check is not on"
 
 
 # -- the plugin waits to be asked ----------------------------------------------------------------
