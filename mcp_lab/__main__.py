@@ -112,7 +112,7 @@ def _cost(args, server) -> int:
             kw = {"headers": headers} if headers else {}
             result = cost(target, encoding=args.encoding, timeout=args.timeout, **kw)
     except (McpError, EncodingDataError, ValueError, TypeError, OSError, NotImplementedError) as e:
-        return cli.report("cost", e)
+        return cli.report("cost", e, as_json=args.json)
     print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else result.text())
     return cli.EXIT_OK
 
@@ -129,8 +129,9 @@ def _probe(args, server) -> int:
             kw = {"headers": headers} if headers else {}
             verdict = probe(target, timeout=args.timeout, refresh=True, **kw)
         except (McpError, ValueError, TypeError, OSError, NotImplementedError) as e:
-            return cli.report("probe", e)
+            return cli.report("probe", e, as_json=args.json)
         stack.callback(verdict.close)
+        verdict.finish()  # stdout read to its end before judging: a buffered stray line counts
         findings = verdict.findings(require=args.require)
         if args.json:
             print(json.dumps({**verdict.to_dict(), "findings": findings}, indent=2, ensure_ascii=False))
@@ -169,7 +170,12 @@ def _main(argv: list[str] | None) -> int:
         argv, server_argv = argv[:i], argv[i + 1 :]
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
-    if extra and (args.command not in _SERVER_COMMANDS or any(x.startswith("-") for x in extra)):
+    if extra and args.command in _SERVER_COMMANDS and any(x.startswith("-") for x in extra):
+        # `mcp-lab probe python -m my_server`: the server's own flags reached argparse.
+        given = " ".join(x for x in [getattr(args, "name", None), *extra] if x)
+        hint = f"a server's command goes after `--`: mcp-lab {args.command} -- {given}"
+        return cli.report(args.command, f"unrecognized arguments: {' '.join(extra)}; {hint}")
+    if extra and args.command not in _SERVER_COMMANDS:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         # conformance and check resolve their server themselves (conformance --client has none)
@@ -191,8 +197,7 @@ def _main(argv: list[str] | None) -> int:
 
             return _check(args, server_argv, extra)
     except cli.UsageError as e:
-        print(f"mcp-lab {args.command}: {e}", file=sys.stderr)
-        return cli.EXIT_CANNOT_RUN
+        return cli.report(args.command, str(e), as_json=getattr(args, "json", False))
     if args.command == "host-config":
         from .course.host_config import main as host_config
 

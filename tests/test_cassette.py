@@ -76,6 +76,7 @@ def test_round_trip_renders_identically_and_header_states_the_server(recorded):
     assert recorded.with_name("again.jsonl").read_bytes().splitlines()[1:] == recorded.read_bytes().splitlines()[1:]
 
 
+@pytest.mark.wire_deliberate(server_noise="a noise event is one of the kinds the cassette must keep")
 def test_every_event_kind_and_odd_text_survive(tmp_path):
     t = Trace(title="odd")
     t.add("note", "a remark")

@@ -58,7 +58,8 @@ def test_the_package_without_extras_runs_the_cli_and_the_plugin(tmp_path):
     assert cost.returncode == 2 and "pip install 'mcp_lab[course]'" in cost.stderr and "\n" not in cost.stderr.strip()
 
     (tmp_path / "test_mine.py").write_text(MINE)
-    tests = _run([str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_mine.py"], cwd=tmp_path)
+    argv = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--mcp-lab-wire-check", "test_mine.py"]
+    tests = _run(argv, cwd=tmp_path)
     out = tests.stdout + tests.stderr
     assert tests.returncode == 0 and "1 passed" in out, out[-3000:]
     assert "wire check: " in out and "none invalid" in out, out[-3000:]

@@ -52,6 +52,7 @@ def test_could_not_run_is_exit_2_and_one_line(capsys, argv, says):
     assert "['" not in err, f"a hint in Python list syntax: {err}"
 
 
+@pytest.mark.wire_deliberate(server_noise="the noisy server's banner is the finding under test")
 def test_probe_findings_are_structured_and_set_the_exit_status(capsys):
     code, out, _ = run(capsys, "probe", "--json", "noisy")
     assert code == 1

@@ -263,6 +263,7 @@ def test_sse_stream_closed_before_the_response(fake):
         assert len(c.transport.last_exchange.events) == 1  # the incomplete event was not dispatched
 
 
+@pytest.mark.wire_deliberate(server_noise="a fake whose body is not JSON, on purpose")
 def test_non_json_body_is_noise_not_a_crash(fake):
     f = fake(status=502, headers={"Content-Type": "text/html"}, reply=lambda b: [b"<html>Bad gateway</html>"])
     with mcp_lab.connect(f.url) as c:

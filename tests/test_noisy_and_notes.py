@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 import mcp_lab
 from mcp_lab import revisions
 from mcp_lab.servers import logged, noisy
@@ -69,6 +71,7 @@ def test_noisy_fixed_sends_the_banner_to_stderr():
     assert noisy.BANNER in err
 
 
+@pytest.mark.wire_deliberate(server_noise="the noisy server's banner, on purpose")
 def test_mcp_lab_client_records_the_banner_as_noise_and_still_gets_its_answer():
     with mcp_lab.connect("noisy") as c:
         r = c.request("tools/list")

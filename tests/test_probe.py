@@ -234,6 +234,7 @@ def test_a_server_that_exits_at_once_is_a_clear_error_with_its_stderr():
     assert cached(fake("exits.py")) is None
 
 
+@pytest.mark.wire_deliberate(server_noise="a banner on stdout, on purpose")
 def test_a_stdout_banner_is_noise_and_the_probe_still_reaches_a_verdict():
     with probe(fake("banner.py"), timeout=2) as v:
         assert (v.era, v.version) == ("modern", LATEST)

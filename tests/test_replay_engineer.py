@@ -4,6 +4,7 @@ session (a handle the server minted, sent back later) replayed against a fresh s
 
 from __future__ import annotations
 
+import json
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -96,3 +97,46 @@ def test_a_durable_calendar_session_replays_against_a_fresh_database(tmp_path):
     assert "Unknown calendar handle" not in d.text(), d.text()
     last = d.items[-1]
     assert last.label == "tools/call create_event" and last.status == "same", d.text()
+
+
+def test_a_replay_across_catalogs_sends_the_recorded_requests(tmp_path):
+    """calendar's tools/list holds create_event first; durable's holds create_calendar there.
+    The replay must still call create_event (a tool name is the client's choice, never a value
+    to learn), and the row must show the bytes that went out."""
+    path = tmp_path / "calendar.jsonl"
+    with mcp_lab.probe(CALENDAR, refresh=True) as v:
+        v.client.request("tools/list")
+        v.client.request("tools/call", {"name": "create_event", "arguments": {"title": "Dentist"}})
+        v.trace.save(path)
+    durable = [sys.executable, "-m", "mcp_lab.servers.durable", "--db", str(tmp_path / "d.sqlite3")]
+    d = mcp_lab.replay(path, durable)
+    sent = [json.loads(e.line) for e in d.trace if e.kind == "send"]
+    recorded = [json.loads(e.line) for e in mcp_lab.session.cassette.read(path).trace if e.kind == "send"]
+    assert [(m["method"], m["params"].get("name")) for m in sent] == [
+        (m["method"], m["params"].get("name")) for m in recorded
+    ], sent
+    assert sent[-1]["params"]["arguments"] == {"title": "Dentist"}, sent[-1]
+    row = d.items[-1]
+    assert row.label == "tools/call create_event" and json.loads(row.right.request_line) == sent[-1]
+
+
+def test_only_argument_values_are_minted():
+    """A cursor and a handle sent back as arguments are minted; a name from a catalog is not."""
+    from mcp_lab.session.exchanges import Exchange
+    from mcp_lab.session.minted import Minted, candidates
+    from mcp_lab.session.replay import Step
+
+    def step(method, params, result):
+        return Step("p", "request", method, params, Exchange("request", "p", {}, {"result": result}))
+
+    steps = [
+        step("tools/list", {}, {"tools": [{"name": "create_event"}], "nextCursor": "page-2-abc"}),
+        step("tools/list", {"cursor": "page-2-abc"}, {"tools": [{"name": "open_list"}]}),
+        step("tools/call", {"name": "open_list", "arguments": {}}, {"content": [{"text": "list-123456"}]}),
+        step("tools/call", {"name": "create_event", "arguments": {"handle": "list-123456"}}, {}),
+    ]
+    assert candidates(steps) == {"page-2-abc", "list-123456"}
+    m = Minted({"list-123456", "create_event"})
+    m.table = {"list-123456": "list-999999", "create_event": "create_calendar"}
+    sent = m.forward({"name": "create_event", "uri": "x://list-123456", "arguments": {"handle": "list-123456"}})
+    assert sent == {"name": "create_event", "uri": "x://list-123456", "arguments": {"handle": "list-999999"}}

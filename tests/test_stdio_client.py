@@ -348,6 +348,7 @@ def test_foreseeable_start_mistakes_are_one_line_errors(tmp_path):
         assert c.request("x").ok and c.name == "echo.py"
 
 
+@pytest.mark.wire_deliberate(server_noise="invalid UTF-8 on stdout, on purpose")
 def test_invalid_utf8_and_missing_result_type_are_flagged_in_the_trace(tmp_path):
     argv = script(
         tmp_path,

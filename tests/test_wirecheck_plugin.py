@@ -62,7 +62,7 @@ def test_an_invalid_message_fails_the_test_that_made_it(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
     env.pop("MCP_LAB_WIRE_LOG", None)
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf", "--mcp-lab-wire-check"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -127,7 +127,8 @@ def test_the_packaged_plugin_serves_an_engineers_own_tests(tmp_path):
             "-p",
             "no:cacheprovider",
             "-rf",
-            "--mcp-server",
+            "--mcp-lab-wire-check",
+            "--mcp-lab-server",
             f"{sys.executable} {server}",
         ],
         cwd=tmp_path,
@@ -147,4 +148,155 @@ def test_this_suite_runs_the_packaged_plugin(request):
     plugin = request.config.pluginmanager.get_plugin("mcp_lab") or request.config.pluginmanager.get_plugin(
         "mcp_lab.pytest_plugin"
     )
-    assert plugin is not None and plugin.__name__ == "mcp_lab.pytest_plugin", "the wire check is not on"
+    assert plugin is not None and plugin.__name__ == "mcp_lab.pytest_plugin", "the plugin is not loaded"
+    assert request.config.getini("mcp_lab_wire_check") is True, "pyproject.toml no longer asks for the wire check"
+    assert plugin._STATE is not None, "the wire check is not on"
+
+
+# -- the plugin waits to be asked ----------------------------------------------------------------
+QUIET_PROJECT = """
+import os
+import sys
+
+import mcp_lab
+from mcp_lab.wire import trace
+
+
+def test_nothing_is_on(mcp_connect):
+    assert "mcp_lab.wire.schema_check" not in sys.modules, "the wire check's models were loaded"
+    assert "MCP_LAB_WIRE_LOG" not in os.environ
+    assert trace._TAPS == []
+    with mcp_lab.connect("calendar") as c:
+        assert c.request("tools/list").ok
+"""
+QUIET_CONFTEST = """
+def pytest_addoption(parser):
+    parser.addoption("--mcp-server", default="mine", help="the project's own option, same name as ours once was")
+
+
+def test_its_own_option(pytestconfig):
+    assert pytestconfig.getoption("--mcp-server") == "mine"
+"""
+
+
+def _inner(tmp_path: Path, *args: str, timeout: float = 180) -> tuple[int, str]:
+    tmp = tmp_path / "tmp"
+    tmp.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("MCP_LAB_WIRE_LOG", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")}
+    env["TMPDIR"] = str(tmp)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rfE", *args],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return run.returncode, run.stdout + run.stderr
+
+
+def test_a_project_that_did_not_ask_meets_nothing(tmp_path):
+    """No env var, no tap, no line, no folder; a conftest's own --mcp-server does not collide."""
+    (tmp_path / "test_quiet.py").write_text(QUIET_PROJECT)
+    (tmp_path / "conftest.py").write_text(QUIET_CONFTEST)
+    code, out = _inner(tmp_path, "conftest.py", "test_quiet.py")
+    assert code == 0 and "2 passed" in out, out[-3000:]
+    assert "wire check" not in out, out[-3000:]
+    assert not list((tmp_path / "tmp").glob("mcp-lab-wire-*")), "a temp folder was left"
+
+
+MARKED_PROJECT = """
+import pytest
+
+from mcp_lab.wire.trace import Trace
+
+BAD = '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": 5}}'
+
+
+@pytest.mark.mcp_lab_wire_check
+def test_marked():
+    Trace().add("send", BAD)
+
+
+def test_unmarked():
+    Trace().add("send", BAD)
+"""
+
+
+def test_a_mark_asks_for_the_marked_tests_only(tmp_path):
+    (tmp_path / "test_marked.py").write_text(MARKED_PROJECT)
+    code, out = _inner(tmp_path)
+    assert code == 1 and "FAILED test_marked.py::test_marked" in out, out[-3000:]
+    assert "test_unmarked" not in out.split("short test summary")[-1], out[-3000:]
+    assert "1 INVALID" in out, out[-3000:]
+
+
+FRAMING_PROJECT = """
+import sys
+
+import mcp_lab
+
+STRAY = [sys.executable, {server!r}, "--stray"]
+
+
+def test_fixture_started_server_with_a_stray_print(mcp_connect):
+    assert mcp_connect(STRAY).request("tools/list").ok
+
+
+def test_own_connection_buffered(monkeypatch):
+    monkeypatch.delenv("PYTHONUNBUFFERED", raising=False)
+    with mcp_lab.connect(STRAY) as c:
+        assert c.request("tools/list").ok
+
+
+def test_deliberate_noise_is_counted_apart():
+    with mcp_lab.connect(STRAY, deliberate="a stray line on purpose") as c:
+        assert c.request("tools/list").ok
+"""
+
+
+def test_the_wire_check_fails_a_test_whose_server_broke_framing(tmp_path):
+    server = TESTS / "fakes" / "engineer_server.py"
+    (tmp_path / "test_framing.py").write_text(FRAMING_PROJECT.format(server=str(server)))
+    code, out = _inner(tmp_path, "--mcp-lab-wire-check")
+    summary = out.split("short test summary")[-1]
+    assert code == 1, out[-3000:]
+    assert "FAILED test_framing.py::test_fixture_started_server_with_a_stray_print" in summary, out[-3000:]
+    assert "FAILED test_framing.py::test_own_connection_buffered" in summary, out[-3000:]
+    assert "test_deliberate_noise_is_counted_apart" not in summary, out[-3000:]
+    assert "INVALID server stdout line" in out and "engineer-notes: starting up" in out, out[-3000:]
+
+
+SLOW_PROJECT = """
+import time
+
+
+def test_waits():
+    time.sleep(60)
+"""
+
+
+def test_the_temp_folder_goes_on_sigterm(tmp_path):
+    import signal
+    import time
+
+    (tmp_path / "test_slow.py").write_text(SLOW_PROJECT)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("MCP_LAB_WIRE_LOG", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")}
+    env["TMPDIR"] = str(tmp)
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--mcp-lab-wire-check"]
+    proc = subprocess.Popen(argv, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not list(tmp.glob("mcp-lab-wire-*")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert list(tmp.glob("mcp-lab-wire-*")), "the enabled check made no folder"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) != 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert not list(tmp.glob("mcp-lab-wire-*")), "the folder outlived SIGTERM"

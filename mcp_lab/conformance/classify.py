@@ -12,13 +12,31 @@ and resources/templates/list for what it declares), and each failing check is pu
     fixture      the check calls a suite fixture (a `test_*` tool or prompt, a `test://`
                  resource) that the server does not list
     capability   the check exercises a capability the server did not declare (completions,
-                 prompts, resources, tools): a -32601 there is right
+                 prompts, resources, tools), by its scenario or, in a scenario that visits
+                 several (caching), by the method its check calls: a -32601 there is right
     untestable   the suite says it could not exercise the rule, or (through the stdio bridge)
                  the check tests the HTTP binding, which the bridge provides, not the server
+
+A fixture failure can still carry evidence about the server: the SDK answers the missing
+`test_simple_prompt` with -32603 and the missing `test_tool_with_task` with an `isError`
+result, which are exactly what `mcp-lab check` judges (an unknown prompt, an unknown tool).
+Such a failure stays `fixture`, and its reason names the severity row and points at `check`
+(`_EVIDENCE`).
+
+A check that PASSED can be as empty: the SDK answers an unknown tool with `isError: true`, so
+`tools-call-error` passes on a server without its `test_error_handling` fixture.  A pass of a
+scenario whose fixture the server does not list is marked `not-observed` (`not_observed`): it
+is reported apart, never counted as a pass of the server.
 
 Which fixtures a scenario calls is read from the pinned suite itself (each scenario's class in
 its `dist/index.js` names them); the one scenario that bundles many rules, `server-stateless`,
 is mapped check by check below.
+
+Severity is read, not decided: `judge(check, era)` looks the check up in the one severity table
+(`mcp_lab.wire.severity`, which `mcp-lab check` reads too) and records the row, its level, its
+link and its verdict on the check.  So a suite WARNING that the spec states as a MUST (an
+unknown resource answered -32002 by a 2026-07-28 server) is a defect, and a suite pass whose
+details show a code the spec forbids (-32050) is not a pass.
 """
 
 from __future__ import annotations
@@ -28,9 +46,22 @@ import json
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["DEFECT", "FIXTURE", "CAPABILITY", "UNTESTABLE", "KINDS", "Surface", "surface_of", "classify"]
+__all__ = [
+    "DEFECT",
+    "FIXTURE",
+    "CAPABILITY",
+    "UNTESTABLE",
+    "NOT_OBSERVED",
+    "KINDS",
+    "Surface",
+    "surface_of",
+    "classify",
+    "judge",
+    "not_observed",
+]
 
 DEFECT, FIXTURE, CAPABILITY, UNTESTABLE = "defect", "fixture", "capability", "untestable"
+NOT_OBSERVED = "not-observed"  # a pass that says nothing: the scenario's fixture is missing
 KINDS = {
     DEFECT: "defects of the server",
     FIXTURE: "fixtures the suite calls and the server does not have",
@@ -58,9 +89,27 @@ _CAPABILITY_OF = (
     ("tools-", "tools"),
     ("input-required-result-", "tools"),
 )
+# In a scenario that visits several capabilities (caching), the method a check calls, read from
+# its id (`sep-2549-prompts-list-caching-hints`), names the capability.
+_CAPABILITY_OF_CHECK = (
+    ("-prompts-list-", "prompts"),
+    ("-prompts-get-", "prompts"),
+    ("-resources-templates-list-", "resources"),
+    ("-resources-list-", "resources"),
+    ("-resources-read-", "resources"),
+    ("-tools-list-", "tools"),
+    ("-tools-call-", "tools"),
+    ("-completion-", "completions"),
+)
 # Scenarios (and server-stateless checks) about the HTTP binding: through the stdio bridge they
 # test the bridge.
 _HTTP_SCENARIOS = ("dns-rebinding-protection", "server-sse-multiple-streams", "caching")
+# Evidence in a fixture failure that `mcp-lab check` would report: (pattern over the check's
+# error and details, the severity row it shows).
+_EVIDENCE = (
+    (re.compile(r"Unknown tool.*\"isError\":\s*true|\"isError\":\s*true.*Unknown tool", re.S), "unknown-tool"),
+    (re.compile(r"^prompts-get.*(Internal server error|-32603)", re.S), "unknown-prompt"),
+)
 _NAME = re.compile(r"test_[a-z0-9_]+|test://[A-Za-z0-9/{}_.-]+")
 
 
@@ -154,8 +203,43 @@ def scenario_fixtures() -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _capability(scenario: str) -> str | None:
-    return next((cap for prefix, cap in _CAPABILITY_OF if scenario.startswith(prefix)), None)
+def _capability(scenario: str, check_id: str = "") -> str | None:
+    by_scenario = next((cap for prefix, cap in _CAPABILITY_OF if scenario.startswith(prefix)), None)
+    return by_scenario or next((cap for part, cap in _CAPABILITY_OF_CHECK if part in f"-{check_id}"), None)
+
+
+def _needed(scenario: str, check_id: str) -> tuple[str, ...]:
+    if scenario == "server-stateless":
+        return _STATELESS_FIXTURES.get(check_id, ())
+    try:
+        return scenario_fixtures().get(scenario, ())
+    except (OSError, ValueError):
+        return ()
+
+
+def _evidence(text: str) -> str:
+    """A pointer to `mcp-lab check` when a fixture failure shows what check judges, else ""."""
+    from mcp_lab.wire import severity
+
+    for pattern, rule_id in _EVIDENCE:
+        if pattern.search(text):
+            row = severity.rule(rule_id)
+            return (
+                f"; but the server's answer to the missing fixture is itself a finding of `mcp-lab check` "
+                f"(rule {row.id}, {row.level}: {row.says}; {row.url}): run `mcp-lab check` on this server"
+            )
+    return ""
+
+
+def not_observed(check, surface: Surface) -> str | None:
+    """For a passing check: why the pass says nothing about the server (its scenario calls a
+    fixture the server does not list), or None."""
+    if not surface.read or check.status != "SUCCESS":
+        return None
+    missing = sorted(n for n in _needed(check.scenario, check.id) if not surface.has(n))
+    if not missing:
+        return None
+    return f"passed without the suite's fixture {', '.join(missing)}, which the server does not list: not observed"
 
 
 def _is_http_check(scenario: str, check_id: str) -> bool:
@@ -173,21 +257,16 @@ def _is_http_check(scenario: str, check_id: str) -> bool:
 def classify(check, surface: Surface, *, bridged: bool = False) -> tuple[str, str]:
     """(kind, reason) for one failing check (a `results.Check`)."""
     scenario, cid = check.scenario, check.id
-    cap = _capability(scenario)
+    cap = _capability(scenario, cid)
     if surface.read and cap and cap not in surface.capabilities:
-        return CAPABILITY, f"the server does not declare the `{cap}` capability this scenario exercises"
-    if scenario == "server-stateless":
-        needed = _STATELESS_FIXTURES.get(cid, ())
-    else:
-        try:
-            needed = scenario_fixtures().get(scenario, ())
-        except (OSError, ValueError):
-            needed = ()
+        return CAPABILITY, f"the server does not declare the `{cap}` capability this check exercises"
+    needed = _needed(scenario, cid)
     text = (check.error or "") + " " + json.dumps(check.details or {}, ensure_ascii=False)
     mentioned = tuple(n for n in _NAME.findall(text) if n.startswith("test_"))
     missing = sorted({n for n in (*needed, *mentioned) if surface.read and not surface.has(n)})
     if missing:
-        return FIXTURE, f"calls the suite's fixture {', '.join(missing)}, which the server does not list"
+        why = f"calls the suite's fixture {', '.join(missing)}, which the server does not list"
+        return FIXTURE, why + _evidence(f"{scenario} {text}")
     if bridged and _is_http_check(scenario, cid):
         return UNTESTABLE, "tests the HTTP binding, which the stdio bridge provides, not the server"
     if bridged and cid.startswith("sep-2575-request-meta-invalid") and '"code":-32601' in text.replace(" ", ""):
@@ -201,3 +280,13 @@ def classify(check, surface: Surface, *, bridged: bool = False) -> tuple[str, st
     if isinstance(check.details, dict) and check.details.get("untestable"):
         return UNTESTABLE, "the suite could not exercise this rule: " + " ".join((check.error or "").split())[:160]
     return DEFECT, "the server broke the rule this check tests"
+
+
+def judge(check, era: str | None) -> None:
+    """Record the severity table's reading of one check (see the module's notes)."""
+    from mcp_lab.wire import severity
+
+    row = severity.suite_rule(check.id, check.details, era)
+    if row is None or not check.failed and row.id not in ("retired-code", "reserved-code"):
+        return
+    check.rule, check.level, check.rule_url, check.rule_verdict = row.id, row.level, row.url, row.verdict

@@ -96,7 +96,7 @@ def main(args, server_argv, parser, extra=()) -> int:
                 path=args.path,
             )
     except (SuiteNotInstalled, McpError, ValueError, ConnectionError, OSError) as e:
-        return cli.report("conformance", e)
+        return cli.report("conformance", e, as_json=args.json)
     if args.write_baseline:
         with open(args.write_baseline, "w", encoding="utf-8") as f:
             f.write(result.baseline_skeleton())

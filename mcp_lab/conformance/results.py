@@ -46,6 +46,20 @@ class Check:
     revision: str | None = None  # the requirement set the run was made at
     kind: str | None = None  # a failing check's classification (classify.py): defect, fixture, ...
     kind_reason: str | None = None
+    # The severity table's reading (mcp_lab.wire.severity, set by classify.judge): the row the
+    # check stands for, the spec's level for it, and its link; None where the suite's own
+    # status is the verdict (FAILURE: a MUST it tests, WARNING: a SHOULD).
+    rule: str | None = None
+    level: str | None = None
+    rule_url: str | None = None
+    rule_verdict: str | None = None
+
+    @property
+    def verdict(self) -> str | None:
+        """defect | warning | None (passed): the table's verdict, else the suite's status."""
+        if self.rule_verdict is not None:
+            return self.rule_verdict
+        return {"FAILURE": "defect", "WARNING": "warning"}.get(self.status)
 
     @property
     def failed(self) -> bool:
@@ -53,7 +67,7 @@ class Check:
 
     @property
     def link(self) -> str | None:
-        return spec_link(self.scenario, self.references, self.revision, self.id)
+        return self.rule_url or spec_link(self.scenario, self.references, self.revision, self.id)
 
     def detail_text(self, limit: int = 400) -> str:
         parts = [self.error] if self.error else []
@@ -120,9 +134,27 @@ class Result:
         keys = set(self.judgement.unexpected)
         return [c for c in self.checks if c.scored and c.failed and f"{c.scenario}:{c.id}" in keys]
 
+    def _judged(self, verdict: str) -> list[Check]:
+        return [
+            c
+            for c in self.checks
+            if c.scored and not c.baselined and c.verdict == verdict and c.kind in (None, "defect")
+        ]
+
     def defects(self) -> list[Check]:
-        """The unexpected failures that are defects of the server (unclassified ones count too)."""
-        return [c for c in self.unexpected_checks() if c.kind in (None, "defect")]
+        """Every scored check, not baselined, whose verdict (the severity table's, else the
+        suite's FAILURE) is a defect and whose failure is not explained as a fixture, a
+        capability or untestable: whatever status the suite gave it (a suite WARNING that is a
+        MUST of the spec, a suite pass on a code the spec forbids)."""
+        return self._judged("defect")
+
+    def not_observed(self) -> list[Check]:
+        """Scored passes that say nothing about the server: the scenario's fixture is missing."""
+        return [c for c in self.checks if c.scored and c.kind == "not-observed"]
+
+    def warnings(self) -> list[Check]:
+        """The same for SHOULDs: shown, never failing the run."""
+        return self._judged("warning")
 
     def by_kind(self) -> dict[str, list[Check]]:
         out: dict[str, list[Check]] = {}
@@ -184,9 +216,18 @@ class Result:
         if self.baseline is not None:
             head += f"; baseline {self.baseline.name}: {len(j.expected)} expected"
         verdict = "PASS" if self.ok else "FAIL"
-        extra = []
+        defects, warnings = len(self.defects()), len(self.warnings())
+        counted = f"{defects} defect(s) (MUST), {warnings} warning(s) (SHOULD)"
+        if self.ok and (j.unexpected or warnings):
+            counted += "; PASS because no failure is a defect of the server"
+        extra = [counted]
+        if self.not_observed():
+            extra.append(
+                f"{len(self.not_observed())} pass(es) not observed: the scenario calls a fixture the "
+                "server does not list, so the pass says nothing about the server"
+            )
         if j.unexpected:
-            extra.append(f"{len(j.unexpected)} unexpected failure(s)")
+            extra.append(f"{len(j.unexpected)} failure(s) not in the baseline (unexpected), each classified below")
         if j.stale:
             extra.append(
                 f"{len(j.stale)} stale baseline entr{'y' if len(j.stale) == 1 else 'ies'} (now passing: remove)"
@@ -210,17 +251,19 @@ class Result:
         scenarios that are not scored are summed up in one line."""
         lines = [self.summary(), ""]
         rank = {"defect": 0, None: 0, "fixture": 1, "capability": 2, "untestable": 3}
-        shown = [c for c in self.checks if c.scored and (all_checks or c.failed)]
+        shown = [c for c in self.checks if c.scored and (all_checks or c.failed or c.verdict == "defect")]
         if not include_baselined:
             shown = [c for c in shown if not c.baselined]
         # Defects first, then the explained failures, then baselined ones, then the rest.
         shown.sort(key=lambda c: (not c.failed, bool(c.baselined), rank.get(c.kind, 0)))
         for c in shown:
-            mark = "~" if c.baselined else _SYMBOL.get(c.status, "?")
-            kind = f"  [{c.kind}]" if c.failed and c.kind and not c.baselined else ""
+            mark = "~" if c.baselined else ("?" if c.kind == "not-observed" else _SYMBOL.get(c.status, "?"))
+            kind = f"  [{c.kind}]" if (c.failed or c.kind == "not-observed") and c.kind and not c.baselined else ""
             lines.append(f"{mark} {c.status:<8} {c.scenario} :: {c.id}{kind}")
-            if c.failed and c.kind and c.kind != "defect" and not c.baselined:
+            if (c.failed or c.kind == "not-observed") and c.kind and c.kind != "defect" and not c.baselined:
                 lines.append(f"      {c.kind}: {c.kind_reason}")
+            elif c.rule and c.verdict and not c.baselined:
+                lines.append(f"      {c.verdict} ({c.level}, whatever the suite's status): rule {c.rule}")
             if c.failed:
                 detail = c.detail_text(width * 2)
                 if detail:
@@ -324,7 +367,9 @@ class Result:
     def to_dict(self) -> dict:
         return {
             "ok": self.ok,
-            "defects": [f"{c.scenario}:{c.id}" for c in self.defects()],
+            "defects": list(dict.fromkeys(f"{c.scenario}:{c.id}" for c in self.defects())),
+            "warnings": list(dict.fromkeys(f"{c.scenario}:{c.id}" for c in self.warnings())),
+            "not_observed": list(dict.fromkeys(f"{c.scenario}:{c.id}" for c in self.not_observed())),
             "target": self.target,
             "requirements": self.requirements,
             "mode": self.mode,
@@ -347,6 +392,9 @@ class Result:
                     "baselined": c.baselined,
                     "kind": c.kind,
                     "kind_reason": c.kind_reason,
+                    "verdict": c.verdict,
+                    "rule": c.rule,
+                    "level": c.level,
                 }
                 for c in sorted(self.checks, key=lambda c: (not c.failed, c.kind not in (None, "defect")))
             ],

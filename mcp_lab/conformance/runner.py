@@ -146,7 +146,9 @@ def run(
 
         argv = known.argv_for(server) if isinstance(server, str) else [os.fspath(a) for a in server]
         with serve_stdio(argv, timeout=timeout) as b:
-            return _run_against(b.url, label, reqs, requirements, scenarios, baseline, timeout, output_dir, **opts)
+            result = _run_against(b.url, label, reqs, requirements, scenarios, baseline, timeout, output_dir, **opts)
+            _add_framing(result, b.backend.framing_lines())
+            return result
     with tempfile.TemporaryDirectory(prefix="mcp_lab-server-") as scratch:
         srv = _start(server, scratch, path)
         try:
@@ -176,18 +178,46 @@ def _run_against(
             "a stdio server, run through a bridge: one process per HTTP request (per session for a "
             "legacy initialize); checks of the HTTP binding test the bridge and are marked untestable"
         )
-    _classify(result, surface, bridged)
+    _classify(result, surface, bridged, "legacy" if legacy else "modern")
     return result
 
 
-def _classify(result: Result, surface, bridged: bool) -> None:
-    from .classify import classify
+def _add_framing(result: Result, lines: list[str]) -> None:
+    """The stdio bridge's own check: every stdout line of every process was a JSON-RPC message.
+    The suite cannot see a stdio server's stdout (it talks to the bridge), so mcp_lab reports it,
+    as a scored check judged by the severity table's `framing` row (MUST NOT)."""
+    from mcp_lab.wire import severity
+
+    from .results import Check
+
+    row = severity.rule("framing")
+    shown = ", ".join(repr(x[:80]) for x in list(dict.fromkeys(lines))[:3])
+    check = Check(
+        scenario="mcp-lab-stdio-framing",
+        id="stdout-carries-only-mcp-messages",
+        name="StdioFraming",
+        status="FAILURE" if lines else "SUCCESS",
+        description="mcp_lab's check through the bridge: the server writes nothing to stdout that is not an MCP message",
+        error=f"{len(lines)} stdout line(s) that are not MCP messages: {shown}" if lines else None,
+        revision=result.requirements,
+    )
+    if lines:
+        check.rule, check.level, check.rule_url, check.rule_verdict = row.id, row.level, row.url, row.verdict
+        check.kind, check.kind_reason = "defect", "the server broke the rule this check tests"
+    result.checks.insert(0, check)
+
+
+def _classify(result: Result, surface, bridged: bool, era: str) -> None:
+    from .classify import NOT_OBSERVED, classify, judge, not_observed
 
     if not surface.read:
         result.notes.append("the server's surface could not be read, so failures are not told apart")
     for c in result.checks:
-        if c.failed:
+        judge(c, era)
+        if c.failed or c.verdict == "defect":
             c.kind, c.kind_reason = classify(c, surface, bridged=bridged)
+        elif why := not_observed(c, surface):
+            c.kind, c.kind_reason = NOT_OBSERVED, why
 
 
 def _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir) -> Result:

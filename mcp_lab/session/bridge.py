@@ -21,6 +21,11 @@ request) in front of the real server:
   checks, SSE streams, subscriptions) is the bridge's, not the server's, so those checks are
   classified untestable; and a stdio server's cross-request state (a handle minted by one
   request and used by the next) does not survive from one process to the next.
+  Every line a process writes to stdout is read, to its end: after the answer the process's
+  stdin is closed and its stdout read until EOF (a Python server on a pipe flushes a stray
+  start-up `print()` only then); a line that is not a JSON-RPC message is kept in `framing`,
+  which the conformance run reports as a defect of the server (stdio: MUST NOT).  A Python
+  server runs with PYTHONUNBUFFERED=1, so such a line also arrives where it was written.
 * `forward`: every request is passed on to the real URL with extra headers (credentials), and
   the reply streamed back unchanged.
 
@@ -38,6 +43,8 @@ import time
 import uuid
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from mcp_lab.transport.process import unbuffered_env
 
 __all__ = ["Bridge", "StdioBackend", "ForwardBackend", "serve_stdio", "forward"]
 
@@ -63,7 +70,10 @@ class StdioBackend:
     """Serve a stdio server: a fresh process per modern request, one per legacy session."""
 
     def __init__(self, argv: Sequence[str], *, env: dict | None = None, timeout: float = 30.0, spares: int = 2):
-        self.argv, self.env, self.timeout, self.spares = list(argv), env, timeout, spares
+        self.argv, self.timeout, self.spares = list(argv), timeout, spares
+        self.env = {**unbuffered_env(self.argv), **(env or {})} or None
+        self.framing: list[str] = []  # stdout lines that were not JSON-RPC messages, from any process
+        self._retiring: list[threading.Thread] = []
         self._spare: queue.Queue = queue.Queue()
         self._sessions: dict[str, tuple] = {}
         self._lock = threading.Lock()
@@ -102,12 +112,52 @@ class StdioBackend:
 
     def _retire(self, t) -> None:
         def go():
+            self._read_to_end(t)
             t.close()
             with self._lock:
                 if t in self._all:
                     self._all.remove(t)
 
-        threading.Thread(target=go, daemon=True).start()
+        th = threading.Thread(target=go, daemon=True)
+        with self._lock:
+            self._retiring = [x for x in self._retiring if x.is_alive()] + [th]
+        th.start()
+
+    def _read_to_end(self, t, timeout: float = 2.0) -> None:
+        """Close the process's stdin and read its stdout until EOF (at most `timeout` s), keeping
+        every line that is not a JSON-RPC message."""
+        try:
+            if not t.end_input():
+                return
+            deadline = time.monotonic() + timeout
+            while (remaining := deadline - time.monotonic()) > 0:
+                _, line = t.read_line(remaining)
+                self._judge(line)
+        except Exception:  # EOF, the deadline, or the bridge closing under it: the end either way
+            return
+
+    def _judge(self, line: str) -> bool:
+        """True when `line` is a JSON object; anything else is kept as a framing violation."""
+        try:
+            m = json.loads(line)
+        except ValueError:
+            m = None
+        if not isinstance(m, dict):
+            with self._lock:
+                self.framing.append(line)
+            return False
+        return True
+
+    def framing_lines(self, timeout: float = 5.0) -> list[str]:
+        """The framing violations seen so far, after the processes being retired were read to
+        their end (at most `timeout` s)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            threads = list(self._retiring)
+        for th in threads:
+            th.join(max(0.0, deadline - time.monotonic()))
+        with self._lock:
+            return list(self.framing)
 
     def handle(self, method: str, headers: dict[str, str], body: bytes) -> _Reply:
         if method != "POST":
@@ -171,14 +221,12 @@ class StdioBackend:
             if remaining <= 0:
                 raise TimeoutError(f"no answer within {self.timeout:g} s")
             _, line = t.read_line(remaining)
-            try:
-                m = json.loads(line)
-            except ValueError:
-                continue  # a framing violation on stdout: not a message (probe and check report it)
-            if isinstance(m, dict) and m.get("id") == rid and ("result" in m or "error" in m):
+            if not self._judge(line):
+                continue  # a framing violation on stdout: not a message, kept in `framing`
+            m = json.loads(line)
+            if m.get("id") == rid and ("result" in m or "error" in m):
                 return before, m
-            if isinstance(m, dict):
-                before.append(m)
+            before.append(m)
 
     def close(self) -> None:
         self._closed = True

@@ -121,10 +121,9 @@ def run(args, server: Any, parser: argparse.ArgumentParser) -> int:
 
         return _show(diff(args.a, args.b, server_version=args.ignore_server_version, ignore=args.ignore), args)
     except (CassetteError, ScriptError) as e:
-        print(f"mcp-lab {args.command}: {e}", file=sys.stderr)
-        return cli.EXIT_CANNOT_RUN
+        return cli.report(args.command, str(e), as_json=getattr(args, "json", False))
     except (McpError, OSError, ValueError, TypeError) as e:
-        return cli.report(args.command, e)
+        return cli.report(args.command, e, as_json=getattr(args, "json", False))
 
 
 def _check_timeout(args) -> None:
@@ -229,6 +228,7 @@ def _record(args, server) -> int:
             _run_script(verdict.client, script, args.timeout)
         except McpError as e:  # a server that died or went silent: keep what was recorded
             stopped = e
+        verdict.finish()  # the server's stdout read to its end: what it flushes at exit is recorded too
         how = f"mcp-lab record (script: {name}" + (", over HTTP)" if "url" in where else ")")
         if stopped is not None:
             how += f", stopped early: {' '.join(stopped.message.split())}"

@@ -16,11 +16,16 @@ check does).  Each finding names what was asked, what came back, and the spec's 
     schema          an answer the official schema refuses
     error-code      an unknown tool or prompt not answered with -32602 (an `isError` result is a
                     tool that ran; -32603 is an internal error), an unknown resource not
-                    answered with -32602 (-32002, the legacy code, is a warning), an empty
-                    `contents` for a resource that does not exist
+                    answered with -32602 (from a 2026-07-28 server -32002 too: that code is
+                    retired), an empty `contents` for a resource that does not exist, and any
+                    error whose code the spec forbids (retired, or undefined in -32020..-32099)
     undeclared      a kind the server serves without declaring its capability
     not-served      a kind the server declares but does not serve
     framing         a stdout line that is not an MCP message (stdio)
+
+Severity is not decided here: each finding names its row of `mcp_lab.wire.severity` (the one
+table the conformance classifier reads too), and takes the row's verdict for the server's era
+(MUST / MUST NOT: a defect, which fails the run; SHOULD: a warning) and its spec link.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_lab.wire import jsonrpc
+from mcp_lab.wire import jsonrpc, severity
 
 __all__ = ["check", "CheckReport", "CheckFinding"]
 
@@ -46,10 +51,12 @@ UNKNOWN_URI = "mcp-lab-check://no/such/resource"
 @dataclass
 class CheckFinding:
     kind: str  # schema | error-code | undeclared | not-served | framing
-    severity: str  # defect | warning
+    severity: str  # defect | warning: the verdict of `rule`'s row for the server's era
     what: str  # what was asked
     message: str  # what came back, and what the spec asks
     spec: str
+    rule: str = ""  # the row of mcp_lab.wire.severity
+    level: str = ""  # the spec's keyword for it (MUST, SHOULD, ...)
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -86,7 +93,7 @@ class CheckReport:
         for f in sorted(self.findings, key=lambda f: f.severity != "defect"):
             out.append(f"{'✗' if f.severity == 'defect' else '!'} {f.kind:<11} {f.what}")
             out.append(f"      {f.message}")
-            out.append(f"      spec: {f.spec}")
+            out.append(f"      spec ({f.level}): {f.spec}")
         return "\n".join(out)
 
     def __str__(self) -> str:
@@ -95,7 +102,8 @@ class CheckReport:
     def to_dict(self) -> dict:
         return {
             "ok": self.ok,
-            "defects": len(self.defects),
+            "defects": [f.to_dict() for f in self.defects],
+            "warnings": [f.to_dict() for f in self.findings if f.severity != "defect"],
             "server": self.server,
             "era": self.era,
             "version": self.version,
@@ -110,6 +118,7 @@ class CheckReport:
 class _Run:
     def __init__(self, client, report: CheckReport, limit: int):
         self.c, self.r, self.limit = client, report, limit
+        self.judged_ids: set = set()  # answers already reported under an unknown-name rule
 
     def ask(self, method: str, params: dict | None = None):
         self.r.asked += 1
@@ -118,8 +127,15 @@ class _Run:
         except jsonrpc.ProtocolError as e:
             return jsonrpc.Error(None, e.code, e.message)
 
-    def find(self, kind, severity, what, message, page) -> None:
-        self.r.findings.append(CheckFinding(kind, severity, what, message, SPEC + page))
+    def find(self, kind: str, rule_id: str, what: str, message: str, page: str | None = None) -> None:
+        """Record a finding under its severity row (skipped when the row does not bind this
+        server's era); `page` overrides the row's link where the same rule has a page per kind."""
+        verdict = severity.verdict(rule_id, self.r.era)
+        if verdict is None:
+            return
+        row = severity.rule(rule_id)
+        spec = SPEC + page if page else row.url
+        self.r.findings.append(CheckFinding(kind, verdict, what, message, spec, row.id, row.level))
 
     def kinds(self) -> dict[str, list[dict]]:
         listed: dict[str, list[dict]] = {}
@@ -132,7 +148,7 @@ class _Run:
                 code = answer.code if isinstance(answer, jsonrpc.Error) else "a result without a list"
                 self.find(
                     "not-served",
-                    "defect",
+                    "declared-not-served",
                     method,
                     f"the server declares `{kind}` but answered {method} with {code}",
                     f"{page}#capabilities",
@@ -141,7 +157,7 @@ class _Run:
                 items = answer.result[key]
                 self.find(
                     "undeclared",
-                    "defect" if items else "warning",
+                    "served-undeclared" if items else "served-undeclared-empty",
                     method,
                     f"the server serves {method} ({len(items)} item(s)) without declaring the `{kind}` capability",
                     f"{page}#capabilities",
@@ -162,46 +178,53 @@ class _Run:
     def unknowns(self, listed: dict[str, list[dict]]) -> None:
         if "tools" in listed:
             a = self.ask("tools/call", {"name": UNKNOWN_TOOL, "arguments": {}})
-            self.expect_invalid_params(
-                a, f"tools/call of an unknown tool ({UNKNOWN_TOOL})", "server/tools#error-handling"
-            )
+            self.expect_invalid_params(a, f"tools/call of an unknown tool ({UNKNOWN_TOOL})", "unknown-tool")
         if "prompts" in listed:
             a = self.ask("prompts/get", {"name": UNKNOWN_PROMPT})
-            self.expect_invalid_params(
-                a, f"prompts/get of an unknown prompt ({UNKNOWN_PROMPT})", "server/prompts#error-handling"
-            )
+            self.expect_invalid_params(a, f"prompts/get of an unknown prompt ({UNKNOWN_PROMPT})", "unknown-prompt")
         if "resources" in listed:
             a = self.ask("resources/read", {"uri": UNKNOWN_URI})
             what = f"resources/read of a resource that does not exist ({UNKNOWN_URI})"
-            if isinstance(a, jsonrpc.Error) and a.code == -32002:
+            if isinstance(a, jsonrpc.Error) and a.code == -32002 and self.r.era == "legacy":
+                return  # the not-found code of 2025-11-25 and earlier: right for a legacy server
+            if isinstance(a, jsonrpc.Result) and a.result.get("contents") == []:
                 self.find(
                     "error-code",
-                    "warning",
-                    what,
-                    "answered -32002, the code of 2025-11-25 and earlier; 2026-07-28 servers MUST answer -32602",
-                    "server/resources#error-handling",
-                )
-            elif isinstance(a, jsonrpc.Result) and a.result.get("contents") == []:
-                self.find(
-                    "error-code",
-                    "defect",
+                    "unknown-resource-empty",
                     what,
                     "answered an empty `contents` array: servers MUST NOT, they MUST answer -32602",
-                    "server/resources#error-handling",
                 )
             else:
-                self.expect_invalid_params(a, what, "server/resources#error-handling")
+                self.expect_invalid_params(a, what, "unknown-resource")
 
-    def expect_invalid_params(self, a, what: str, page: str) -> None:
+    def expect_invalid_params(self, a, what: str, rule_id: str) -> None:
         if isinstance(a, jsonrpc.Error) and a.code == jsonrpc.INVALID_PARAMS:
             return
+        row = severity.rule(rule_id)
         if isinstance(a, jsonrpc.Error):
             got = f"JSON-RPC error {a.code} ({a.message})"
+            forbidden = severity.code_rule(a.code, self.r.era)
+            if forbidden is not None:  # a code no 2026-07-28 server may emit: that rule leads
+                self.judged_ids.add(a.id)
+                rule_id = forbidden.id
+                got += f", a code the spec forbids ({forbidden.says})"
         elif isinstance(a, jsonrpc.Result) and a.result.get("isError"):
             got = "a result with isError: true, as if the tool had run and failed"
         else:
             got = "a successful result"
-        self.find("error-code", "defect", what, f"answered {got}; the spec asks for JSON-RPC error -32602", page)
+        asks = f"the spec asks for JSON-RPC error -32602 ({row.level})"
+        self.find("error-code", rule_id, what, f"answered {got}; {asks}")
+
+    def codes(self) -> None:
+        """Every error the server sent, judged by its code alone (a retired code, an undefined
+        one of the reserved range), unless an unknown-name check above already reported it."""
+        for e in self.c.trace:
+            m = e.message
+            if e.kind != "recv" or not isinstance(m, jsonrpc.Error) or m.id in self.judged_ids:
+                continue
+            row = severity.code_rule(m.code, self.r.era)
+            if row is not None:
+                self.find("error-code", row.id, f"an answer (id {m.id})", f"answered error {m.code}: {row.says}")
 
     def schema(self) -> None:
         from mcp_lab.wire.schema_check import WireChecker
@@ -212,7 +235,7 @@ class _Run:
                 if e.kind == "noise":
                     self.find(
                         "framing",
-                        "defect",
+                        "framing",
                         "stdout",
                         e.note or "a line that is not MCP",
                         "basic/transports/stdio#receiving-messages",
@@ -228,7 +251,7 @@ class _Run:
             if f.verdict == "invalid":
                 self.find(
                     "schema",
-                    "defect",
+                    "schema",
                     f"the answer to {f.method or '?'} ({f.version}, model {f.model})",
                     f"{f.error}: {(e.line or '')[:200]}",
                     f"schema#{(f.model or '').lower()}",
@@ -259,7 +282,15 @@ def check(
             run.exercise(listed)
             run.unknowns(listed)
         else:
-            run.find("not-served", "defect", "the probe", "no era and version could be agreed on", "basic/versioning")
+            run.find(
+                "not-served",
+                "declared-not-served",
+                "the probe",
+                "no era and version could be agreed on",
+                "basic/versioning",
+            )
+        c.finish()  # stdout read to its end: a line a buffered server flushes at exit is judged too
+        run.codes()
         run.schema()
         return report
     finally:

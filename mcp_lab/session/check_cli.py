@@ -40,7 +40,7 @@ def main(args, server_argv, extra=()) -> int:
         with cli.serve_target(server, http=args.http, path=args.path) as target:
             report = check(target, timeout=args.timeout, headers=headers or None)
     except (McpError, ValueError, TypeError, OSError) as e:
-        return cli.report("check", e)
+        return cli.report("check", e, as_json=args.json)
     print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False) if args.json else report.text())
     sys.stdout.flush()
     return cli.EXIT_OK if report.ok else cli.EXIT_FOUND

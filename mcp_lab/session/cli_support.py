@@ -187,7 +187,16 @@ def serve_target(server: Any, *, http: bool = False, path: str = "/mcp", timeout
         srv.close()
 
 
-def report(command: str, e: BaseException) -> int:
-    """Print the one-line error of a command that could not run; return exit status 2."""
-    print(f"mcp-lab {command}: {one_line(e)}", file=sys.stderr)
+def report(command: str, e: BaseException | str, *, as_json: bool = False) -> int:
+    """Print the one-line error of a command that could not run; return exit status 2.  With
+    `as_json` (the command's --json) stdout gets the same as a JSON object too, so a script that
+    reads stdout as JSON always gets JSON: {"ok": false, "error": ..., "exit": 2}."""
+    message = e if isinstance(e, str) else one_line(e)
+    print(f"mcp-lab {command}: {message}", file=sys.stderr)
+    if as_json:
+        import json
+
+        error = {"ok": False, "command": command, "error": message, "exit": EXIT_CANNOT_RUN}
+        print(json.dumps(error, ensure_ascii=False))
+        sys.stdout.flush()
     return EXIT_CANNOT_RUN

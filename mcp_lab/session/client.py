@@ -20,7 +20,7 @@ from typing import Any
 from mcp_lab.session.http_headers import HttpSessionState
 from mcp_lab.transport.base import Transport
 from mcp_lab.wire import jsonrpc, revisions
-from mcp_lab.wire.errors import ConnectionClosed
+from mcp_lab.wire.errors import ConnectionClosed, TransportClosed
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
 from mcp_lab.wire.trace import Trace
 
@@ -33,6 +33,9 @@ __all__ = ["Client", "DEFAULT_CAPABILITIES"]
 # caller who knows better passes `capabilities=` to `connect()`, for every request.
 # https://modelcontextprotocol.io/specification/2026-07-28/client/elicitation#capabilities
 DEFAULT_CAPABILITIES: dict = {}
+# How long `finish()` reads a stdio server's stdout after closing its stdin, waiting for EOF (a
+# server SHOULD exit when its stdin closes; one that does not is then stopped by signals).
+FINISH_TIMEOUT = 2.0
 
 
 class Client:
@@ -68,6 +71,7 @@ class Client:
         self.abandoned: set = set()  # ids given up on after a deadline, still pending
         self._ids = itertools.count(1)
         self.closed = False
+        self._finished = False  # finish() ran: stdin is closed, stdout was read to its end
         # The start-up allowance (connect(start_timeout=)): until the server's first line arrives,
         # a request may wait until `start_until` (monotonic), and running out says "start-up".
         self.start_until: float | None = None
@@ -218,8 +222,33 @@ class Client:
                 return found
             time.sleep(0.05)
 
+    def finish(self, timeout: float = FINISH_TIMEOUT) -> None:
+        """End the conversation and read what the server still writes, to its end.
+
+        For stdio: close stdin, then read stdout until EOF (at most `timeout` seconds) and
+        record every line, as a message or as `noise`.  A server whose stdout is block-buffered
+        on a pipe (Python without PYTHONUNBUFFERED) flushes a stray start-up `print()` only when
+        it exits; read here, it is judged like any other line.  No request can follow.
+        Idempotent; `close()` calls it."""
+        if self.closed or self._finished:
+            return
+        self._finished = True
+        try:
+            if not self.transport.end_input():
+                return
+        except OSError:
+            return
+        deadline = time.monotonic() + timeout
+        while (remaining := deadline - time.monotonic()) > 0:
+            try:
+                self.read_event(remaining)
+            except (DeadlineExceeded, TransportClosed, ConnectionClosed, OSError):
+                return
+
     def close(self) -> int | None:
-        """Close the connection (for stdio: close stdin, then reap the process). Idempotent."""
+        """Close the connection (for stdio: close stdin, read stdout to its end, then reap the
+        process). Idempotent."""
+        self.finish()
         self.closed = True
         return self.transport.close()
 
@@ -266,6 +295,7 @@ class Client:
                 peer=self.name,
                 at=at,
                 note="framing violation: the line is not valid UTF-8 (MCP messages are UTF-8)",
+                deliberate=self.deliberate,
             )
         try:
             msg = jsonrpc.parse(line)
@@ -277,6 +307,7 @@ class Client:
                 peer=self.name,
                 at=at,
                 note=f"framing violation: stdout must carry only MCP messages ({e.message})",
+                deliberate=self.deliberate,
             )
         note = None
         mid = getattr(msg, "id", None)

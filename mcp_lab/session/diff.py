@@ -40,7 +40,8 @@ class ExchangeDiff:
 
     @property
     def label(self) -> str:
-        return (self.left or self.right).label
+        """What was asked, as sent: the new side when there is one (a replay's real request)."""
+        return (self.right or self.left).label
 
 
 @dataclass
@@ -131,7 +132,9 @@ def _strip(v: Any) -> Any:
 def _view(x: Exchange, rules: tuple) -> dict:
     """What is compared: the request and the answer, with what varies normalised (the default
     rules: a placeholder, so presence still counts) and what the caller ignores removed (so a
-    place present on one side only is ignored too)."""
+    place present on one side only is ignored too).  A replayed exchange is read in the
+    recording's names (`Exchange.compared_as`)."""
+    x = x.compared_as or x
     view: dict[str, Any] = {}
     if x.kind != "server":
         view["request"] = x.request if x.request is not None else x.request_line
@@ -225,6 +228,7 @@ def to_json(d: TraceDiff) -> dict:
             {
                 "status": i.status,
                 "what": i.label,
+                "sent": i.right.request_line if i.right is not None and i.right.kind != "server" else None,
                 "why": i.why,
                 "changes": [{"path": c.where, "kind": c.kind, "left": c.left, "right": c.right} for c in i.changes],
             }

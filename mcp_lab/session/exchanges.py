@@ -8,7 +8,7 @@ reads them off a Trace, in order.  Cassettes show their recording this way
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.trace import Trace
@@ -28,6 +28,9 @@ class Exchange:
     answer: dict | None = None  # the answer (result or error), or the server's own message
     request_line: str | None = None
     answer_line: str | None = None
+    # A replay's exchange read in the recording's names (minted values mapped back): what the
+    # diff compares.  The fields above stay exactly what was sent and received.
+    compared_as: "Exchange | None" = field(default=None, repr=False)
 
     @property
     def method(self) -> str:

@@ -22,8 +22,17 @@ def _write(suites: list[ET.Element], path: str | os.PathLike) -> None:
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 
 
+def _unique(name: str, seen: dict[str, int]) -> str:
+    """`name`, or `name (2)`, `name (3)` for a check the suite reports several times."""
+    seen[name] = seen.get(name, 0) + 1
+    return name if seen[name] == 1 else f"{name} ({seen[name]})"
+
+
 def write_conformance(result, path: str | os.PathLike) -> None:
-    """`result` is a `mcp_lab.conformance.Result`."""
+    """`result` is a `mcp_lab.conformance.Result`.  The verdicts are the result's own (the one
+    severity table): a defect is a <failure>; a warning (a SHOULD), an explained failure and a
+    baselined one are <skipped> with the reason and the spec heading."""
+    defects = {id(c) for c in result.defects()}
     by_scenario: dict[str, list] = {}
     for c in result.checks:
         if c.scored:
@@ -32,24 +41,32 @@ def write_conformance(result, path: str | os.PathLike) -> None:
     for scenario, checks in by_scenario.items():
         suite = ET.Element("testsuite", name=f"conformance.{scenario}", tests=str(len(checks)))
         failures = skipped = 0
+        seen: dict[str, int] = {}
         for c in checks:
-            case = ET.SubElement(suite, "testcase", classname=f"conformance.{scenario}", name=c.id)
-            if not c.failed:
-                if c.status == "SKIPPED":
-                    ET.SubElement(case, "skipped", message="skipped by the suite")
-                    skipped += 1
-                continue
+            name = _unique(c.id, seen)
+            case = ET.SubElement(suite, "testcase", classname=f"conformance.{scenario}", name=name)
             detail = c.detail_text(2000) + (f"\nspec: {c.link}" if c.link else "")
-            if c.baselined:
+            if id(c) in defects:
+                level = f" ({c.level})" if c.level else ""
+                message = f"defect{level}: " + (c.error or c.status)
+                ET.SubElement(case, "failure", message=message[:500], type=c.status).text = detail
+                failures += 1
+            elif c.baselined and c.failed:
                 ET.SubElement(case, "skipped", message=f"expected (baseline): {c.baselined}").text = detail
                 skipped += 1
-            elif c.kind not in (None, "defect") or c.status == "WARNING" and result.baseline is None:
-                why = f"{c.kind}: {c.kind_reason}" if c.kind not in (None, "defect") else "a warning (SHOULD)"
+            elif c.failed and c.kind not in (None, "defect"):
+                ET.SubElement(case, "skipped", message=f"{c.kind}: {c.kind_reason}").text = detail
+                skipped += 1
+            elif c.kind == "not-observed":
+                ET.SubElement(case, "skipped", message=f"not observed: {c.kind_reason}")
+                skipped += 1
+            elif c.verdict == "warning":
+                why = f"a warning ({c.level or 'SHOULD'}): not a defect" + (f"; spec: {c.link}" if c.link else "")
                 ET.SubElement(case, "skipped", message=why).text = detail
                 skipped += 1
-            else:
-                ET.SubElement(case, "failure", message=(c.error or c.status)[:500], type=c.status).text = detail
-                failures += 1
+            elif c.status == "SKIPPED":
+                ET.SubElement(case, "skipped", message="skipped by the suite")
+                skipped += 1
         suite.set("failures", str(failures))
         suite.set("skipped", str(skipped))
         suites.append(suite)

@@ -82,6 +82,12 @@ class Verdict:
         """Close the connection the probe left open (the caller's job)."""
         return self.client.close() if self.client is not None else None
 
+    def finish(self) -> None:
+        """End the conversation and read the server's stdout to its end (`Client.finish`), so a
+        line a buffered server flushes only at exit is recorded and judged; no request follows."""
+        if self.client is not None:
+            self.client.finish()
+
     def __enter__(self) -> "Verdict":
         return self
 

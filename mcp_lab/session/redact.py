@@ -13,7 +13,14 @@ the JSON paths the caller marks (`paths=`, matched on every message: `params.arg
 parsed `message`, the `http` record, notes) is searched for each secret and the occurrences are
 replaced with `<redacted>`; a bearer token is also hidden alone, without its `Bearer ` prefix.
 A redacted `line` is no longer byte-exact, and the cassette's header says what was redacted
-(names and paths, never values).  `mcp_lab.session.cassette.dumps` calls `events()` on every
+(names and paths, never values).
+
+The server's command line in the header is a place too (`command_secrets`): the value of every
+environment assignment (`env TOKEN=abc python server.py`: `TOKEN=<redacted>`) and of every
+option named like a credential (`--token`, `--api-key`, `--password`, `--secret`, ...; as
+`--token abc` or `--token=abc`) is masked there, and the values join the secrets searched for
+everywhere else, so the server's stderr (recorded as `stderr` events) or an echo in a message
+loses them as well.  `mcp_lab.session.cassette.dumps` calls `events()` on every
 save, so `trace.save()` from Python hides the standard credentials too.
 """
 
@@ -23,7 +30,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["SENSITIVE_HEADERS", "MASK", "events", "secrets_in"]
+__all__ = ["SENSITIVE_HEADERS", "MASK", "events", "secrets_in", "command_secrets"]
 
 SENSITIVE_HEADERS = ("authorization", "proxy-authorization", "cookie", "set-cookie")
 MASK = "<redacted>"
@@ -97,6 +104,40 @@ def secrets_in(objs: list[dict], headers: Iterable[str] = (), paths: Iterable[st
     return sorted((s for s in found if len(s) >= _MIN), key=len, reverse=True)
 
 
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
+_SECRET_OPTION = re.compile(r"token|secret|passw|credential|auth|api[-_]?key|(^|[-_])key($|[-_])", re.I)
+
+
+def command_secrets(argv: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(the argv with secrets masked, the secret values) for a server's command line."""
+    masked: list[str] = []
+    found: list[str] = []
+    pending = False  # the previous item was an option named like a credential: this is its value
+    for item in argv:
+        item = str(item)
+        option, eq, value = item.partition("=") if item.startswith("-") else ("", "", "")
+        if pending and not item.startswith("-"):
+            found.append(item)
+            masked.append(MASK)
+            pending = False
+            continue
+        pending = False
+        m = _ASSIGNMENT.match(item)
+        if m and m.group(2):
+            found.append(m.group(2))
+            masked.append(f"{m.group(1)}={MASK}")
+        elif option and _SECRET_OPTION.search(option.lstrip("-")):
+            if eq and value:
+                found.append(value)
+                masked.append(f"{option}={MASK}")
+            else:
+                masked.append(item)
+                pending = not eq
+        else:
+            masked.append(item)
+    return masked, found
+
+
 def _scrub(v: Any, pattern: re.Pattern, names: set[str]) -> Any:
     if isinstance(v, str):
         return pattern.sub(MASK, v)
@@ -117,8 +158,12 @@ def events(
     `headers`: more header names whose values are secrets (the standard credentials always
     are); `paths`: JSON paths of messages whose values are secrets; `extra`: secret values known
     beforehand (a token the caller sent)."""
-    headers, paths = list(headers), list(paths)
+    headers, paths, extra = list(headers), list(paths), list(extra)
     names = set(SENSITIVE_HEADERS) | {h.lower() for h in headers}
+    server = head.get("server") if head is not None else None
+    if isinstance(server, dict) and isinstance(server.get("command"), list):
+        server["command"], in_command = command_secrets(server["command"])
+        extra += in_command
     secrets = sorted(
         set(secrets_in(objs, headers, paths)) | {s for s in extra if len(s) >= _MIN}, key=len, reverse=True
     )

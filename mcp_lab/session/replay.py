@@ -12,9 +12,12 @@ could not have known in advance is taken from the new server, never from the rec
   but the `requestState` the NEW server issued in its own `input_required` answer.  When the new
   server did not ask (it completed at once), the recorded retry is not sent: it is reported as
   missing, with the reason, because echoing a state the new server never issued would be a lie.
-* a value the server minted and the client sent back later (a calendar handle returned by one
-  tool and passed to the next) is learned from the new server's answer at the same place and
-  sent instead (`mcp_lab.session.minted`); the diff compares in the recording's names.
+* a value the server minted and the client sent back later as an argument value (a calendar
+  handle returned by one tool and passed to the next, a page cursor) is learned from the new
+  server's answer at the same place and sent instead (`mcp_lab.session.minted`); the row says
+  so.  Nothing else is ever remapped: the method and the tool, prompt or resource a request
+  names go out as recorded, whatever the new server's catalog holds.  Every row shows the
+  request as it was actually sent; only the comparison reads it in the recording's names.
 * a recording made of several processes (an `isolated()` run: process A, B, C) is replayed the
   same way, one fresh connection per recorded process, so a statelessness result stays one.
 
@@ -261,6 +264,14 @@ def replay(
     return result
 
 
+def _sent_line(trace: Trace, peer: str, rid: Any) -> str | None:
+    """The exact line the client wrote for request `rid` (the Trace's own record of it)."""
+    for e in reversed(list(trace)):
+        if e.kind == "send" and e.peer == peer and isinstance(e.message, jsonrpc.Request) and e.message.id == rid:
+            return e.line
+    return None
+
+
 class _Run:
     """One replay: its connections (one per recorded process), its shared Trace, its deadline."""
 
@@ -337,22 +348,30 @@ class _Run:
                     ),
                 )
             params = {**params, "requestState": new}
-        why = step.why
+        notes = [step.why] if step.why else []
         stale = self.minted.unlearned(params)
         if stale:
-            why = (why + "; " if why else "") + (
-                f"sent the recorded {', '.join(stale)} as is: the new server minted no replacement"
+            notes.append(f"sent the recorded {', '.join(stale)} as is: the new server minted no replacement")
+        swapped = self.minted.substituted(params)
+        if swapped:
+            notes.append(
+                "sent "
+                + ", ".join(f"{new} for the recorded {old}" for old, new in swapped)
+                + " (minted by the new server)"
             )
         params = self.minted.forward(params)
         rid = c.new_id()
         answer = c.request(step.method, params, meta=False, id=rid, timeout=timeout)
         self._learn_state(step, answer)
         old = (step.recorded.answer or {}).get("result") if step.recorded else None
+        # The row keeps what was sent and what came back, byte for byte; the comparison alone
+        # reads them in the recording's names, so a handle drawn anew is not a difference.
+        req = jsonrpc.Request(rid, step.method, params).to_dict()
+        sent = Exchange("request", c.name, req, answer.to_dict(), request_line=_sent_line(self.trace, c.name, rid))
         if isinstance(answer, jsonrpc.Result):
             self.minted.learn(old, answer.result)
-        # Compared in the recording's names: a handle drawn anew is not a difference.
-        req = self.minted.back(jsonrpc.Request(rid, step.method, params).to_dict())
-        return step, Exchange("request", c.name, req, self.minted.back(answer.to_dict())), why
+        sent.compared_as = Exchange("request", c.name, self.minted.back(req), self.minted.back(answer.to_dict()))
+        return step, sent, "; ".join(notes) or None
 
     def _learn_state(self, step: Step, answer: Any) -> None:
         old = (step.recorded.answer or {}).get("result") if step.recorded else None

@@ -54,4 +54,9 @@ class Transport(Protocol):
         """After a failure: wait, briefly and with a deadline, for the peer's exit and last words."""
         ...
 
+    def end_input(self) -> bool:
+        """No more input is coming (stdio: close stdin).  True when the peer's output is now to be
+        read until it ends (EOF); False when there is no such stream (HTTP, in-memory)."""
+        ...
+
     def close(self) -> int | None: ...

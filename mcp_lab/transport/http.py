@@ -296,6 +296,10 @@ class HttpTransport:
             self._client = httpx.Client(timeout=t, follow_redirects=False, trust_env=False)
         return self
 
+    def end_input(self) -> bool:
+        """Nothing to read to an end: every answer comes back with its own request."""
+        return False
+
     def close(self) -> int | None:
         self._closed = True
         if self._client is not None:

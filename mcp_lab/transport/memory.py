@@ -50,6 +50,10 @@ class MemoryTransport:
     def start(self) -> MemoryTransport:
         return self
 
+    def end_input(self) -> bool:
+        """Nothing to read to an end: every answer comes back with its own request."""
+        return False
+
     def close(self) -> int | None:
         self._closed = True
         return 0

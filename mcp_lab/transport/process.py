@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from mcp_lab.wire.errors import TransportClosed
 
-__all__ = ["spawn", "reap", "pump_lines", "ServerProcess"]
+__all__ = ["spawn", "reap", "pump_lines", "ServerProcess", "unbuffered_env"]
 
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -89,6 +89,15 @@ def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = Non
         raise TransportClosed(f"cannot start the server {exe!r}: {e.strerror or e}{hint}") from None
 
 
+def unbuffered_env(argv: Sequence[str]) -> dict[str, str]:
+    """{"PYTHONUNBUFFERED": "1"} when `argv` runs Python, else {}: the child's stdout then reaches
+    the pipe as it is written (a stray print() in order, not at exit), as on a terminal."""
+    import sys
+
+    exe = os.path.basename(str(argv[0])) if argv else ""
+    return {"PYTHONUNBUFFERED": "1"} if str(argv[0]) == sys.executable or exe.startswith("python") else {}
+
+
 def _group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
@@ -104,13 +113,15 @@ def _signal_group(pgid: int, sig: int) -> None:
         pass
 
 
-def reap(proc: subprocess.Popen, grace: float) -> None:
+def reap(proc: subprocess.Popen, grace: float, *, eof_wait: float | None = None) -> None:
     """Stop a child the polite way, then the sure way.  Safe to call more than once.
 
-    With a stdin pipe, closing it comes first (a stdio server SHOULD exit on EOF); then
-    SIGTERM and SIGKILL, `grace` seconds apart.  Signals go to the child's whole process
-    group (it was started in a session of its own), and still go there after the leader has
-    exited, so that a wrapper's children (a shell script's, npx's) do not outlive it.
+    With a stdin pipe, closing it comes first (a stdio server SHOULD exit on EOF) and the child
+    gets `eof_wait` seconds (default `grace`; less when its owner already waited, reading its
+    stdout to the end); then SIGTERM and SIGKILL, `grace` seconds apart.  Signals go to the
+    child's whole process group (it was started in a session of its own), and still go there
+    after the leader has exited, so that a wrapper's children (a shell script's, npx's) do not
+    outlive it.
     """
     pgid = proc.pid
     if proc.poll() is None and proc.stdin is not None:
@@ -120,7 +131,7 @@ def reap(proc: subprocess.Popen, grace: float) -> None:
         except OSError:
             pass
         try:
-            proc.wait(grace)
+            proc.wait(grace if eof_wait is None else max(0.0, eof_wait))
         except subprocess.TimeoutExpired:
             pass
     for sig in (signal.SIGTERM, signal.SIGKILL):

@@ -17,6 +17,13 @@ This layer moves lines; it does not know what JSON-RPC is.  Whether a stdout lin
 valid message is the client's question, which is how a stray `print()` in a server becomes
 a visible event in the Trace instead of a crash.
 
+Read to the end.  A server's stdout is often block-buffered on a pipe (Python's is, without
+PYTHONUNBUFFERED): a stray `print()` at start-up may only reach the pipe when the server exits,
+after its answers.  So the end is read too: `end_input()` closes stdin (the server's cue to
+exit and flush), and the owner then reads lines until EOF, within a deadline, before `close()`
+(the Client does this in `finish()`), so every line the server wrote is judged, not only those
+that arrived while a request was waiting.
+
 Shutdown follows the stdio transport's own rule: close stdin, wait, SIGTERM, wait, SIGKILL.
 The child runs in its own process group so that wrappers (a shell script, npx) and their
 children go down together, and a `weakref.finalize` reaps it if the owner forgets.
@@ -69,6 +76,7 @@ class StdioTransport:
         self._threads: list[threading.Thread] = []
         self._finalizer: weakref.finalize | None = None
         self._closed = False  # close() was called: every later read or write says so in one line
+        self._input_ended: float | None = None  # when end_input() closed stdin (monotonic)
 
     # -- life cycle -------------------------------------------------------------------
     def start(self) -> "StdioTransport":
@@ -99,7 +107,8 @@ class StdioTransport:
         self._closed = True
         if self.proc is None:
             return None
-        reap(self.proc, self.grace)
+        waited = 0.0 if self._input_ended is None else time.monotonic() - self._input_ended
+        reap(self.proc, self.grace, eof_wait=self.grace - waited)
         for t in self._threads:
             t.join(self.grace)
         for pipe in (self.proc.stdout, self.proc.stderr):
@@ -144,6 +153,20 @@ class StdioTransport:
             pass
         for t in self._threads:
             t.join(self.grace)
+
+    def end_input(self) -> bool:
+        """Close stdin: no more input is coming.  True: the server's stdout is now to be read to
+        its end (EOF), where the lines a buffered server kept until exit arrive."""
+        if self.proc is None or self._closed:
+            return False
+        if self._input_ended is None:
+            self._input_ended = time.monotonic()
+            try:
+                if self.proc.stdin is not None and not self.proc.stdin.closed:
+                    self.proc.stdin.close()
+            except OSError:
+                pass
+        return True
 
     def write(self, text: str, timeout: float = 10.0) -> None:
         """Write `text` exactly as given (the learner's raw bytes, UTF-8 encoded).

@@ -4,7 +4,9 @@ none           correct: a tool, a prompt, a resource, the right error codes
 schema         tools/list answers a tool without inputSchema (the schema requires one)
 undeclared     serves prompts/list without declaring `prompts`
 not-served     declares `resources` but answers resources/list with -32601
-resource-code  answers an unknown resource with -32002 (the legacy code) -- a warning
+resource-code  answers an unknown resource with -32002 (retired: MUST NOT) -- a defect
+reserved-code  answers an unknown resource with -32050 (undefined in the reserved range) -- a defect
+prompt-code    answers an unknown prompt with -32603 (a SHOULD) -- a warning
 empty          answers an unknown resource with empty `contents`
 """
 
@@ -36,7 +38,7 @@ def answer(method, params):
         return {"prompts": [PROMPT], **CACHE}
     if method == "prompts/get":
         if params.get("name") != "greet":
-            return (-32602, "Unknown prompt")
+            return (-32603 if DEFECT == "prompt-code" else -32602, "Unknown prompt")
         return {"messages": [{"role": "user", "content": {"type": "text", "text": "Hello"}}]}
     if method == "resources/list":
         if DEFECT == "not-served":
@@ -49,6 +51,8 @@ def answer(method, params):
             return {"contents": [{"uri": RESOURCE["uri"], "mimeType": "text/plain", "text": "hi"}], **CACHE}
         if DEFECT == "resource-code":
             return (-32002, "Resource not found")
+        if DEFECT == "reserved-code":
+            return (-32050, "Resource not found")
         if DEFECT == "empty":
             return {"contents": [], **CACHE}
         return (-32602, "Resource not found")

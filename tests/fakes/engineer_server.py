@@ -7,6 +7,7 @@ an unknown tool (an `isError` result) and an unknown prompt (-32603) are what it
     python tests/fakes/engineer_server.py --http PORT         # Streamable HTTP on 127.0.0.1
     ... --bearer-env VAR                                      # HTTP: 401 unless Authorization: Bearer $VAR
     ... --minted                                              # add open_list / add_item: a handle minted, sent back
+    ... --stray                                               # stdio: a stray print() at start-up (a framing defect)
 
 Used by the tests of the CLI, the checker, the conformance classification, redaction and replay.
 """
@@ -98,6 +99,7 @@ def main() -> None:
     p.add_argument("--http", type=int, metavar="PORT")
     p.add_argument("--bearer-env", metavar="VAR")
     p.add_argument("--minted", action="store_true")
+    p.add_argument("--stray", action="store_true", help="print one line to stdout at start-up, as debugging does")
     p.add_argument("--crash", action="store_true", help="exit 3 at once, with one line on stderr")
     args = p.parse_args()
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -108,6 +110,10 @@ def main() -> None:
     if args.http is not None:
         _http(args.http, args.bearer_env)
     else:
+        if args.stray:
+            # On a pipe without PYTHONUNBUFFERED this sits in the text buffer and reaches the
+            # pipe only when the process exits, after every answer.
+            print("engineer-notes: starting up")
         server.run(transport="stdio")
 
 
