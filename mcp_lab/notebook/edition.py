@@ -36,6 +36,8 @@ OPENERS = {
     "03": "This lesson is about bytes on a pipe between two processes (framing, stderr, a child "
     "that dies); a browser tab has neither pipes nor processes, so its experiments are skipped, "
     "each with one line, and only the quiz runs here.",
+    "05b": "The pages run here, on the toolbox in this tab. The subscription streams need a server "
+    "process that writes while you wait, so those cells are skipped, each with one line.",
     "06": "The pinned reference server needs Node; here it answers from recordings of the real "
     "server, one for each conversation this lesson has with it. The official SDK's server is "
     "skipped, with one line.",
