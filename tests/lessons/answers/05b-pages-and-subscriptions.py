@@ -34,8 +34,16 @@ assert "nextCursor" not in pages[-1] and all("nextCursor" in p for p in pages[:-
 assert ack.method == "notifications/subscriptions/acknowledged"
 assert ack.params["_meta"]["io.modelcontextprotocol/subscriptionId"] == "tools-stream"
 """,
+    # A cell run again publishes the same list: no change, nothing owed; never another kind.
     "sub-change": """
-assert lesson.tagged(lesson.arrivals(listener)) == [], "nothing more was owed"
+assert set(lesson.tagged(news)) <= {("notifications/tools/list_changed", "tools-stream")}
+""",
+    "sub-second": """
+assert set(lesson.tagged(news)) <= {("notifications/tools/list_changed", "tools-stream"),
+                                    ("notifications/resources/updated", "summary-stream")}
+""",
+    "sub-end": """
+assert set(lesson.tagged(news)) <= {("notifications/resources/updated", "summary-stream")}
 """,
     "sub-close": """
 lines = [json.loads(x) for x in done.stdout.splitlines()]
