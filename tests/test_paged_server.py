@@ -141,6 +141,17 @@ def test_in_process_the_file_is_read_before_each_line(tmp_path):
     assert [m.get("method") for m in lines] == ["notifications/tools/list_changed", None]
 
 
+def test_what_the_lesson_sends_is_valid_client_traffic():
+    for line in (
+        listen("L", toolsListChanged=True, resourceSubscriptions=[paged.SUMMARY_URI]),
+        req(2, "tools/list", cursor=""),
+    ):
+        finding = check_message(json.loads(line), sender="client", version=revisions.LATEST)
+        assert finding.verdict == "valid", finding
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "L", "reason": "done"}}
+    assert check_message(cancel, sender="client", version=revisions.LATEST).verdict == "valid"
+
+
 def test_a_listen_without_meta_is_refused():
     box = paged.Toolbox()
     bad = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {"notifications": {}}})
