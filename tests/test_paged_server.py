@@ -196,3 +196,16 @@ def test_the_short_name_and_the_browser_edition_know_it():
     assert known.argv_for("paged")[-1] == "mcp_lab.servers.paged"
     serve, label = inprocess.serve_line_for("paged")
     assert json.loads(serve(req(1, "tools/list")))["result"]["nextCursor"]
+
+
+def test_the_pages_run_in_the_browser_edition(monkeypatch):
+    """In a browser tab (no processes) the toolbox runs in this process, flags included."""
+    from mcp_lab.servers import inprocess
+
+    monkeypatch.setattr(inprocess, "IN_BROWSER", True)
+    with mcp_lab.connect("paged") as box:
+        assert box.transport.pid is None, "no child process: the in-memory transport"
+        first = box.request("tools/list").unwrap()
+        assert len(box.request("tools/list", {"cursor": first["nextCursor"]}).unwrap()["tools"]) == 3
+    with mcp_lab.connect([sys.executable, "-m", "mcp_lab.servers.paged", "--empty-cursor"]) as odd:
+        assert odd.request("tools/list").unwrap()["nextCursor"] == ""
