@@ -264,44 +264,42 @@ def serve_in_process(argv: list[str]):
     return lambda line: box.handle_line(line, poll=True)
 
 
-def _watch(box: Toolbox, write, stop: threading.Event) -> None:
+def _watch(box: Toolbox, out, io_lock: threading.Lock, stop: threading.Event) -> None:
     while not stop.wait(POLL_S):
-        with box.lock:
-            owed = box.poll()
-        if owed:
-            write(owed)
+        with io_lock:  # computed and written as one step, so never ahead of an acknowledgement
+            _write(out, box.poll())
+
+
+def _write(out, messages: list[dict]) -> None:
+    if messages:
+        out.write(b"".join(core.dump_line(m) for m in messages))
+        out.flush()
 
 
 def main(argv: list[str] | None = None) -> None:
     args = _options(sys.argv[1:] if argv is None else argv)
     box = Toolbox(args.plugins, empty_cursor=args.empty_cursor)
-    out, write_lock, stop = sys.stdout.buffer, threading.Lock(), threading.Event()
-
-    def write(messages: list[dict]) -> None:
-        with write_lock:
-            out.write(b"".join(core.dump_line(m) for m in messages))
-            out.flush()
-
+    # One lock around "answer a line, write it" and "look at the file, write what is owed": a
+    # stream's acknowledgement is always on the pipe before anything the stream is sent.
+    out, io_lock, stop = sys.stdout.buffer, threading.Lock(), threading.Event()
     print(f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving 2026-07-28 on stdio", file=sys.stderr, flush=True)
-    watcher = threading.Thread(target=_watch, args=(box, write, stop), daemon=True)
+    watcher = threading.Thread(target=_watch, args=(box, out, io_lock, stop), daemon=True)
     watcher.start()
     try:
         for line in sys.stdin.buffer:
-            answer = box.handle_line(line)
-            if answer is not None:
-                with write_lock:
+            with io_lock:
+                answer = box.handle_line(line)
+                if answer is not None:
                     out.write(answer)
                     out.flush()
     finally:
         stop.set()
         watcher.join(timeout=2)
-        with box.lock:
-            closing = box.streams.close_all("the server is shutting down: its stdin closed")
-        if closing:
-            try:
-                write(closing)
-            except (BrokenPipeError, ValueError):
-                pass  # nobody reads any more: the streams end with the process
+        try:
+            with io_lock:
+                _write(out, box.streams.close_all("the server is shutting down: its stdin closed"))
+        except (BrokenPipeError, ValueError):
+            pass  # nobody reads any more: the streams end with the process
 
 
 if __name__ == "__main__":
