@@ -38,6 +38,7 @@ assert ack.params["_meta"]["io.modelcontextprotocol/subscriptionId"] == "tools-s
     "sub-change": """
 assert set(lesson.tagged(news)) <= {("notifications/tools/list_changed", "tools-stream")}
 """,
+    "sub-stale": 'assert stale.code == -32602 and "changed" in stale.message, "a cursor of the old list"',
     "sub-second": """
 assert set(lesson.tagged(news)) <= {("notifications/tools/list_changed", "tools-stream"),
                                     ("notifications/resources/updated", "summary-stream")}
