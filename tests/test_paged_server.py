@@ -209,3 +209,13 @@ def test_the_pages_run_in_the_browser_edition(monkeypatch):
         assert len(box.request("tools/list", {"cursor": first["nextCursor"]}).unwrap()["tools"]) == 3
     with mcp_lab.connect([sys.executable, "-m", "mcp_lab.servers.paged", "--empty-cursor"]) as odd:
         assert odd.request("tools/list").unwrap()["nextCursor"] == ""
+
+
+def test_the_lesson_s_cursor_task_is_judged_by_the_server():
+    from mcp_lab.course.lessons import n05b
+
+    cursor = every_page(paged.Toolbox())[0]["nextCursor"]
+    assert n05b.judge_cursor(cursor) is None
+    assert n05b.judge_cursor(cursor[:-2]).startswith("the server refused it: -32602 Invalid cursor")
+    assert n05b.judge_cursor("").startswith("the server refused it: -32602"), '"" is no cursor of the default toolbox'
+    assert n05b.judge_cursor(3).startswith("a cursor is a string")
