@@ -153,6 +153,43 @@ def test_lab00_names_the_first_unmet_rule():
         check_requests.check(good[:3] + [no_start])
 
 
+def test_lab05_a_first_page_only_client_fails_and_the_solution_reads_every_page():
+    """The template's list_every_tool reads page 1 only: against the paged toolbox it gets three
+    of seven tools and the check names the pagination rule; the solution's follows nextCursor."""
+    good = lab00_requests(SOLUTIONS / NOTEBOOKS[0])
+    first_page_only = run_cells(LABS / NOTEBOOKS[0])["list_every_tool"]
+    with pytest.raises(CheckFailed) as info:
+        check_requests.check(good, first_page_only)
+    text = str(info.value)
+    assert text.startswith("every page (tools/list on the paged toolbox): expected all 7 tool names"), text
+    assert "after 1 request(s)" in text and "server/utilities/pagination" in text, text
+    report = check_requests.check(good, run_cells(SOLUTIONS / NOTEBOOKS[0])["list_every_tool"])
+    assert (
+        report.passed[-1]
+        == "every page (tools/list on the paged toolbox): 7 tools over 3 pages, every nextCursor followed"
+    )
+
+
+def test_lab05_page_check_says_what_a_client_that_edits_its_cursor_meets():
+    from mcp_lab.session.isolate import flip_one_character
+
+    def tampers(send):  # follows, but edits the cursor: the server refuses it, the check says so
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        page = send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}})["result"]
+        cursor = flip_one_character(page["nextCursor"])
+        return send({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta, "cursor": cursor}})[
+            "result"
+        ]["tools"]
+
+    with pytest.raises(CheckFailed, match=r"list_every_tool raised KeyError: 'result'"):
+        check_requests.check_pages(tampers)
+    with pytest.raises(CheckFailed, match=r"should be a function"):
+        check_requests.check_pages(...)
+
+
 # --- lab 02: ask the person -------------------------------------------------------------------
 
 

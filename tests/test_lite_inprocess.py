@@ -130,7 +130,7 @@ def test_every_opener_has_its_notebook_and_back():
     for path in sorted((ROOT / "notebooks").glob("[0-9]*.ipynb")):
         cells = [c for c in json.loads(path.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
         first = "".join(cells[0]["source"]).splitlines() if cells else []
-        marked[path.name[:2]] = [line.split()[2] for line in first if line.startswith("%mcp edition ")]
+        marked[path.name.split("-", 1)[0]] = [line.split()[2] for line in first if line.startswith("%mcp edition ")]
     with_line = {n for n, found in marked.items() if found}
     assert with_line == set(OPENERS), f"openers {sorted(OPENERS)} vs notebooks with the line {sorted(with_line)}"
     assert all(found == [n] for n, found in marked.items() if found), "each names its own number"

@@ -233,3 +233,23 @@ def test_a_complete_result_is_judged_as_the_methods_result_not_as_input_required
     assert (f.verdict, f.model) == ("invalid", "CallToolResult") and "content" in f.error, f
     asking = {"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "requestState": "s"}}
     assert check_message(asking, sender="server", version=M, method="tools/call").verdict == "valid"
+
+
+def test_a_notification_without_a_version_is_judged_by_the_last_request_s():
+    """A modern stream's notifications name no version: the era of the request before them decides,
+    so an acknowledgement is judged by 2026-07-28 (where it exists), and a broken one is caught."""
+    c = WireChecker()
+    listen = {"_meta": META, "notifications": {"toolsListChanged": True}}
+    c.feed({"jsonrpc": "2.0", "id": "s", "method": "subscriptions/listen", "params": listen}, sender="client")
+    tag = {"_meta": {"io.modelcontextprotocol/subscriptionId": "s"}}
+    ack = {
+        "jsonrpc": "2.0",
+        "method": "notifications/subscriptions/acknowledged",
+        "params": {**tag, "notifications": {}},
+    }
+    assert c.feed(ack, sender="server").verdict == "valid"
+    broken = {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": tag}
+    f = c.feed(broken, sender="server")
+    assert f.verdict == "invalid" and f.version == M, f
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "s"}}
+    assert c.feed(cancel, sender="client").version == M

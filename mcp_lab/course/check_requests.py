@@ -1,7 +1,7 @@
 """Lab 05's check (requests by hand): four requests written by hand, sent byte-for-byte to the bundled calendar.
 
     from mcp_lab.course import check_requests
-    check_requests.check([discover, list_tools, read_week, create])   # CheckFailed, or a report
+    check_requests.check([discover, list_tools, read_week, create], list_every_tool)
     check_requests.try_each({"discover": discover, ...})               # optional: each one's answer
 
 Theory of operation.  Each request is judged twice.  First on its own, before anything is sent:
@@ -13,6 +13,13 @@ requests go in order to one process, so the week read by request 3 is the seed w
 events) and the event created by request 4 is the third, "e3".  Each request is answered before
 the next is sent, so an id may be used again: the rule is only that an id must not match one
 still waiting for its answer (basic/index, Requests); the report says when an id was reused.
+
+Then, when the lab passes its `list_every_tool(send)`, the client function is run against the
+paged toolbox (`python -m mcp_lab.servers.paged`, three tools to a page): `send(request)` writes
+the learner's request byte-for-byte and returns the whole answer as a dict.  The names it returns
+must be every tool of every page, in order; a client that reads page 1 only gets three of seven,
+and the report says which rule it broke (server/utilities/pagination: a page with `nextCursor`
+is not the last).
 
 The first unmet expectation raises `CheckFailed` (see `mcp_lab.course._check`), re-raised from
 `check` itself so a notebook shows the paragraph and not the check's internals.
@@ -28,7 +35,7 @@ from mcp_lab.course._check import CheckFailed, CheckReport, failure, is_placehol
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.words import N_
 
-__all__ = ["EXPECTED", "check", "try_each"]
+__all__ = ["EXPECTED", "check", "check_pages", "try_each"]
 
 # (method, what the request is for), in the order the lab asks for them.
 EXPECTED = (
@@ -55,10 +62,14 @@ _HINTS = {
 }
 
 
-def check(requests: Sequence[Any], *, timeout: float = 5.0) -> CheckReport:
-    """Check the four requests (dicts or JSON text) against a real calendar process."""
+def check(requests: Sequence[Any], list_every_tool: Any = None, *, timeout: float = 5.0) -> CheckReport:
+    """Check the four requests (dicts or JSON text) against a real calendar process, then, when
+    given, the client function `list_every_tool(send)` against the paged toolbox."""
     try:
-        return _check(requests, timeout)
+        report = _check(requests, timeout)
+        if list_every_tool is not None:
+            report.passed.append(check_pages(list_every_tool, timeout=timeout))
+        return report
     except CheckFailed as e:
         raise e.with_traceback(None) from None  # the paragraph, not the check's own frames
 
@@ -356,3 +367,49 @@ def _judge(i: int, obj: dict, result: dict) -> str:
             hint=N_("the text says what the tool did not like"),
         )
     return f"{what}: {text}"
+
+
+PAGES = "every page (tools/list on the paged toolbox)"
+_PAGES_RULE = (
+    "server/utilities/pagination: a page that carries nextCursor is not the last; the client "
+    "sends it back unchanged in params.cursor until a page comes without one"
+)
+
+
+def check_pages(list_every_tool: Any, *, timeout: float = 5.0) -> str:
+    """Run `list_every_tool(send)` against a fresh paged toolbox; the report's line, or CheckFailed."""
+    from mcp_lab.servers.paged import PAGE_SIZE, TOOLS
+    from mcp_lab.session.connect import connect
+
+    if is_placeholder(list_every_tool) or not callable(list_every_tool):
+        raise CheckFailed(f"{PAGES}: list_every_tool should be a function that takes send and returns the tool names.")
+    want = [t["name"] for t in TOOLS]
+    sent: list[dict] = []
+    with connect("paged", timeout=timeout) as box:
+
+        def send(request: Any) -> dict:
+            obj = json.loads(request) if isinstance(request, str) else request
+            sent.append(obj)
+            got = box.send_raw(json.dumps(obj, ensure_ascii=False, separators=(",", ":")), timeout=timeout)
+            answers = [m for m in got if getattr(m, "id", None) == obj.get("id")]
+            if not answers:
+                raise CheckFailed(f"{PAGES}: no answer to {shown(obj, 160)}; check its id and method.")
+            return answers[0].to_dict()
+
+        try:
+            names = list_every_tool(send)
+        except CheckFailed:
+            raise
+        except Exception as e:  # the learner's code: one line, not its traceback
+            raise CheckFailed(f"{PAGES}: list_every_tool raised {type(e).__name__}: {e}") from None
+        plumbing.judge_trace("the paged toolbox's answers", box.trace)
+    if list(names or []) != want:
+        cursors = [r.get("params", {}).get("cursor") for r in sent if isinstance(r, dict)]
+        raise failure(
+            PAGES,
+            expected=f"all {len(want)} tool names, {PAGE_SIZE} to a page, in order",
+            got=f"{shown(names, 160)} after {len(sent)} request(s), cursors sent: {shown(cursors, 120)}",
+            rule=_PAGES_RULE,
+            hint='read result["nextCursor"]; while it is there, ask again with params {"cursor": it, "_meta": ...}',
+        )
+    return f"{PAGES}: {len(names)} tools over {len(sent)} pages, every nextCursor followed"

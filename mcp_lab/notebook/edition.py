@@ -41,6 +41,10 @@ OPENERS = {
         " a browser tab has neither pipes nor processes, so its experiments are skipped, each with one "
         "line, and only the quiz runs here."
     ),
+    "05b": N_(
+        "The pages run here, on the toolbox in this tab. The subscription streams need a server process "
+        "that writes while you wait, so those cells are skipped, each with one line."
+    ),
     "06": N_(
         "The pinned reference server needs Node; here it answers from recordings of the real server, one "
         "for each conversation this lesson has with it. The official SDK's server is skipped, with one "

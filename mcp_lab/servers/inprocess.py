@@ -49,6 +49,7 @@ MODULES = {
     "calendar": "mcp_lab.servers.calendar",
     "notes": "mcp_lab.servers.notes",
     "future": "mcp_lab.servers.future",
+    "paged": "mcp_lab.servers.paged",
 }
 # Servers that answer from recordings made with the installed edition: a folder of cassettes
 # each (packed in the wheel by tools/lite_build.py).

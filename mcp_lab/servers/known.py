@@ -60,6 +60,7 @@ KNOWN = {
     "noisy": lambda: _python("mcp_lab.servers.noisy"),
     "notes": lambda: _python("mcp_lab.servers.notes"),
     "future": lambda: _python("mcp_lab.servers.future"),
+    "paged": lambda: _python("mcp_lab.servers.paged"),
     "everything": _reference,
 }
 

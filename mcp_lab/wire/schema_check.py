@@ -246,6 +246,9 @@ class WireChecker:
         self.tally = Tally()
         self._pending: dict[tuple[Sender, Any], tuple[str, str | None]] = {}
         self._session_version: str | None = None
+        # The version the last request named in its _meta: what a notification without one (a
+        # modern server's list_changed, a client's notifications/cancelled) is judged by.
+        self._request_version: str | None = None
 
     def feed(self, obj: Any, *, sender: Sender, line: str | None = None, deliberate: bool = False) -> Finding:
         version, method = self._version_for(obj, sender)
@@ -261,11 +264,13 @@ class WireChecker:
             params = obj.get("params") if isinstance(obj.get("params"), Mapping) else {}
             meta = params.get("_meta") if isinstance(params.get("_meta"), Mapping) else {}
             if isinstance(meta.get(_VERSION_KEY), str):
+                if "id" in obj:
+                    self._request_version = meta[_VERSION_KEY]
                 return meta[_VERSION_KEY], obj["method"]
             if obj["method"] == "initialize":
                 asked = params.get("protocolVersion")
                 return (asked if isinstance(asked, str) and asked != MODERN else LEGACY), "initialize"
-            return self._session_version or LEGACY, obj["method"]
+            return self._session_version or self._request_version or LEGACY, obj["method"]
         answered_by = "client" if sender == "server" else "server"
         method, version = self._pending.get((answered_by, obj.get("id")), (None, None))
         result = obj.get("result")
