@@ -524,7 +524,7 @@ def test_every_real_notebook_generates_with_its_paths_re_aimed(tmp_path):
 
     copy = tmp_path / "repo"
     for folder in ("notebooks", "labs"):
-        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("solutions", "source"))
+        shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("source"))
     rels = [p.relative_to(ROOT).as_posix() for p in _course_notebooks()]
     tr.update(copy, rels)  # every catalog created, untranslated
     assert len(tr.translated_notebooks(copy)) == len(rels)

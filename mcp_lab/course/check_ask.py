@@ -139,6 +139,7 @@ def _text(result: dict) -> str:
     return " ".join(c.get("text", "") for c in result.get("content") or [] if isinstance(c, dict))
 
 
+# Long on purpose: five checks in the order a learner meets them, each with its own failure text
 def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
     """Validate the interim result's question and return the rooms its form offers."""
     r = interim.result

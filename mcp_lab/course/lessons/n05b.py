@@ -35,7 +35,9 @@ ASKS = {
         options=[SAME_PAGE, FIRST_PAGE, EMPTY, "-32600", "-32601", "-32602"],
         why="The cursor is the server's own token, sealed so that it can tell one it issued from "
         "one it did not. A cursor it cannot use is invalid params: the spec says such a cursor "
-        "SHOULD get -32602, and a client that meets it starts over from the first page.",
+        "**SHOULD** get `-32602` (Invalid params), and a client that meets it starts over from the "
+        "first page ([Error Handling](https://modelcontextprotocol.io/specification/2026-07-28/server/"
+        "utilities/pagination#error-handling)).",
     ),
     "empty-string-cursor": Ask(
         'This server\'s page 1 ends with "nextCursor": "". What should the client do?',
