@@ -75,7 +75,7 @@ def tool_report(server: str) -> str:
 
 
 def meta_key_kind(key: str) -> str:
-    """"reserved", "valid" or "invalid" for a `_meta` key (basic/index, General fields)."""
+    """ "reserved", "valid" or "invalid" for a `_meta` key (basic/index, General fields)."""
     if key in TRACE_KEYS:
         return "reserved"
     prefix, slash, name = key.rpartition("/")
@@ -89,7 +89,7 @@ def meta_key_kind(key: str) -> str:
 
 def judge_meta_keys(value: Any) -> str | None:
     if not isinstance(value, dict) or set(value) != set(META_KEYS):
-        return f"type a dict with the six keys of META_KEYS, each mapped to 'valid', 'reserved' or 'invalid'."
+        return "type a dict with the six keys listed above, each mapped to 'valid', 'reserved' or 'invalid'."
     wrong = [k for k in META_KEYS if value[k] != meta_key_kind(k)]
     if wrong:
         return f"{len(wrong)} of six are off, {wrong[0]!r} among them."
