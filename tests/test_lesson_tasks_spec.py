@@ -46,11 +46,9 @@ def test_the_output_schema_is_judged_on_the_calendars_real_result(monkeypatch, i
     assert "required" in n02_rules.judge_output_schema({"type": "object"})  # says nothing: refused
 
 
-@pytest.mark.parametrize("in_browser", [False, True])
-def test_the_result_reader_is_run_on_live_and_recorded_results(monkeypatch, in_browser):
-    from mcp_lab.servers import inprocess
-
-    monkeypatch.setattr(inprocess, "IN_BROWSER", in_browser)
+def test_the_result_reader_is_run_on_live_and_recorded_results():
+    """(In the browser edition the recording is the packed copy tools/lite_build.py adds to the
+    package, which a checkout does not have: that path is the lite build's to prove.)"""
 
     def right(result):
         kind = result.get("resultType", "complete")

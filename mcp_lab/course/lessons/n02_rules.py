@@ -133,15 +133,15 @@ def judge_output_schema(value: Any) -> str | None:
 
 
 def _recorded_legacy_result() -> dict:
-    """The reference server's 2025-11-25 tools/list result, from the chapter's recording."""
+    """The reference server's 2025-11-25 tools/list result, from the chapter's recording (in the
+    browser edition `cassette.read` opens the packed copy of the same file)."""
+    from mcp_lab.servers.inprocess import course_root
     from mcp_lab.session import cassette
 
-    for folder in (Path("cassettes"), Path(__file__).resolve().parents[3] / "notebooks" / "cassettes"):
-        path = folder / "probe-everything.jsonl"
-        if path.exists():
-            listed = next(x for x in cassette.read(path).exchanges if x.method == "tools/list")
-            return listed.answer["result"]
-    raise FileNotFoundError("notebooks/cassettes/probe-everything.jsonl is missing")
+    root = course_root(Path(__file__).resolve().parents[3])
+    recording = cassette.read(root / "notebooks" / "cassettes" / "probe-everything.jsonl")
+    listed = next(x for x in recording.exchanges if x.method == "tools/list")
+    return listed.answer["result"]
 
 
 def result_cases() -> list[tuple[str, dict, str]]:
