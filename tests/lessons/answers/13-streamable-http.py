@@ -55,5 +55,6 @@ assert forgot.code == -32020 and echoer.transport.last_exchange.status == 400, "
     ),
     "c13-stream-end": "assert waiter.transport.last_exchange.done and len(waiter.transport.last_exchange.events) == 4",
     "c13-after-close": "assert served is True",
+    "c13-reissue": 'assert events[-1]["id"] == 8 and "result" in events[-1], "the new id gets the answer"',
     "c13-auth-without": "assert (with_token.status, without_token.status) == (200, 401), 'no token, no answer'",
 }
