@@ -31,8 +31,8 @@ PREFIX = "mcp_lab (browser edition): "
 # Lessons the browser edition runs only in part: what it skips and why, in one paragraph each.
 OPENERS = {
     "02": "The calendar by hand (every line, every error code) runs here, on the calendar in this "
-    "tab. The cells that start the official SDK's client or pause a server process are skipped, "
-    "each with one line.",
+    "tab. The cells that use the official SDK (its client, or the servers built on it) or pause a "
+    "server process are skipped, each with one line.",
     "03": "This lesson is about bytes on a pipe between two processes (framing, stderr, a child "
     "that dies); a browser tab has neither pipes nor processes, so its experiments are skipped, "
     "each with one line, and only the quiz runs here.",
