@@ -33,8 +33,8 @@ PREFIX = "mcp_lab (browser edition): "
 OPENERS = {
     "02": N_(
         "The calendar by hand (every line, every error code) runs here, on the calendar in this tab. The "
-        "cells that start the official SDK's client or pause a server process are skipped, each with one "
-        "line."
+        "cells that use the official SDK (its client, or the servers built on it) or pause a server process "
+        "are skipped, each with one line."
     ),
     "03": N_(
         "This lesson is about bytes on a pipe between two processes (framing, stderr, a child that dies);"

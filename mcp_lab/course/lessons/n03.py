@@ -29,7 +29,27 @@ REFUSED = "The server answers with a parse error (-32700)"
 LOST = "It is lost: request 1 waits until the client's deadline"
 LATE = "It arrives late, once the server writes another newline"
 
+ENDINGS = [
+    "exit code 0: it left on its own at end of input",
+    "exit code -15: stopped by SIGTERM",
+    "exit code -9: killed by SIGKILL",
+    "it is still running",
+]
+
+
+def how_it_ended(code: int | None) -> str:
+    """Which of ENDINGS an exit code is (None: the process has not exited)."""
+    return {0: ENDINGS[0], -15: ENDINGS[1], -9: ENDINGS[2]}.get(code, ENDINGS[3])
+
+
 ASKS = {
+    "calendar-at-eof": Ask(
+        "mcp_lab closes the calendar's stdin and waits (2 s grace before each signal). "
+        "How does the calendar's process end?",
+        options=ENDINGS,
+        why="the calendar reads stdin line by line and returns when it reads end-of-file, the one "
+        "portable way to ask a stdio server to stop; the signals are only for a server that lingers.",
+    ),
     "glued-answer": Ask(
         "`--glued` prints the banner without its newline, then the server answers request 1. "
         "What becomes of that answer?",

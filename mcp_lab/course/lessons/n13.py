@@ -20,7 +20,31 @@ from typing import Any
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question
 
+HEADER_FORMS = [
+    "Açores, as typed",
+    "Açores, percent-encoded (A%C3%A7ores)",
+    "a Base64 sentinel",
+    "no header: the body carries it",
+]
+
+
+def header_form(value: str | None) -> str:
+    """Which of HEADER_FORMS a mirrored header value is (for the prediction's verdict)."""
+    if value is None:
+        return HEADER_FORMS[3]
+    if value.startswith("=?base64?") and value.endswith("?="):
+        return HEADER_FORMS[2]
+    return HEADER_FORMS[1] if "%" in value else HEADER_FORMS[0]
+
+
 ASKS = {
+    "region-header-form": Ask(
+        'The client calls the showcase\'s test_header_echo with region "Açores" over HTTP. '
+        "What does the Mcp-Param-Region header carry?",
+        options=HEADER_FORMS,
+        why="a header value must be plain ASCII, and ç is not; the client wraps the UTF-8 bytes in "
+        "Base64 between =?base64? and ?=, and the server decodes them before comparing with the body.",
+    ),
     "get-status": Ask(
         "A GET on the calendar's MCP endpoint, no body: which HTTP status comes back? Type the number.",
         kind=int,

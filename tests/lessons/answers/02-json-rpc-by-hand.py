@@ -17,6 +17,16 @@ ANSWERS = {
 TRUTH = {"tools-list-asks-2025": "-32022", "create-without-start": "-32021"}
 
 EDITS = {
+    "rules-names": 'my_names = ["calendar.create_event", "sdk_calendar.create_event", "sdk_calendar.book_table"]',
+    "rules-output": """my_output_schema = {"type": "object", "required": ["id", "title", "startsAt"],
+                    "properties": {"id": {"type": "string"}, "title": {"type": "string"},
+                                   "startsAt": {"type": "string", "format": "date-time"}}}""",
+    "meta-keys": """my_verdicts = {"com.example/region": "valid", "dev.mcp/region": "reserved",
+               "com.example.mcp/region": "valid", "com.example/-region": "invalid",
+               "4example.com/region": "invalid", "traceparent": "reserved"}""",
+    "result-type": '''def my_reading(result):
+    kind = result.get("resultType", "complete")
+    return kind if kind in ("complete", "input_required") else "invalid"''',
     "meta-task-1": """my_meta = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
@@ -24,6 +34,16 @@ EDITS = {
 }
 
 AFTER = {
+    "rules-tools": 'assert "same order twice: True" in n02_rules.tool_report("calendar")',
+    "meta-rules-info": """
+assert all("io.modelcontextprotocol/serverInfo" in r["_meta"] for r in (answer.result, tools.result, week, made))
+""",
+    "meta-rules-trace": 'assert traced.ok, "reserved trace keys travel in _meta and the request is served"',
+    "progress-run": """
+steps = [p["progress"] for p in progress]
+assert steps == sorted(set(steps)) and len(steps) > 1, "progress increases with each notification"
+assert not show.trace.notifications("notifications/progress", since=ended), "none after the result"
+""",
     "c06": """
 assert answer.id == 1, "the response carries the request's id"
 assert answer.result["resultType"] == "complete", "every result says what kind it is"

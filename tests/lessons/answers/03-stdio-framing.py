@@ -1,12 +1,19 @@
 """What the test-learner answers in notebook 03: a prediction a learner could get wrong, the line
 it types for the fix, and the facts each cell shows (checked off screen, right after the cell)."""
 
-from mcp_lab.course.lessons.n03 import ANSWERED
+from mcp_lab.course.lessons.n03 import ANSWERED, ENDINGS
 
-ANSWERS: dict = {"glued-answer": ANSWERED}  # "the client skips the banner's text": a likely wrong guess
-TRUTH = {"glued-answer": "It is lost: request 1 waits until the client's deadline"}
+ANSWERS: dict = {
+    "glued-answer": ANSWERED,  # "the client skips the banner's text": a likely wrong guess
+    "calendar-at-eof": ENDINGS[1],  # "stopped by SIGTERM": a likely wrong guess
+}
+TRUTH = {
+    "glued-answer": "It is lost: request 1 waits until the client's deadline",
+    "calendar-at-eof": "exit code 0: it left on its own at end of input",
+}
 EDITS = {"my-line": 'my_line = "print(BANNER, file=sys.stderr)"   # a line of Python, as a string'}
 AFTER = {
+    "crash-restart": 'assert [e["id"] for e in events] == ["e1", "e2"], "a fresh process: the booking is gone"',
     "raw-out": "assert stdout_lines[0] == __import__('mcp_lab.servers.noisy').servers.noisy.BANNER",
     "naive-run": (
         "try:\n    naive_answer(stdout_lines)\nexcept json.JSONDecodeError:\n    pass\n"

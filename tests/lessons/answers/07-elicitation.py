@@ -12,15 +12,21 @@ ANSWERS = {
     "secret": "accept",
     "url-consent": "accept",
     "no-roots": "input_required",
+    "traversal-uri": "-32002",  # a plausible wrong guess: the retired code
     "brief": ["file:///projects/learner/projects/calendar"],  # the roots form: share one root
     "brief/2": "A calendar server the course's lessons drive.",  # the sampling form: the reply
 }
 
 TRUTH = {
     "no-roots": "-32021",
+    "traversal-uri": "-32602",
 }
 
 EDITS = {
+    "url-bind": (
+        "def my_check(elicited_for, session_user, url_user):\n"
+        "    return session_user is not None and session_user == elicited_for"
+    ),
     "own-retry": (
         'my_retry = {**DENTIST, "requestState": first.result["requestState"], "inputResponses": '
         '{"when": {"action": "accept", "content": {"startsAt": "2026-09-10T08:30:00Z"}}}}'
@@ -28,6 +34,11 @@ EDITS = {
 }
 
 AFTER = {
+    "guards-tools": 'assert bad["isError"] is True, "a bad argument is a tool execution error"',
+    "url-bind-check": """
+from mcp_lab.course.lessons.n07_security import judge_connect_check
+assert judge_connect_check(lambda elicited_for, session_user, url_user: url_user == elicited_for)
+""",
     "first-answer": """
 assert first.result["resultType"] == "input_required", "no start time: the calendar must ask"
 assert first.result["inputRequests"]["when"]["method"] == "elicitation/create", first.result

@@ -5,11 +5,15 @@ replace the derived `Mcp-Name` (one field on the wire), not travel beside it.  A
 facts the cells show, checked off screen.
 """
 
-TRUTH = {"get-status": "405", "sdk-bare-get": "400"}
+TRUTH = {"get-status": "405", "sdk-bare-get": "400", "region-header-form": "a Base64 sentinel"}
 # The SDK prediction is answered with the plausible wrong guess (the rule of section 3).
-ANSWERS = {"get-status": 405, "sdk-bare-get": 405}
+ANSWERS = {"get-status": 405, "sdk-bare-get": 405, "region-header-form": "Açores, as typed"}
 EDITS = {"your-turn-edit": 'my_header = {"mcp-name": "delete_everything"}   # a name the body does not carry\n'}
 AFTER = {
+    "duties-reveal": 'assert echoed == "Region: Açores", "the server decoded the header and matched the body"',
+    "duties-forget": """
+assert forgot.code == -32020 and echoer.transport.last_exchange.status == 400, "no mirror: a mismatch"
+""",
     "c13-same": (
         "assert stdio.trace.sent == http.trace.sent, 'the same JSON-RPC text was sent both ways'\n"
         "assert stdio.trace.received == http.trace.received, 'and the same text came back'"
@@ -51,5 +55,6 @@ AFTER = {
     ),
     "c13-stream-end": "assert waiter.transport.last_exchange.done and len(waiter.transport.last_exchange.events) == 4",
     "c13-after-close": "assert served is True",
+    "c13-reissue": 'assert events[-1]["id"] == 8 and "result" in events[-1], "the new id gets the answer"',
     "c13-auth-without": "assert (with_token.status, without_token.status) == (200, 401), 'no token, no answer'",
 }
