@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -42,11 +43,14 @@ def room():
     )
     try:
         hub.start()
-        for name in ("ana", "ben", "teacher"):
+
+        def arrive(name: str) -> None:  # together, as a room does
             hub.login(name, ADMIN_PASSWORD if name == "teacher" else PASSWORD)
             hub.start_server(name)
-        for name in ("ana", "ben", "teacher"):
             hub.wait_ready(name)
+
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(arrive, ("ana", "ben", "teacher")))
         yield hub
     finally:
         left = hub.stop()
