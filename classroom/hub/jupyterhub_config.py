@@ -241,8 +241,9 @@ c.Spawner.http_timeout = 60
 c.JupyterHub.active_server_limit = MAX_LEARNERS + 1
 c.JupyterHub.concurrent_spawn_limit = 10
 # Stated, not enforced: a local-process spawner only passes these to the server as MEM_LIMIT and
-# CPU_LIMIT.  1 GB is about four times a measured learner (server + kernel + one bundled server,
-# `make bench-hub`); Zero to JupyterHub or SystemdSpawner enforce such limits.
+# CPU_LIMIT.  1 GB is about twice a measured learner with five notebooks open (553 MB RSS,
+# `make bench-hub`); the capacity rule in docs/teaching.md keeps headroom for their absence.
+# Zero to JupyterHub or SystemdSpawner enforce such limits.
 c.Spawner.mem_limit = "1G"
 c.Spawner.cpu_limit = 1.0
 
