@@ -61,3 +61,16 @@ def test_the_report_follows_the_live_kernel_else_the_saved_notebooks(tmp_path: P
     report = room_report.learner_report(home)
     assert report["notebook"] == "notebooks/04.ipynb" and report["progress"] == [2, 3], report
     assert report["pending"] == [["p", "prediction"]]
+
+
+def test_the_report_reads_no_link_fifo_or_other_json(tmp_path: Path) -> None:
+    """The service runs as root: a learner's link to a file they may not read, or a FIFO that
+    would block the page, counts as no notebook at all."""
+    home, secret = tmp_path / "home", tmp_path / "root-only.ipynb"
+    (home / "labs").mkdir(parents=True)
+    secret.write_text(_notebook([_code(1, [{"output_type": "stream"}], graded=True)]))
+    (home / "labs" / "05.ipynb").symlink_to(secret)
+    os.mkfifo(home / "labs" / "08.ipynb")
+    (home / "labs" / "10.ipynb").write_text("[1, 2]")
+    report = room_report.learner_report(home)
+    assert report["labs"] == {"05": "not run", "08": "not run", "10": "not run"}, report

@@ -13,24 +13,42 @@ For one learner's home (`<data>/homes/<name>/`, read by the room service as root
 
 Only files are read: no learner's server is asked anything, and a learner's kernel writes only
 into its own home.  A status file whose process has ended belongs to a closed kernel and is
-skipped.  A file that cannot be read or parsed counts as absent (a learner mid-save).
+skipped.  A file that cannot be read or parsed counts as absent (a learner mid-save), and so
+does one that is not a plain file of the learner's (a link, a FIFO) or is too big: the
+service runs as root.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 STATUS = Path(".mcp_lab") / "room"
 WHERE = ("notebooks", "labs")
 
 
+MAX_BYTES = 20_000_000  # a notebook bigger than this is not read (nor a status file)
+
+
 def _json(path: Path) -> dict | None:
+    """The JSON in a learner's regular file, or None.  The service runs as root and the files
+    are the learner's: a symbolic link (to a file the learner may not read), a FIFO (which would
+    block the page) or a huge file is not read."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
         return None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+            return None
+        try:
+            value = json.loads(f.read(MAX_BYTES + 1))
+        except (OSError, ValueError):
+            return None
+    return value if isinstance(value, dict) else None
 
 
 def _alive(pid: str) -> bool:
