@@ -4,8 +4,10 @@ For N = 1, 3 and 5 learners at once, on a fresh hub each time (tests/_support/hu
 
   login -> ready   seconds from a learner's REST login to their server being ready, all N
                    learners starting together (median and worst)
-  RSS/learner      resident memory of a learner's whole process tree (single-user server, the
-                   kernel that ran the lab, and one bundled server the kernel keeps open),
+  RSS/learner      resident memory of a learner's whole process tree with five notebooks open
+                   (single-user server; the kernel that ran the lab and four more, each kernel
+                   with the package's notebook layer imported and one bundled server kept
+                   open: what a learner had after 35 minutes of a workshop, issue 41),
                    summed over the tree, in MB (median and worst): counts shared library pages
                    once per process, so it overstates; the capacity rule uses it (safe side)
   PSS/learner      the same tree's proportional set size (shared pages split between their
@@ -37,6 +39,9 @@ from _support.hub import ROOT, WorkshopHub, run_notebook, tree_pss, tree_rss  # 
 
 SIZES = (1, 3, 5)
 KEEP_A_SERVER = "import mcp_lab\n_bench_server = mcp_lab.connect('calendar')\n_bench_server.request('tools/list')"
+KERNELS_PER_LEARNER = 5  # the lab's kernel and four more notebooks left open
+OPEN_NOTEBOOK = ("import mcp_lab.notebook.widgets, mcp_lab.notebook.interactions", KEEP_A_SERVER)
+EMPTY = {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 
 
 def _solution() -> Path:
@@ -73,6 +78,7 @@ def measure(n: int, solution: Path) -> dict:
                 )
 
             runs = asyncio.run(everyone())
+            _open_more_notebooks(hub, names)
             errors = [e for r in runs for e in r["errors"]]
             if errors:
                 raise SystemExit(f"bench-hub: the lab failed in a learner's server: {errors[0]}")
@@ -88,6 +94,34 @@ def measure(n: int, solution: Path) -> dict:
         "pss_mb": shared,
         "lab_s": [r["seconds"] for r in runs],
     }
+
+
+def _open_more_notebooks(hub: WorkshopHub, names: list[str]) -> None:
+    """KERNELS_PER_LEARNER - 1 more kernels per learner, each with the notebook layer imported
+    and a bundled server open, left running (the hub's stop ends them)."""
+    paths = [f"open-{i}.ipynb" for i in range(1, KERNELS_PER_LEARNER)]
+    for name in names:
+        for path in paths:
+            r = hub.http.put(
+                f"{hub.server_url(name)}/api/contents/{path}",
+                headers=hub.headers(name),
+                json={"type": "notebook", "format": "json", "content": EMPTY},
+            )
+            r.raise_for_status()
+
+    async def everyone():
+        return await asyncio.gather(
+            *(
+                run_notebook(hub.server_url(n), hub.tokens[n], p, extra_cells=OPEN_NOTEBOOK, keep_kernel=True)
+                for n in names
+                for p in paths
+            )
+        )
+
+    for run in asyncio.run(everyone()):
+        failed = [o for outputs in run["outputs"] for o in outputs if o["type"] == "error"]
+        if failed:
+            raise SystemExit(f"bench-hub: an open notebook failed: {failed[0].get('evalue')}")
 
 
 def _login_and_start(hub: WorkshopHub, names: list[str]) -> list[float]:

@@ -85,6 +85,13 @@ def test_the_image_start_copies_the_course_then_becomes_the_server() -> None:
     lines = [ln for ln in script.read_text().splitlines() if ln and not ln.startswith("#")]
     assert 'classroom/hub/course_spawner.py --copy-into "$HOME"' in lines[-2], lines
     assert lines[-1] == 'exec /srv/mcp_lab/.venv/bin/jupyterhub-singleuser "$@"', lines
+    assert any("--nbgrader-course" in ln for ln in lines), "the teacher's course folder is never made"
+
+
+def test_the_image_leaves_out_the_teachers_folders() -> None:
+    """The learner image's build context has no worked solutions and no lab sources."""
+    ignored = {ln.strip() for ln in (ROOT / ".dockerignore").read_text().splitlines() if ln and not ln.startswith("#")}
+    assert {"labs/solutions", "labs/source"} <= ignored, sorted(ignored)
 
 
 def test_z2jh_config_parses_and_names_the_image() -> None:
@@ -95,11 +102,23 @@ def test_z2jh_config_parses_and_names_the_image() -> None:
     assert single["storage"]["homeMountPath"] == "/home/jovyan"  # the image's uid 1000 home
     to_mb = {"M": 1, "G": 1000}
     guarantee, limit = (int(v[:-1]) * to_mb[v[-1]] for v in (single["memory"]["guarantee"], single["memory"]["limit"]))
-    assert 232 <= guarantee <= limit, "the guarantee covers the measured learner (232 MB)"
+    assert 553 <= guarantee <= limit, "the guarantee covers the measured learner (553 MB, five notebooks)"
     assert config["cull"]["enabled"] is True and config["cull"]["timeout"] > 0
     hub = config["hub"]["config"]
     assert hub["JupyterHub"]["authenticator_class"] == "shared-password"
     assert hub["SharedPasswordAuthenticator"]["user_password"] is None, "never commit a password"
+    assert hub["SharedPasswordAuthenticator"]["admin_password"] is None, "never commit a password"
+    assert hub["Authenticator"]["admin_users"] == ["teacher"]
+    assert config["cull"]["timeout"] >= 3 * 3600, "idle servers kept three hours"
+    # the classroom: the exchange on a shared volume, learners' Fetch/Submit on ~/labs, grading
+    mounts = {m["name"]: m["mountPath"] for m in single["storage"]["extraVolumeMounts"]}
+    files = single["extraFiles"]
+    assert "Exchange.root = " + repr(mounts["exchange"]).replace("'", '"') in files["learner-nbgrader"]["stringData"]
+    assert "ExchangeFactory.submit = LabsSubmit" in files["learner-nbgrader"]["stringData"]
+    assert files["teacher-nbgrader"]["data"]["Exchange"]["root"] == mounts["exchange"]
+    learner_server = files["learner-server"]["data"]["ServerApp"]
+    assert learner_server["jpserver_extensions"]["nbgrader.server_extensions.formgrader"] is False
+    assert "-l" not in learner_server["terminado_settings"]["shell_command"], "a login shell resets PATH"
 
 
 def test_course_copy_is_once_and_leaves_out_the_solutions(tmp_path: Path) -> None:

@@ -107,3 +107,11 @@ def test_revoking_sessions_drops_the_cookie_secret_and_every_users_token(tmp_pat
     with sqlite3.connect(tmp_path / "jupyterhub.sqlite") as db:
         assert db.execute("SELECT id FROM api_tokens").fetchall() == [(3,)]  # a service's stays
         assert db.execute("SELECT count(*) FROM oauth_codes").fetchone() == (0,)
+
+
+def test_a_roster_file_may_give_each_learners_name_for_the_gradebook(tmp_path: Path) -> None:
+    listed = tmp_path / "roster.txt"
+    listed.write_text("ana Ana Lima\nBen  Benedita da Silva  # the second\ncy\n", encoding="utf-8")
+    assert hub_state.roster("", str(listed)) == {"ana", "ben", "cy"}
+    assert hub_state.roster_people(str(listed)) == {"ana": ("Ana", "Lima"), "ben": ("Benedita", "da Silva")}
+    assert hub_state.roster_people("") == {}

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import course_accounts
 from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
-from traitlets import List, Unicode
+from traitlets import Dict, List, Unicode
 
 # Never handed to a learner: the worked solutions and the labs' one-source versions (nbgrader
 # sources hold the solutions too; the teacher keeps both), and editor litter anywhere.
@@ -71,6 +71,9 @@ class CourseSpawner(LocalProcessSpawner):
     system_prefix = Unicode(course_accounts.DEFAULT_PREFIX, config=True, help="Prefix of the learners' system users.")
     learner_config = Unicode(config=True, help="JUPYTER_CONFIG_PATH of a learner's server.")
     teacher_config = Unicode(config=True, help="JUPYTER_CONFIG_PATH of the teacher's server.")
+    people = Dict(
+        config=True, help="{learner name: [first name, last name]} from the roster, for the teacher's gradebook."
+    )
 
     @property
     def home_dir(self) -> str:
@@ -90,8 +93,22 @@ class CourseSpawner(LocalProcessSpawner):
 
             nbgrader_course(home / "course")
             copied = True
+        if self.user.name == course_accounts.TEACHER and self.people:
+            self._gradebook_names(home / "course" / "gradebook.db", entry)
         course_accounts.own_home(home, entry, everything=copied)
         return copied
+
+    def _gradebook_names(self, db: Path, entry) -> None:
+        """The roster's names in the teacher's gradebook (nbgrader knows a learner by their system
+        user, `mcpl-ana`; without this its pages and exports say "None, None")."""
+        from hub_state import COURSE_ID
+        from nbgrader.api import Gradebook
+
+        with Gradebook(f"sqlite:///{db}", course_id=COURSE_ID) as gradebook:
+            for name, (first, last) in sorted(self.people.items()):
+                student = course_accounts.system_name(name, self.system_prefix)
+                gradebook.update_or_create_student(student, first_name=first, last_name=last)
+        os.chown(db, entry.pw_uid, entry.pw_gid)
 
     async def start(self):
         copied = await asyncio.to_thread(self._prepare)

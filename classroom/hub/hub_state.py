@@ -12,6 +12,7 @@ Layout (the hub runs as root; every file the hub writes here is mode 600, root's
                               exchange/<course>/ belongs to the teacher's system user
     config/learner/, config/teacher/   JUPYTER_CONFIG_PATH of learners' and the teacher's servers
                               (mode 755: settings, no secrets)
+    config/terminal.bashrc    a Lab terminal's start-up file (the course's tools on PATH)
 
 The proxy's token is never written: JupyterHub makes a new one at each start and hands it to
 the proxy in its environment, which only root can read.
@@ -57,22 +58,44 @@ def secret_file(path: str) -> str:
     return text
 
 
+def _roster_lines(listed_file: str) -> list[tuple[str, str]]:
+    """(name, the person's full name or "") for each line of a roster file: `ana` or `ana Ana Lima`."""
+    if not listed_file:
+        return []
+    try:
+        lines = Path(listed_file).read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise SettingError(f"MCP_LAB_HUB_LEARNERS_FILE={listed_file!r} cannot be read: {e.strerror}") from None
+    found = []
+    for line in lines:
+        words = line.split("#", 1)[0].split(None, 1)
+        if words:
+            found.append((words[0], words[1].strip() if len(words) > 1 else ""))
+    return found
+
+
 def roster(listed: str, listed_file: str) -> set[str]:
-    """The learners' names from "ana,ben" and/or a file of one name a line (# starts a comment),
-    normalised; a name that cannot be a learner's is an error naming it."""
-    names = listed.split(",")
-    if listed_file:
-        try:
-            lines = Path(listed_file).read_text(encoding="utf-8").splitlines()
-        except OSError as e:
-            raise SettingError(f"MCP_LAB_HUB_LEARNERS_FILE={listed_file!r} cannot be read: {e.strerror}") from None
-        names += [line.split("#", 1)[0] for line in lines]
+    """The learners' names from "ana,ben" and/or a file of one learner a line (the name, then
+    optionally the person's full name; # starts a comment), normalised; a name that cannot be a
+    learner's is an error naming it."""
+    names = listed.split(",") + [name for name, _ in _roster_lines(listed_file)]
     kept = {course_accounts.normalise(n) for n in names if n.strip()}
     for name in sorted(kept):
         problem = course_accounts.name_problem(name)
         if problem or name == course_accounts.TEACHER:
             raise SettingError(f"the roster's name {name!r} cannot be a learner's: {problem or 'teacher is reserved'}")
     return kept
+
+
+def roster_people(listed_file: str) -> dict[str, tuple[str, str]]:
+    """{name: (first name, last name)} for the roster file's lines that give a person's name
+    (`ana Ana Lima` -> ("Ana", "Lima"); `bo Maria da Silva` -> ("Maria", "da Silva"))."""
+    people = {}
+    for name, person in _roster_lines(listed_file):
+        if person:
+            first, _, last = person.partition(" ")
+            people[course_accounts.normalise(name)] = (first, last.strip())
+    return people
 
 
 def private_file(path: Path, text: str) -> None:
@@ -139,28 +162,86 @@ def revoke_sessions(data: Path) -> int:
     return gone
 
 
-def write_server_configs(data: Path, teacher_home: Path) -> tuple[Path, Path]:
-    """The Jupyter configuration folders of learners' and the teacher's servers."""
+def server_settings(terminal_rc: Path, kernel_idle_minutes: int) -> dict:
+    """The Jupyter server settings every server of the room shares (learners' and the teacher's).
+
+    - Terminals run `bash --rcfile <terminal_rc> -i`: without a shell command of its own a
+      server started by a spawner runs a *login* shell, whose /etc/profile resets PATH, so the
+      course's `python`, `nbgrader` and `mcp-lab` would be "command not found" there.
+    - Kernels idle for `kernel_idle_minutes` are shut down, even with their notebook open (five
+      notebooks opened in a morning do not hold five kernels all day); a busy kernel is kept.
+    - New notebooks get the Python kernel, not the "MCP wire" one.
+    """
+    return {
+        "ServerApp": {"terminado_settings": {"shell_command": ["/bin/bash", "--rcfile", str(terminal_rc), "-i"]}},
+        "MappingKernelManager": {
+            "default_kernel_name": "python3",
+            "cull_idle_timeout": kernel_idle_minutes * 60,
+            "cull_interval": 60,
+            "cull_connected": True,
+            "cull_busy": False,
+        },
+    }
+
+
+def terminal_rc(tools: Path) -> str:
+    """The rc file of a Lab terminal: the usual start-up files, then the course's tools first on PATH."""
+    return (
+        "# Written by the mcp_lab hub: a Lab terminal's start-up (bash --rcfile this -i).\n"
+        "[ -f /etc/bash.bashrc ] && . /etc/bash.bashrc\n"
+        '[ -f "$HOME/.bashrc" ] && . "$HOME/.bashrc"\n'
+        f'export PATH="{tools}:$PATH"\n'
+    )
+
+
+def write_server_configs(
+    data: Path, teacher_home: Path, tools: Path, kernel_idle_minutes: int, learner_exchange: Path
+) -> tuple[Path, Path]:
+    """The Jupyter configuration folders of learners' and the teacher's servers.
+
+    `tools` is the folder of the learners' `python`, `nbgrader`, `mcp-lab` (learner_runtime);
+    `learner_exchange` the module whose fetch and submit keep one copy of each lab."""
     exchange = {"Exchange": {"root": str(data / "exchange")}, "CourseDirectory": {"course_id": COURSE_ID}}
+    folder(data / "config", 0o755)
     learner = folder(data / "config" / "learner", 0o755)
     teacher = folder(data / "config" / "teacher", 0o755)
-    folder(data / "config", 0o755)
-    off = {"ServerApp": {"jpserver_extensions": dict.fromkeys(TEACHER_SERVER_EXTENSIONS, False)}}
-    _json(learner / "jupyter_server_config.json", off)
+    rc = data / "config" / "terminal.bashrc"
+    rc.write_text(terminal_rc(tools), encoding="utf-8")
+    rc.chmod(0o644)
+    shared = server_settings(rc, kernel_idle_minutes)
+    off = {"jpserver_extensions": dict.fromkeys(TEACHER_SERVER_EXTENSIONS, False)}
+    _json(learner / "jupyter_server_config.json", {**shared, "ServerApp": {**shared["ServerApp"], **off}})
+    _json(teacher / "jupyter_server_config.json", shared)
     folder(learner / "labconfig", 0o755)
     _json(learner / "labconfig" / "page_config.json", {"disabledExtensions": dict.fromkeys(TEACHER_LAB_PLUGINS, True)})
     _json(learner / "nbgrader_config.json", exchange)
+    # Fetch and Submit work on ~/labs/, the copy the course map opens (learner_exchange.py).
+    _python_config(
+        learner / "nbgrader_config.py",
+        learner_exchange.parent,
+        f"from {learner_exchange.stem} import LabsFetch, LabsSubmit",
+        "c.ExchangeFactory.fetch_assignment = LabsFetch\nc.ExchangeFactory.submit = LabsSubmit\n",
+    )
     grading = {**exchange, "CourseDirectory": {"course_id": COURSE_ID, "root": str(teacher_home / "course")}}
     _json(teacher / "nbgrader_config.json", grading)
     # The collect step keeps only submissions made by the account they name (hub_exchange.py).
     here = Path(__file__).resolve().parent
-    (teacher / "nbgrader_config.py").write_text(
-        f"import sys\nsys.path.insert(0, {str(here)!r})\nfrom hub_exchange import OwnerCheckedCollect\n"
-        "c = get_config()  # noqa: F821\nc.ExchangeFactory.collect = OwnerCheckedCollect\n",
+    _python_config(
+        teacher / "nbgrader_config.py",
+        here,
+        "from hub_exchange import OwnerCheckedCollect",
+        "c.ExchangeFactory.collect = OwnerCheckedCollect\n",
+    )
+    return learner, teacher
+
+
+def _python_config(path: Path, module_folder: Path, imports: str, settings: str) -> None:
+    path.write_text(
+        f"import sys\nsys.path.insert(0, {str(module_folder)!r})\n{imports}\n"
+        f"c = get_config()  # noqa: F821\n{settings}",
         encoding="utf-8",
     )
-    (teacher / "nbgrader_config.py").chmod(0o644)
-    return learner, teacher
+    path.chmod(0o644)
 
 
 def _json(path: Path, value: dict) -> None:

@@ -8,7 +8,8 @@
 #                               on the first start and kept in <data>/workshop-password, root's only)
 #   MCP_LAB_HUB_PASSWORD_FILE   or: a file holding it (keep it mode 600, root's)
 #   MCP_LAB_HUB_LEARNERS        optional roster "ana,ben,...": only these names may log in
-#   MCP_LAB_HUB_LEARNERS_FILE   or: a file with one name a line (# starts a comment)
+#   MCP_LAB_HUB_LEARNERS_FILE   or: a file with one learner a line, the name then optionally the
+#                               person's name for the gradebook: `ana Ana Lima` (# starts a comment)
 #   MCP_LAB_HUB_ADMIN_PASSWORD  optional, 32+ characters: the user `teacher` logs in with it
 #                               as the hub's admin and grader; without it nobody is `teacher`
 #   MCP_LAB_HUB_NEW_GROUP       set to 1 for a new group: every earlier session is revoked
@@ -16,15 +17,20 @@
 #   MCP_LAB_HUB_DATA            data folder: database, secrets, learners' homes, the exchange
 #                               (default .hub/ in the checkout)
 #   MCP_LAB_HUB_USER_PREFIX     prefix of the learners' system users (default mcpl-)
-#   MCP_LAB_HUB_IDLE_MINUTES    an idle learner's server is stopped after this (default 60)
-#   MCP_LAB_HUB_MAX_LEARNERS    most servers running at once (default 20; see docs capacity)
+#   MCP_LAB_HUB_IDLE_MINUTES    an idle learner's server is stopped after this (default 180:
+#                               a learner listening for an hour keeps their kernels)
+#   MCP_LAB_HUB_KERNEL_IDLE_MINUTES
+#                               an idle kernel inside a server is shut down after this, even
+#                               with its notebook open (default 40; a busy kernel is kept)
+#   MCP_LAB_HUB_MAX_LEARNERS    most learners' servers running at once (default 20; the
+#                               teacher's server comes on top; see docs capacity)
 #   MCP_LAB_HUB_SSL_CERT, MCP_LAB_HUB_SSL_KEY
 #                               the teacher's certificate and key: the hub serves HTTPS
 #   MCP_LAB_HUB_IP              the address it listens on (default 127.0.0.1; 0.0.0.0 for a
 #                               room, with the two TLS settings above or a TLS proxy in front)
-#   MCP_LAB_HUB_API_PORT, MCP_LAB_HUB_PROXY_API_PORT
-#                               the hub's and the proxy's internal ports on 127.0.0.1
-#                               (default: the public port + 1 and + 2)
+#   MCP_LAB_HUB_API_PORT, MCP_LAB_HUB_PROXY_API_PORT, MCP_LAB_HUB_ROOM_PORT
+#                               the hub's, the proxy's and the room view's internal ports on
+#                               127.0.0.1 (default: the public port + 1, + 2 and + 3)
 #
 # What it trusts: docs/teaching.md, "What this trusts".  Each learner is a system user of their
 # own; the hub's secrets and the course's sources are root's.
@@ -131,7 +137,9 @@ NEW_GROUP = os.environ.get("MCP_LAB_HUB_NEW_GROUP", "") not in ("", "0")
 if hub_state.passwords_changed(DATA, [PASSWORD, ADMIN_PASSWORD]) or NEW_GROUP:
     revoked = hub_state.revoke_sessions(DATA)
     print(f"mcp_lab hub: every earlier session revoked ({revoked} tokens, new cookie secret)", file=sys.stderr)
-IDLE_MINUTES = _positive("MCP_LAB_HUB_IDLE_MINUTES", 60)
+IDLE_MINUTES = _positive("MCP_LAB_HUB_IDLE_MINUTES", 180)
+KERNEL_IDLE_MINUTES = _positive("MCP_LAB_HUB_KERNEL_IDLE_MINUTES", 40)
+MAX_LEARNERS = _positive("MCP_LAB_HUB_MAX_LEARNERS", 20)
 PREFIX = os.environ.get("MCP_LAB_HUB_USER_PREFIX", course_accounts.DEFAULT_PREFIX)
 if course_accounts.prefix_problem(PREFIX):
     _fail(f"MCP_LAB_HUB_USER_PREFIX={course_accounts.prefix_problem(PREFIX)}")
@@ -153,7 +161,13 @@ if (CHECKOUT / ".git").is_file():
         file=sys.stderr,
     )
 LEARNER_PYTHON, LEARNER_ENV = learner_runtime.build(DATA / "runtime", Path(sys.prefix))
-LEARNER_CONFIG, TEACHER_CONFIG = hub_state.write_server_configs(DATA, DATA / "homes" / course_accounts.TEACHER)
+LEARNER_CONFIG, TEACHER_CONFIG = hub_state.write_server_configs(
+    DATA,
+    DATA / "homes" / course_accounts.TEACHER,
+    LEARNER_PYTHON.parent,
+    KERNEL_IDLE_MINUTES,
+    HERE / "learner_exchange.py",
+)
 if ADMIN_PASSWORD:
     _teacher = course_accounts.system_name(course_accounts.TEACHER, PREFIX)
     _entry = course_accounts.ensure_system_user(_teacher, DATA / "homes" / course_accounts.TEACHER, "mcp_lab teacher")
@@ -214,6 +228,7 @@ c.CourseSpawner.homes = str(DATA / "homes")
 c.CourseSpawner.system_prefix = PREFIX
 c.CourseSpawner.learner_config = str(LEARNER_CONFIG)
 c.CourseSpawner.teacher_config = str(TEACHER_CONFIG)
+c.CourseSpawner.people = hub_state.roster_people(os.environ.get("MCP_LAB_HUB_LEARNERS_FILE", ""))
 c.Spawner.environment = LEARNER_ENV
 c.Spawner.cmd = [str(LEARNER_PYTHON), "-m", "jupyterhub.singleuser"]
 c.Spawner.args = ["--KernelManager.transport_encryption=auto"]
@@ -222,15 +237,18 @@ c.Spawner.start_timeout = 60
 c.Spawner.http_timeout = 60
 # -- resource limits ---------------------------------------------------------------------------
 # Enforced by the hub: how many servers run at once, how many start at once, idle culling.
-c.JupyterHub.active_server_limit = _positive("MCP_LAB_HUB_MAX_LEARNERS", 20)
+# The limit counts every running server; the teacher's is the one that is not a learner's.
+c.JupyterHub.active_server_limit = MAX_LEARNERS + 1
 c.JupyterHub.concurrent_spawn_limit = 10
 # Stated, not enforced: a local-process spawner only passes these to the server as MEM_LIMIT and
-# CPU_LIMIT.  1 GB is about four times a measured learner (server + kernel + one bundled server,
-# `make bench-hub`); Zero to JupyterHub or SystemdSpawner enforce such limits.
+# CPU_LIMIT.  1 GB is about twice a measured learner with five notebooks open (553 MB RSS,
+# `make bench-hub`); the capacity rule in docs/teaching.md keeps headroom for their absence.
+# Zero to JupyterHub or SystemdSpawner enforce such limits.
 c.Spawner.mem_limit = "1G"
 c.Spawner.cpu_limit = 1.0
 
-# -- the idle culler (jupyterhub-idle-culler, a hub-managed service) ---------------------------
+# -- hub-managed services: the idle culler (jupyterhub-idle-culler) and the teacher's room view --
+ROOM_PORT = _port("MCP_LAB_HUB_ROOM_PORT", PORT + 3)
 c.JupyterHub.services = [
     {
         "name": "idle-culler",
@@ -241,19 +259,30 @@ c.JupyterHub.services = [
             f"--timeout={IDLE_MINUTES * 60}",
             "--cull-every=60",
         ],
-    }
+    },
+    {
+        # /services/room/: each learner's notebook, progress, waiting interactions, lab checks.
+        # Users need access:services!service=room, which only admins (the teacher) have.
+        "name": "room",
+        "url": f"http://127.0.0.1:{ROOM_PORT}",
+        "command": [sys.executable, str(HERE / "room_service.py")],
+        "oauth_no_confirm": True,
+        "environment": {"MCP_LAB_ROOM_HOMES": str(DATA / "homes"), "MCP_LAB_ROOM_TEACHER": course_accounts.TEACHER},
+    },
 ]
 c.JupyterHub.load_roles = [
     {
         "name": "idle-culler",
         "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
         "services": ["idle-culler"],
-    }
+    },
+    {"name": "room", "scopes": ["list:users", "read:users:activity", "read:servers"], "services": ["room"]},
 ]
 
 print(
     f"mcp_lab workshop hub: {SCHEME}://{IP}:{PORT}/  the workshop password is {PASSWORD_WHERE}  "
-    f"(learners' homes in {DATA / 'homes'}; idle servers stop after {IDLE_MINUTES} min)",
+    f"(learners' homes in {DATA / 'homes'}; up to {MAX_LEARNERS} learners; idle servers stop after "
+    f"{IDLE_MINUTES} min, idle kernels after {KERNEL_IDLE_MINUTES} min)",
     file=sys.stderr,
     flush=True,
 )

@@ -11,9 +11,11 @@ venv of its own, `<data>/runtime/`, root's and read-only to everyone else:
                              with LD_LIBRARY_PATH at its libpython (a system Python of the same
                              minor version is not the same: 3.11.2's `re` fails soupsieve's CSS)
   lib/pythonX.Y/site-packages  a link to the checkout venv's: the same packages, mcp_lab included
-  share/jupyter/kernels/     the venv's kernels (python3, "MCP wire"), started with bin/python
+  share/jupyter/kernels/     the venv's kernels (python3, "MCP wire"), started with bin/python;
+                             python3 loads mcp_lab.notebook.room_status (the room view's status)
   share/jupyter/<the rest>, etc/jupyter   links to the venv's (JupyterLab, server extensions)
-  bin/nbgrader, bin/jupyter, bin/alembic  `python -m ...` for the teacher's terminal and nbgrader
+  bin/nbgrader, bin/jupyter, bin/alembic, bin/mcp-lab   `python -m ...` for the Lab's terminals
+                             and nbgrader (a terminal puts bin/ first on PATH: hub_state)
 
 Hard links make the mirror cost well under a second; a later start reuses it.
 """
@@ -27,7 +29,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-TOOLS = {"nbgrader": "nbgrader", "jupyter": "jupyter", "alembic": "alembic"}
+TOOLS = {"nbgrader": "nbgrader", "jupyter": "jupyter", "alembic": "alembic", "mcp-lab": "mcp_lab"}
 
 
 def runnable_by_others(path: Path) -> bool:
@@ -38,6 +40,7 @@ def runnable_by_others(path: Path) -> bool:
     return all(os.stat(p).st_mode & 0o001 for p in real.parents)
 
 
+ROOM_EXTENSION = "--IPKernelApp.extensions=mcp_lab.notebook.room_status"
 LEFT_OUT = {"site-packages", "test", "idlelib", "tkinter", "turtledemo", "ensurepip", "lib2to3"}
 
 
@@ -113,6 +116,8 @@ def build(runtime: Path, venv: Path) -> tuple[Path, dict[str, str]]:
         shutil.copytree(spec.parent, dest, dirs_exist_ok=True)
         kernel = json.loads(spec.read_text(encoding="utf-8"))
         kernel["argv"][0] = str(python)
+        if spec.parent.name == "python3" and ROOM_EXTENSION not in kernel["argv"]:
+            kernel["argv"].append(ROOM_EXTENSION)  # the kernel reports to the teacher's room view
         (dest / "kernel.json").write_text(json.dumps(kernel, indent=1) + "\n", encoding="utf-8")
     for folder, dirs, files in os.walk(runtime):
         if Path(folder).is_relative_to(runtime / "base"):

@@ -55,6 +55,7 @@ _registry: dict[str, "Interaction"] = {}
 _conflicts: list[str] = []  # keys two different cells registered (an author's mistake)
 _origin: str | None = None  # the cell running now (None between cells, e.g. in a click handler)
 _watching = False
+_cells_run: set[str] = set()  # the distinct cells this kernel ran (for the hub's room view)
 
 
 @dataclass(eq=False)
@@ -100,6 +101,7 @@ class Interaction:
         """Drop the pending mark from the widget once the owner says it is done."""
         if self.widget is not None and self.done:
             self.widget.remove_class(PENDING_CLASS)
+        _publish()
 
     def __repr__(self) -> str:
         return f"<Interaction {self.key!r} {self.kind} {'done' if self.done else 'pending'}>"
@@ -212,7 +214,18 @@ def _pre_run_cell(info) -> None:
 
 def _post_run_cell(_result) -> None:
     global _origin
+    if _origin is not None:
+        _cells_run.add(_origin)
     _origin = None
+    _publish()
+
+
+def _publish() -> None:
+    """Tell the workshop hub's room view where this kernel is (room_status; the hub only)."""
+    from mcp_lab.notebook import room_status
+
+    if room_status.enabled():
+        room_status.publish(sorted(_cells_run), [(i.key, i.kind) for i in pending()])
 
 
 def watch_cells(shell=None) -> bool:

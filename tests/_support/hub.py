@@ -86,13 +86,14 @@ class WorkshopHub:
         self.learners = list(learners)
         # System users of this hub only (tests on one machine may run hubs side by side).
         self.prefix = f"mct{secrets.token_hex(2)}-"
-        self.port, api_port, proxy_api_port = free_ports(3)
+        self.port, api_port, proxy_api_port, room_port = free_ports(4)
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = dict(
             os.environ,
             MCP_LAB_HUB_PORT=str(self.port),
             MCP_LAB_HUB_API_PORT=str(api_port),
             MCP_LAB_HUB_PROXY_API_PORT=str(proxy_api_port),
+            MCP_LAB_HUB_ROOM_PORT=str(room_port),
             MCP_LAB_HUB_PASSWORD=PASSWORD,
             MCP_LAB_HUB_DATA=str(self.data),
             MCP_LAB_HUB_LEARNERS=",".join(self.learners),
