@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 __all__ = [
+    "add_listener",
     "KINDS",
     "PENDING_CLASS",
     "Interaction",
@@ -220,12 +221,20 @@ def _post_run_cell(_result) -> None:
     _publish()
 
 
-def _publish() -> None:
-    """Tell the workshop hub's room view where this kernel is (room_status; the hub only)."""
-    from mcp_lab.notebook import room_status
+# Who wants to hear after each cell which cells ran and what still waits: the workshop hub's
+# room view registers one (mcp_lab.notebook.room_status, loaded as a kernel extension there).
+_listeners: list[Callable[[list[str], list[tuple[str, str]]], None]] = []
 
-    if room_status.enabled():
-        room_status.publish(sorted(_cells_run), [(i.key, i.kind) for i in pending()])
+
+def add_listener(listener: Callable[[list[str], list[tuple[str, str]]], None]) -> None:
+    """Call `listener(cells_run, [(key, kind), ...])` after every cell (idempotent)."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def _publish() -> None:
+    for listener in _listeners:
+        listener(sorted(_cells_run), [(i.key, i.kind) for i in pending()])
 
 
 def watch_cells(shell=None) -> bool:

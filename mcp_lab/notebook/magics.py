@@ -369,6 +369,7 @@ def _lang(args: list[str]) -> None:
 class McpMagics(Magics):
     """`%mcp connect|list|trace|close` and `%%rpc NAME`."""
 
+    # Long on purpose: one dispatcher for every %mcp word, each branch a few lines with its usage
     @line_magic("mcp")
     def mcp(self, line: str):
         """%mcp connect NAME [--no-probe] [--timeout S] [-- ARGV...] | list | trace NAME | close NAME | edition NN | needs WHAT | lang TAG"""

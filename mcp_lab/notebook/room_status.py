@@ -60,4 +60,5 @@ def load_ipython_extension(shell) -> None:
     cell runs from the first cell, so every notebook reports, not only those with interactions."""
     from mcp_lab.notebook import interactions
 
+    interactions.add_listener(publish)
     interactions.watch_cells(shell)

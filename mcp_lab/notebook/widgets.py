@@ -91,6 +91,7 @@ class FormRound:
     An exception from ``on_complete`` is shown in the round's status line and kept in ``.error``.
     """
 
+    # Long on purpose: the round's widgets built in the order the person sees them
     def __init__(
         self,
         input_requests: dict,
