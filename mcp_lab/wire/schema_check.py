@@ -7,8 +7,10 @@ SDK's `mcp-types` models are generated from it.  This module asks those generate
 are installed with the SDK, so the check needs nothing from outside the repository) whether a
 message is valid *for its era*:
 
-* the JSON-RPC envelope first: `"jsonrpc": "2.0"`, an id that is a string or an integer (never
-  null, never a float or a bool), an error object with an integer `code` and a string `message`;
+* the JSON-RPC envelope first, by the rows of `jsonrpc.ENVELOPE_RULES` (the one table of those
+  rules, read by the parser and the lint too): `"jsonrpc": "2.0"`, an id that is a string or an
+  integer (never null, never a float or a bool), a non-empty method with no result or error
+  beside it, an error object with an integer `code` and a string `message`;
 * then the body, by method and by protocol version, through `mcp_types.methods`
   (`validate_client_request`, `validate_server_result`, ...): a request of 2026-07-28 is checked
   against the 2026-07-28 models, a legacy `initialize` against 2025-11-25;
@@ -33,6 +35,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from mcp_lab.wire.jsonrpc import first_broken
 
 __all__ = ["Finding", "Tally", "WireChecker", "check_message", "era_of"]
 
@@ -98,38 +102,17 @@ def _first_error(exc: Exception) -> str:
 
 
 def _envelope(obj: Any) -> tuple[str, str | None]:
-    """Classify the JSON-RPC envelope; return (kind, problem)."""
-    if not isinstance(obj, Mapping):
-        return "invalid", "a JSON-RPC message is a JSON object"
-    if obj.get("jsonrpc") != "2.0":
-        return "invalid", 'jsonrpc must be the string "2.0"'
-    has_id = "id" in obj
-    if has_id:
-        rid = obj["id"]
-        if isinstance(rid, bool) or not isinstance(rid, (str, int)):
-            return "invalid", f"id must be a string or an integer, not {rid!r}"
+    """Classify the JSON-RPC envelope; return (kind, problem).
+
+    The problem is the first row of `jsonrpc.ENVELOPE_RULES` the message breaks (the table the
+    parser and the lint read too), held to the schema: no row is tolerated here.
+    """
+    rule = first_broken(obj)
+    if rule is not None:
+        return "invalid", rule.message(obj)
     if "method" in obj:
-        if not isinstance(obj["method"], str):
-            return "invalid", "method must be a string"
-        if "params" in obj and not isinstance(obj["params"], Mapping):
-            return "invalid", "params must be an object"
-        return ("request" if has_id else "notification"), None
-    if "result" in obj and "error" not in obj:
-        if not has_id:
-            return "invalid", "a result must carry the id of the request it answers"
-        if not isinstance(obj["result"], Mapping):
-            return "invalid", "result must be an object"
-        return "result", None
-    if "error" in obj and "result" not in obj:
-        err = obj["error"]
-        if not isinstance(err, Mapping):
-            return "invalid", "error must be an object"
-        if isinstance(err.get("code"), bool) or not isinstance(err.get("code"), int):
-            return "invalid", "error.code must be an integer"
-        if not isinstance(err.get("message"), str):
-            return "invalid", "error.message must be a string"
-        return "error", None
-    return "invalid", "neither a request, a notification, a result nor an error"
+        return ("request" if "id" in obj else "notification"), None
+    return ("result" if "result" in obj else "error"), None
 
 
 def _error_model(code: int):
