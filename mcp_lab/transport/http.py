@@ -35,11 +35,14 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, HttpError, ProtocolError
+
+if TYPE_CHECKING:  # httpx is imported where it is used: `import mcp_lab` stays cheap
+    import httpx
 
 __all__ = [
     "HttpTransport",
@@ -269,11 +272,16 @@ class HttpTransport:
         self._seq = itertools.count(1)
         self._latest = 0
         self._threads: list[threading.Thread] = []
-        self._client = None
+        self._client: httpx.Client | None = None
         self._closed = False
 
     # -- life cycle -------------------------------------------------------------------
     def start(self) -> "HttpTransport":
+        self._http()
+        return self
+
+    def _http(self) -> httpx.Client:
+        """The HTTP client, made on first use (httpx is imported only when a transport starts)."""
         if self._client is None:
             import httpx
 
@@ -281,7 +289,7 @@ class HttpTransport:
             # ends soon after the client has given up on it.
             t = httpx.Timeout(self.timeout + 1.0, connect=self.connect_timeout)
             self._client = httpx.Client(timeout=t, follow_redirects=False, trust_env=False)
-        return self
+        return self._client
 
     def close(self) -> int | None:
         self._closed = True
@@ -464,7 +472,7 @@ class HttpTransport:
         import httpx
         from httpx_sse import SSEError
 
-        self.start()
+        client = self._http()
         hdrs = self._request_headers(obj, derive, extra)
         if text is None:
             hdrs.pop("Content-Type", None)
@@ -476,7 +484,7 @@ class HttpTransport:
             # This request's own deadline (plus a margin) bounds the read; the client's
             # default applies when the caller gave none.
             limit = httpx.Timeout((self.timeout if timeout is None else timeout) + 1.0, connect=self.connect_timeout)
-            with self._client.stream(
+            with client.stream(
                 method, self.url, content=None if text is None else text.encode("utf-8"), headers=hdrs, timeout=limit
             ) as r:
                 ex.status, ex.reason = r.status_code, r.reason_phrase
@@ -529,7 +537,8 @@ class HttpTransport:
         if length and length.isdigit() and int(length) > self.max_body:
             raise _TooBig(f"Content-Length {length} is over the {_mib(self.max_body)} limit")
         if ex.is_sse:
-            for sse in EventSource(_Limited(r, self.max_body, ex)).iter_sse():
+            # EventSource reads only .headers and .iter_text() of a response; _Limited has both.
+            for sse in EventSource(_Limited(r, self.max_body, ex)).iter_sse():  # type: ignore[arg-type]
                 ex.events.append({"event": sse.event, "data": sse.data, "id": sse.id})
                 if deliver is not None and sse.data.strip():
                     # (an event with empty data, e.g. a legacy resumption primer, is no message)

@@ -213,12 +213,13 @@ def parse_obj(obj: Any) -> Message:
         known_id = raw_id if is_valid_id(raw_id) else None
         raise ProtocolError(rule.code, f"{ERROR_NAMES[rule.code]}: {rule.message(obj)}", id=known_id)
     params = obj.get("params")
+    # The rows guarantee what follows: a request's id is valid, a result carries a valid id.
     if "method" in obj and raw_id is not None:
         return Request(id=raw_id, method=obj["method"], params=params)
     if "method" in obj:
         return Notification(method=obj["method"], params=params)
     if "result" in obj:
-        return Result(id=raw_id, result=obj["result"])
+        return Result(id=obj["id"], result=obj["result"])
     err = obj["error"]
     return Error(id=raw_id, code=err["code"], message=err["message"], data=err.get("data"))
 

@@ -32,8 +32,8 @@ The spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/index#m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from mcp_lab.wire.jsonrpc import first_broken
@@ -150,23 +150,23 @@ def check_message(
 
     kind, problem = _envelope(obj)
     method = obj.get("method", method) if isinstance(obj, Mapping) else method
-    base = dict(sender=sender, kind=kind, method=method, version=version, line=line)
+    base = Finding("valid", sender, kind, method, version, line=line)  # each verdict below replaces fields
     if deliberate:
-        return Finding("deliberate", **base)
+        return replace(base, verdict="deliberate")
     if problem:
-        return Finding("invalid", **{**base, "kind": "invalid"}, model="JSON-RPC 2.0 envelope", error=problem)
+        return replace(base, verdict="invalid", kind="invalid", model="JSON-RPC 2.0 envelope", error=problem)
     if kind == "error":
         code = obj["error"]["code"]
         # -32020..-32022 exist only in 2026-07-28: their shape applies whatever version was asked
         # (a -32022 answers precisely a request in a version the server does not know).
         model = _error_model(code) if era_of(version) == MODERN or -32022 <= code <= -32020 else None
         if model is None:
-            return Finding("valid", **base, model="JSON-RPC error")
+            return replace(base, model="JSON-RPC error")
         # The three MCP error types describe the whole response; the JSON-RPC ones the error object.
         subject = dict(obj) if "error" in model.model_fields else dict(obj["error"])
         return _judge(base, model.__name__, lambda: model.model_validate(subject, by_name=False))
     if method is None or version not in KNOWN_PROTOCOL_VERSIONS:
-        return Finding("unchecked", **base, error="no method or no known protocol version to judge by")
+        return replace(base, verdict="unchecked", error="no method or no known protocol version to judge by")
     params = obj.get("params")
     validators = {
         ("client", "request"): (m.CLIENT_REQUESTS, lambda: m.validate_client_request(method, version, params)),
@@ -188,7 +188,7 @@ def check_message(
     surface, run = validators[(sender, kind)]
     target = surface.get((method, version))
     if target is None:
-        return Finding("unchecked", **base, error=f"{method} is not a {version} {kind} in the schema")
+        return replace(base, verdict="unchecked", error=f"{method} is not a {version} {kind} in the schema")
     member = _result_member(target, obj) if kind == "result" else None
     if member is not None:
         # A union "X | InputRequiredResult" accepts a bare {"resultType": "complete"} as an
@@ -209,12 +209,12 @@ def _result_member(target, obj: Mapping):
     return chosen[0] if len(chosen) == 1 else None
 
 
-def _judge(base: dict, model: str, run) -> Finding:
+def _judge(base: Finding, model: str, run: Callable[[], object]) -> Finding:
     try:
         run()
     except Exception as exc:  # noqa: BLE001 - pydantic.ValidationError, or the surface's own refusal
-        return Finding("invalid", **base, model=model, error=_first_error(exc))
-    return Finding("valid", **base, model=model)
+        return replace(base, verdict="invalid", model=model, error=_first_error(exc))
+    return replace(base, verdict="valid", model=model)
 
 
 class WireChecker:
@@ -241,16 +241,18 @@ class WireChecker:
         if not isinstance(obj, Mapping):
             return None, None
         if "method" in obj:
-            params = obj.get("params") if isinstance(obj.get("params"), Mapping) else {}
-            meta = params.get("_meta") if isinstance(params.get("_meta"), Mapping) else {}
+            raw_params = obj.get("params")
+            params: Mapping[str, Any] = raw_params if isinstance(raw_params, Mapping) else {}
+            raw_meta = params.get("_meta")
+            meta: Mapping[str, Any] = raw_meta if isinstance(raw_meta, Mapping) else {}
             if isinstance(meta.get(_VERSION_KEY), str):
                 return meta[_VERSION_KEY], obj["method"]
             if obj["method"] == "initialize":
                 asked = params.get("protocolVersion")
                 return (asked if isinstance(asked, str) and asked != MODERN else LEGACY), "initialize"
             return self._session_version or LEGACY, obj["method"]
-        answered_by = "client" if sender == "server" else "server"
-        method, version = self._pending.get((answered_by, obj.get("id")), (None, None))
+        answered_by: Sender = "client" if sender == "server" else "server"
+        method, version = self._pending.get((answered_by, obj.get("id"))) or (None, None)
         result = obj.get("result")
         if method == "initialize" and isinstance(result, Mapping):
             agreed = result.get("protocolVersion")
@@ -264,8 +266,8 @@ class WireChecker:
         if key is not None:
             self._pending[key] = (obj["method"], version)
             return
-        answered_by = "client" if sender == "server" else "server"
-        method, _ = self._pending.pop((answered_by, obj.get("id")), (None, None))
+        answered_by: Sender = "client" if sender == "server" else "server"
+        method, _ = self._pending.pop((answered_by, obj.get("id")), None) or (None, None)
         if method == "initialize" and isinstance(obj.get("result"), Mapping):
             agreed = obj["result"].get("protocolVersion")
             self._session_version = agreed if isinstance(agreed, str) else self._session_version
