@@ -70,7 +70,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: node-parts python-parts lite lite-serve recordings setup prereqs teach hub-install lab labs test lint fmt bench hub bench-hub wheelhouse clean inspector inspector-install
+.PHONY: node-parts python-parts lite lite-serve recordings setup prereqs teach hub-install lab labs test lint check fmt bench hub bench-hub wheelhouse clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -163,13 +163,22 @@ lab: setup
 labs: setup $(TEACH_STAMP)
 	$(VPY) -m mcp_lab.course.generate
 
-# Lint, format check and the layer contract (pyproject.toml) run before any test: a few seconds.
+# Lint, format check, the layer contract and the type checker (pyproject.toml: [tool.importlinter],
+# [tool.mypy]) run before any test: a few seconds, mypy's first run about ten.
 LINT_PATHS := mcp_lab tests tools bench classroom
 
 lint: setup
 	$(VENV)/bin/ruff check $(LINT_PATHS)
 	$(VENV)/bin/ruff format --check $(LINT_PATHS)
 	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/mypy
+
+# The inner loop: `make lint`, then the unit tests, every test that starts no process (a server, a
+# kernel, a browser, the hub, an install): tests/_support/kinds.py marks the others `system`, and
+# while only unit tests run it fails a test that starts a process unmarked.  About a minute on two
+# cores once set up; `make test` runs everything.  Extra pytest arguments: PYTEST_ARGS, as for test.
+check: lint
+	$(VPY) -m pytest -q -m "not system" $(PYTEST_ARGS)
 
 # Where Chromium cannot be had (not root, not Debian), everything else still runs and the browser
 # tests report themselves skipped with the reason; under CI (CI=true) a missing browser fails.
