@@ -75,7 +75,7 @@ def test_the_type_checker_catches_a_planted_error(tmp_path):
 def test_the_type_checker_is_pinned_configured_and_the_package_says_it_is_typed():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert any(d.startswith("mypy==") for d in project["project"]["optional-dependencies"]["dev"])
-    assert {"mcp_lab/wire", "mcp_lab/transport"} <= set(project["tool"]["mypy"]["files"])
+    assert {"mcp_lab/wire", "mcp_lab/transport", "mcp_lab/session"} <= set(project["tool"]["mypy"]["files"])
     assert (ROOT / "mcp_lab" / "py.typed").is_file()
     assert "py.typed" in project["tool"]["setuptools"]["package-data"]["mcp_lab"]
 

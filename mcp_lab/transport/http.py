@@ -33,11 +33,11 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from mcp_lab.transport.base import AnswerHook, HeadersHook, HttpHook, StderrHook
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, HttpError, ProtocolError
 
@@ -260,14 +260,14 @@ class HttpTransport:
         self.process = process
         self.exchanges: list[Exchange] = []
         self.last_exchange: Exchange | None = None
-        self.on_http: Callable[[Exchange, str], None] | None = None
+        self.on_http: HttpHook | None = None  # called with (Exchange, note)
         self.session_id: str | None = None  # only a legacy server mints one
         # The session layer's hooks (mcp_lab.session.http_headers): the MCP headers a body
         # needs, and what an answer teaches. The transport itself interprets no MCP.
-        self.derive_headers: Callable[[Any], dict[str, str]] | None = None
-        self.on_answer: Callable[[Any, Any], None] | None = None
+        self.derive_headers: HeadersHook | None = None
+        self.on_answer: AnswerHook | None = None
         self._stderr_lines: list[str] = []
-        self._on_stderr: Callable[[str], None] | None = None
+        self._on_stderr: StderrHook | None = None
         self._queue: queue.Queue = queue.Queue()
         self._seq = itertools.count(1)
         self._latest = 0

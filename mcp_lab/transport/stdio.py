@@ -31,8 +31,9 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from mcp_lab.transport.base import AnswerHook, HeadersHook, HttpHook, StderrHook
 from mcp_lab.transport.process import opened, pump_lines, reap, spawn
 from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, TransportClosed
 
@@ -59,11 +60,11 @@ class StdioTransport:
         self.grace = grace
         self.proc: subprocess.Popen | None = None
         self.stderr_lines: list[str] = []
-        self.on_stderr: Callable[[str], None] | None = None
+        self.on_stderr: StderrHook | None = None
         # The Transport protocol's HTTP hooks; a pipe has no HTTP, so they are never called.
-        self.on_http = None
-        self.derive_headers = None
-        self.on_answer = None
+        self.on_http: HttpHook | None = None
+        self.derive_headers: HeadersHook | None = None
+        self.on_answer: AnswerHook | None = None
         self._buf = bytearray()
         self._eof = False
         self._threads: list[threading.Thread] = []
