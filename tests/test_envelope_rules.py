@@ -1,16 +1,18 @@
 """One judgement per envelope rule: the parser, the lint, the wire check and the bundled HTTP
-binding read one table (`jsonrpc.ENVELOPE_RULES`), and these tests prove they say the same.
+binding read one table (`jsonrpc.ENVELOPE_RULES`), the chapter's stdio calendar (standard-library
+Python on purpose) writes the same rules by hand, and these tests prove all five say the same.
 
 Two proofs.  Every row of the table has a witness, a message that breaks that row first; each
 judge must refuse it for that row (the parser with the row's code and message, the lint with a
 finding named after the row, the wire check with an "invalid" verdict quoting the row, the HTTP
-binding with the row's message), except the parser where the row is `tolerated`.  Then a held-out
+binding with the row's message, the calendar with the row's code for every rule a request can
+break), except the parser where the row is `tolerated`.  Then a held-out
 corpus of client requests that differ only in their envelope (tests/fixtures/envelope_requests.json)
 must get one verdict from all four judges.
 
 Before the table, the wire check and the HTTP binding accepted three of those requests that the
 parser and the lint refused (an empty `method`, a request that also carries `result`, one that
-also carries `error`); `test_the_agreement_check_catches_a_judge_that_drifts` keeps that old wire
+also carries `error`; the calendar answered the last two, and the first with -32601); `test_the_agreement_check_catches_a_judge_that_drifts` keeps that old wire
 check's logic as the defect the agreement check exists to catch.
 """
 
@@ -24,7 +26,7 @@ from typing import Any
 import _support
 import pytest
 
-from mcp_lab.servers import streamable_http
+from mcp_lab.servers import calendar, streamable_http
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.lint import lint
 from mcp_lab.wire.schema_check import check_message
@@ -82,8 +84,19 @@ def http_verdict(msg: Any) -> str:
     return "refuse" if refusal else "accept"
 
 
+def calendar_verdict(msg: Any) -> str:
+    answer = calendar.handle(msg, lambda method, params: {"resultType": "complete"})
+    return f"refuse {answer['error']['code']}" if answer is not None and "error" in answer else "accept"
+
+
 def verdicts(msg: Any, **judges: Callable[[Any], str]) -> dict[str, str]:
-    everyone = {"parser": parser_verdict, "lint": lint_verdict, "wire check": wire_check_verdict, "HTTP": http_verdict}
+    everyone = {
+        "parser": parser_verdict,
+        "lint": lint_verdict,
+        "wire check": wire_check_verdict,
+        "HTTP": http_verdict,
+        "calendar": calendar_verdict,
+    }
     return {name: judge(msg).split()[0] for name, judge in {**everyone, **judges}.items()}
 
 
@@ -154,6 +167,17 @@ def test_the_http_binding_refuses_with_the_rows_message(rule):
     body, refusal = streamable_http.parse_body(json.dumps(msg).encode())
     said = refusal["error"]["message"] if refusal else streamable_http._envelope_problem(body)
     assert said is not None and said.endswith(message), said
+
+
+def _answers(msg: Any) -> bool:
+    return isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg)
+
+
+# A client never sends an answer, so the calendar answers none, well-formed or not.
+@pytest.mark.parametrize("rule", sorted(rule for rule, msg in WITNESSES.items() if not _answers(msg)))
+def test_the_calendar_refuses_a_request_that_breaks_the_row_with_its_code(rule):
+    msg = WITNESSES[rule]
+    assert calendar_verdict(msg) == f"refuse {jsonrpc.first_broken(msg).code}"
 
 
 def test_the_held_out_corpus_gets_one_verdict_from_every_judge():

@@ -7,7 +7,7 @@ The checks run in layers, outermost first, and a layer that cannot run stops the
 1. framing   -- on stdio one line is one message; an embedded newline (only possible with
                 `--raw`, since the magics compact JSON to one line) splits the message.
 2. envelope  -- JSON at all, an object, `jsonrpc: "2.0"`, an id that is a string or an
-                integer (never null), not reused while pending, a string method, params an
+                integer (never null), not reused while pending, a non-empty string method, params an
                 object; whether it is a request or a notification, and what that implies.
 3. era       -- a method the connection's era does not have (`initialize`/`ping` to a modern
                 server, `server/discover` to a legacy one), and `_meta` sent to a legacy server.
