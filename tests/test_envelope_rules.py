@@ -180,6 +180,19 @@ def test_the_calendar_refuses_a_request_that_breaks_the_row_with_its_code(rule):
     assert calendar_verdict(msg) == f"refuse {jsonrpc.first_broken(msg).code}"
 
 
+@pytest.mark.parametrize("rule", sorted(rule for rule, msg in WITNESSES.items() if not _answers(msg)))
+def test_the_cassette_server_refuses_with_the_rows_code_and_message(rule):
+    from mcp_lab.servers.cassette import Player
+
+    msg = WITNESSES[rule]
+    row = jsonrpc.first_broken(msg)
+    answer = Player([("tools/list", None, {"resultType": "complete", "tools": []})]).handle(msg)
+    assert answer is not None and answer["error"] == {
+        "code": row.code,
+        "message": f"Invalid Request: {row.message(msg)}",
+    }
+
+
 def test_the_held_out_corpus_gets_one_verdict_from_every_judge():
     assert len(CORPUS) == 18
     assert disagreements() == []
