@@ -285,6 +285,6 @@ lite-serve: lite
 	$(VPY) tools/lite_serve.py $(LITE_SITE) $(LITE_PORT)
 
 clean:
-	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules $(SUITE)/node_modules $(INSPECTOR)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .import_linter_cache
+	rm -rf $(VENV) $(REF)/node_modules $(HUB)/node_modules $(SUITE)/node_modules $(INSPECTOR)/node_modules build dist .pytest_cache .hypothesis test-output test-results .ruff_cache .mypy_cache .import_linter_cache
 	rm -rf *.egg-info
 	find . -path ./.git -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -prune -exec rm -rf {} +
