@@ -175,8 +175,9 @@ lint: setup
 
 # The inner loop: `make lint`, then the unit tests, every test that starts no process (a server, a
 # kernel, a browser, the hub, an install): tests/_support/kinds.py marks the others `system`, and
-# while only unit tests run it fails a test that starts a process unmarked.  About a minute on two
-# cores once set up; `make test` runs everything.  Extra pytest arguments: PYTEST_ARGS, as for test.
+# while only unit tests run it fails a test that starts a process unmarked.  Once set up: 15-19 s
+# on an idle 2-core machine (about 700 tests), 50-115 s on one whose load is 9-11 (2026-12-05);
+# `make test` runs everything.  Extra pytest arguments: PYTEST_ARGS, as for test.
 check: lint
 	$(VPY) -m pytest -q -m "not system" $(PYTEST_ARGS)
 
