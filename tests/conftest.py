@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import copy
 import os
-import sys
-from pathlib import Path
 
 import pytest
+from _support import kinds
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # makes `_support` importable
-
-import mcp_lab  # noqa: E402
+import mcp_lab
 
 # Every message any Trace records is judged against the official schema of its era: by the plugin
 # the package ships (mcp_lab/pytest_plugin.py), which pytest loads through its entry point; named
@@ -112,8 +109,16 @@ def work_unit(nodeid: str) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Longest unit first; a stable sort, so a file's tests keep their order within it."""
+    """Mark the tests that start processes `system` (tests/_support/kinds.py), before `-m` selects;
+    then longest unit first: a stable sort, so a file's tests keep their order within it."""
+    kinds.mark_system(items)
     items.sort(key=lambda item: _rank(item.nodeid))
+
+
+def pytest_configure(config):
+    """When only unit tests run (`make check`), a process started by a test not marked system fails it."""
+    if kinds.only_units(config):
+        config.pluginmanager.register(kinds.ProcessGuard(), "mcp_lab-process-guard")
 
 
 def pytest_xdist_make_scheduler(config, log):

@@ -11,11 +11,9 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-import harness  # noqa: E402  (bench/harness.py: the Row and the table)
+import harness  # bench/harness.py, the Row and the table (bench/ is on pytest's pythonpath)
+from _support import ROOT
 
 # Every row `make bench` prints, by the start of its metric name (counts differ in quick mode).
 EXPECTED_ROWS = (

@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from _support import ROOT
 
 pytestmark = pytest.mark.install
 
-ROOT = Path(__file__).resolve().parents[1]
 
 MINE = """
 import pytest

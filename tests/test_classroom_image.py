@@ -19,13 +19,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from _support import ROOT
+from course_spawner import COPIED_MARK, copy_course  # classroom/hub/ is on pytest's pythonpath
 
-ROOT = Path(__file__).resolve().parents[1]
 IMAGE = ROOT / "classroom" / "image"
 Z2JH = ROOT / "classroom" / "z2jh" / "config.yaml"
-sys.path.insert(0, str(ROOT / "classroom" / "hub"))
-
-from course_spawner import COPIED_MARK, copy_course  # noqa: E402
 
 
 def dockerfile() -> list[tuple[str, str]]:

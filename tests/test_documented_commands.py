@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from _support import ROOT, wait_for  # noqa: E402
+from _support import ROOT, wait_for
 from _support.hub import free_ports
 from _support.lite_site import site_lock
 
@@ -485,11 +485,8 @@ def _workshop_password_file(tmp: Path) -> None:
     """`sudo cat .hub/workshop-password` reads the password the hub's first start generates when
     none is given (classroom/hub/hub_state.py, as jupyterhub_config.py calls it): root's, mode 600,
     kept across starts. Run here as `cat` (sudo left out: the suite already runs as the file's owner)."""
-    sys.path.insert(0, str(ROOT / "classroom" / "hub"))
-    try:
-        import hub_state
-    finally:
-        sys.path.remove(str(ROOT / "classroom" / "hub"))
+    import hub_state  # classroom/hub/ is on pytest's pythonpath (pyproject.toml)
+
     (tmp / ".hub").mkdir()
     password = hub_state.generated_password(tmp / ".hub")
     kept = tmp / ".hub" / "workshop-password"
@@ -655,6 +652,10 @@ COMMANDS: dict[str, Run | ElsewhereTest | ThisSuite] = {
         "tests/test_bench.py::test_make_bench_quick_prints_every_row_with_its_ratio", "as shown", "bench"
     ),
     "make lint": ThisSuite("`make test` runs `make lint` before pytest"),
+    "make check": ElsewhereTest(
+        "tests/test_inner_loop.py::test_make_check_is_make_lint_then_the_unit_tests",
+        "its rule read: `make lint`, then pytest -m 'not system' (the guard's test runs in that mode too)",
+    ),
     "make fmt": Run("on a copy, with an unformatted file planted", _make_fmt),
     "make labs": Run("on a copy, a deleted solution regenerated", _make_labs),
     "make inspector": Run("start, the printed URL answers, Ctrl-C", _make_inspector),
@@ -763,6 +764,9 @@ def _param(command: str):
     return pytest.param(command, marks=marks, id=command)
 
 
+# A system test: its commands start servers, make targets and installs through COMMANDS' table,
+# which a reading of the test's code cannot follow (tests/_support/kinds.py).
+@pytest.mark.system
 @pytest.mark.parametrize("command", [_param(c) for c in sorted(COMMANDS)])
 def test_documented_command_runs(command, tmp_path):
     exercise = COMMANDS[command]

@@ -14,7 +14,7 @@ import ast
 import re
 from pathlib import Path
 
-from _support import ROOT  # noqa: E402
+from _support import ROOT
 
 CHECKED = ("mcp_lab", "bench", "classroom", "tools")
 LIMIT = 100  # lines, never

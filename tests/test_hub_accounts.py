@@ -8,15 +8,11 @@ same rules through the real login page; these are the rules themselves, case by 
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
+import hub_state
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "classroom" / "hub"))
-
-import hub_state  # noqa: E402
-from course_accounts import MAX_NAME, name_problem, normalise, prefix_problem, system_name  # noqa: E402
+from course_accounts import MAX_NAME, name_problem, normalise, prefix_problem, system_name
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 import grimp
-from _support import ROOT  # noqa: E402
+from _support import ROOT
 
 
 def circles(edges: dict[str, set[str]]) -> list[list[str]]:

@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from _support import ROOT
 
 from mcp_lab.course.check_calendar import CheckFailed, CheckReport, check
 
-ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "labs" / "10-fix-the-calendar" / "calendar_server.py"
 SOLUTION = ROOT / "labs" / "solutions" / "10-fix-the-calendar" / "calendar_server.py"
 

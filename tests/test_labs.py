@@ -21,12 +21,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from _support import ROOT
 
 from mcp_lab import tokens
 from mcp_lab.course import check_ask, check_budget, check_requests, generate, plumbing
 from mcp_lab.course._check import CheckFailed
 
-ROOT = Path(__file__).resolve().parents[1]
 LABS = ROOT / "labs"
 SOLUTIONS = LABS / "solutions"
 NOTEBOOKS = ("05-requests-by-hand.ipynb", "08-ask-the-person.ipynb", "12-token-budget.ipynb")
@@ -614,12 +614,9 @@ def test_no_solution_code_leaked_into_a_template():
 
 
 def test_every_lab_notebook_is_executed_once_by_the_rerun_test():
-    sys.path.insert(0, str(Path(__file__).parent))
-    try:
-        import test_labs_rerun
-        import test_notebooks
-    finally:
-        sys.path.pop(0)
+    import test_labs_rerun  # tests/ is on pytest's pythonpath (pyproject.toml)
+    import test_notebooks
+
     assert sorted(test_labs_rerun.LABS) == sorted(p.stem for p in SOLUTIONS.glob("*.ipynb")), "a lab nobody runs"
     assert sorted(test_labs_rerun.LABS) == sorted(p.stem for p in LABS.glob("*.ipynb")), "a lab nobody runs"
     assert not [p for p in test_notebooks.NOTEBOOKS if p.relative_to(ROOT).parts[0] == "labs"], "run twice"

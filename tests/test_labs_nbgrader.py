@@ -26,10 +26,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from _support import ROOT
 
 from mcp_lab.course import generate
 
-ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "labs" / "solutions"
 BIN = Path(sys.executable).parent
 

@@ -27,10 +27,10 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from _support import ROOT
 from _support.output_widgets import use_own_connection_for_output_widgets
 from lessons.harness import Lesson
 
-ROOT = Path(__file__).resolve().parents[1]
 LABS = ("05-requests-by-hand", "08-ask-the-person", "10-fix-the-calendar", "12-token-budget")
 # Where each untouched template's check stops: the lab's first lesson.
 TEMPLATE_FAILURE = {

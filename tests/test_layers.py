@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _support import ROOT  # noqa: E402
+from _support import ROOT
 
 PACKAGE = ROOT / "mcp_lab"
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")

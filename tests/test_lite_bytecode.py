@@ -22,12 +22,10 @@ import sys
 import zipfile
 from pathlib import Path
 
+import lite_bytecode
 import pytest
 from _support import ROOT
 from _support.lite_site import make_lite
-
-sys.path.insert(0, str(ROOT / "tools"))
-import lite_bytecode  # noqa: E402
 
 SITE_PACKAGES = "/lib/python3.14/site-packages"
 SOURCES = {

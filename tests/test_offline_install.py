@@ -19,11 +19,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from _support import ROOT
 from _support.hub import free_ports
 
 pytestmark = pytest.mark.offline
 
-ROOT = Path(__file__).resolve().parents[1]
 DEADLINE = 600
 
 

@@ -317,9 +317,15 @@ def handle(msg: Any, dispatch_to=None, *, name: str = "calendar") -> dict | None
     rid = msg.get("id")
     id_ok = isinstance(rid, (str, int)) and not isinstance(rid, bool)
     method = msg.get("method")
+    # The same envelope rules as the package's one table (mcp_lab.wire._envelope), written out by
+    # hand so this server stays standard-library Python; tests/test_envelope_rules.py holds the two
+    # to one verdict on every row.
     if (
         msg.get("jsonrpc") != "2.0"
         or not isinstance(method, str)
+        or not method
+        or "result" in msg
+        or "error" in msg
         or ("params" in msg and not isinstance(msg["params"], dict))
     ):
         if "method" not in msg and ("result" in msg or "error" in msg):
@@ -327,8 +333,8 @@ def handle(msg: Any, dispatch_to=None, *, name: str = "calendar") -> dict | None
         return error(
             rid if id_ok else None,
             -32600,
-            "Invalid Request: not a JSON-RPC 2.0 request "
-            '(need jsonrpc "2.0", a string method, and params as an object)',
+            'Invalid Request: not a JSON-RPC 2.0 request (need jsonrpc "2.0", a non-empty string '
+            "method with no result or error beside it, and params as an object)",
         )
     if "id" not in msg:
         return None  # a notification is never answered

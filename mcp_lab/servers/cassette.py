@@ -30,6 +30,7 @@ import sys
 from typing import Any
 
 from mcp_lab.servers.calendar import dump_line, error
+from mcp_lab.wire import jsonrpc
 
 FORMAT = 1
 VOLATILE = ("_meta", "requestState")
@@ -124,11 +125,12 @@ class Player:
         self.played: dict[tuple[str, str], int] = {}
 
     def handle(self, msg: Any) -> dict | None:
-        if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0" or not isinstance(msg.get("method"), str):
-            if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
-                return None
-            rid = msg.get("id") if isinstance(msg, dict) and isinstance(msg.get("id"), (str, int)) else None
-            return error(rid, -32600, "Invalid Request: not a JSON-RPC 2.0 request")
+        if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
+            return None  # a response: clients never send one; nothing to answer
+        rule = jsonrpc.first_broken(msg)  # the envelope table every judge reads
+        if rule is not None:
+            rid = msg.get("id") if isinstance(msg, dict) and jsonrpc.is_valid_id(msg.get("id")) else None
+            return error(rid, rule.code, f"{jsonrpc.ERROR_NAMES[rule.code]}: {rule.message(msg)}")
         if "id" not in msg:
             return None
         rid, method, params = msg["id"], msg["method"], msg.get("params")

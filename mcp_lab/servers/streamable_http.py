@@ -38,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.headers import NAMED_METHODS, decode_header_value  # the client's codec: both ends agree
 from mcp_lab.wire.revisions import PROTOCOL_VERSION_KEY
 
@@ -88,27 +89,21 @@ def parse_body(raw: bytes) -> tuple[Any, dict | None]:
         json.dumps(msg, ensure_ascii=False).encode("utf-8")
     except (ValueError, RecursionError, UnicodeError) as e:
         return None, _error(-32700, f"Parse error: the body is not valid JSON ({str(e)[:80]})")
-    if not isinstance(msg, dict):
-        what = "batches are not part of MCP" if isinstance(msg, list) else "a message must be a JSON object"
-        return None, _error(-32600, f"Invalid Request: {what}")
+    rule = None if isinstance(msg, dict) else jsonrpc.first_broken(msg)  # a batch, or not an object
+    if rule is not None:
+        return None, _error(rule.code, f"{jsonrpc.ERROR_NAMES[rule.code]}: {rule.message(msg)}")
     return msg, None
 
 
 def _envelope_problem(msg: dict) -> str | None:
-    if msg.get("jsonrpc") != "2.0":
-        return 'jsonrpc must be "2.0"'
+    """Why this POSTed object cannot be served: the first row of the envelope table it breaks
+    (`jsonrpc.ENVELOPE_RULES`, which the parser, the lint and the wire check read too), or, for a
+    sound response, the one rule of roles the binding adds."""
+    rule = jsonrpc.first_broken(msg)
+    if rule is not None:
+        return rule.message(msg)
     if "method" not in msg:
-        return (
-            "a client POSTs requests and notifications, never responses"
-            if ("result" in msg or "error" in msg)
-            else "no method"
-        )
-    if not isinstance(msg["method"], str):
-        return "method must be a string"
-    if "params" in msg and not isinstance(msg["params"], dict):
-        return "params must be an object"
-    if "id" in msg and (isinstance(msg["id"], bool) or not isinstance(msg["id"], (str, int))):
-        return "id must be a string or an integer"
+        return "a client POSTs requests and notifications, never responses"
     return None
 
 

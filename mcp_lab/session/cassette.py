@@ -122,7 +122,8 @@ def _seen_identity(trace: Trace) -> dict:
             method = asked.get((e.peer, m.id))
             r = m.result
             if method == "server/discover" and isinstance(r.get("supportedVersions"), list):
-                meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
+                raw_meta = r.get("_meta")
+                meta: dict = raw_meta if isinstance(raw_meta, dict) else {}
                 versions = [v for v in r["supportedVersions"] if v in revisions.MODERN_VERSIONS]
                 found = {
                     "era": "modern",
@@ -181,7 +182,7 @@ def _event_obj(e: Event) -> dict:
     m = e.message
     if isinstance(m, (jsonrpc.Request, jsonrpc.Notification, jsonrpc.Result, jsonrpc.Error)):
         obj["message"] = m.to_dict()
-    elif dataclasses.is_dataclass(m) and e.kind == "http":
+    elif dataclasses.is_dataclass(m) and not isinstance(m, type) and e.kind == "http":
         obj["http"] = dataclasses.asdict(m)
     elif m is not None:
         obj["message_repr"] = repr(m)  # something no loader can rebuild: said, not hidden
@@ -295,7 +296,7 @@ def loads(data: str | bytes, *, name: str = "cassette") -> Cassette:
             raise _fail(where, f"not UTF-8 (byte {e.start + 1}); a cassette is UTF-8 text") from None
         try:
             obj = json.loads(text)
-        except ValueError as e:
+        except json.JSONDecodeError as e:
             if n == 1:
                 raise _fail(where, "not an mcp_lab cassette (the first line is not JSON)") from None
             why = (
@@ -331,9 +332,10 @@ def read(path: str | os.PathLike) -> Cassette:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        data = _course_copy(path)
-        if data is None:
+        copied = _course_copy(path)
+        if copied is None:
             raise CassetteError(f"{path}: no such file") from None
+        data = copied
     except IsADirectoryError:
         raise CassetteError(f"{path}: a folder, not a cassette file") from None
     except OSError as e:

@@ -179,7 +179,7 @@ class ScriptError(ValueError):
 def parse_script(text: str, name: str = "script") -> list[tuple[int, str, Any]]:
     """(line number, kind, payload) for each line: kind "raw" (payload the text) or "call"
     (payload (method, params))."""
-    out = []
+    out: list[tuple[int, str, Any]] = []
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if not s or s.startswith("#"):
@@ -192,7 +192,7 @@ def parse_script(text: str, name: str = "script") -> list[tuple[int, str, Any]]:
         if rest.strip():
             try:
                 params = json.loads(rest)
-            except ValueError as e:
+            except json.JSONDecodeError as e:
                 raise ScriptError(
                     f"{name} line {n}: the params of {method} are not JSON ({e.msg} at column "
                     f'{e.colno + len(method) + 1}); write `method {{"key": "value"}}`'

@@ -29,6 +29,7 @@ import os
 import shlex
 import shutil
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 __all__ = [
@@ -125,7 +126,7 @@ def _shell(command: str, argv: list[str]) -> str:
     return f"mcp-lab {command} -- {shlex.join(argv)}"
 
 
-def resolve_server(command: str, name: str | None, server_argv: list[str] | None, extra: list[str] = ()) -> Any:
+def resolve_server(command: str, name: str | None, server_argv: list[str] | None, extra: Sequence[str] = ()) -> Any:
     """The server a command names: a known name, a URL, or an argv; UsageError with a hint in
     shell syntax for the usual slips (a command without `--`, a name that is not bundled)."""
     from mcp_lab.servers import known

@@ -339,9 +339,10 @@ class Client:
     # -- internals ------------------------------------------------------------------------
     def _await(self, rid, timeout: float, method: str, may_start: bool = True):
         deadline = time.monotonic() + timeout
-        starting = may_start and not self._heard and self.start_until is not None and self.start_until > deadline
-        if starting:
-            deadline = self.start_until
+        start_until = self.start_until
+        starting = False
+        if may_start and not self._heard and start_until is not None and start_until > deadline:
+            deadline, starting = start_until, True
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:

@@ -76,9 +76,9 @@ def connect(
 
             from mcp_lab.transport.http import HttpTransport
 
-            transport = HttpTransport(server, timeout=timeout, headers=headers).start()
+            http = HttpTransport(server, timeout=timeout, headers=headers).start()
             return Client(
-                transport,
+                http,
                 name=name or urlsplit(server).netloc,
                 capabilities=capabilities,
                 client_info=client_info,
@@ -131,15 +131,13 @@ def _connect_in_browser(server, *, name: str | None, env: dict | None, **client_
     if isinstance(server, str):
         serve_line, label = inprocess.serve_line_for(server)
     else:  # an argv: a Python server of the package (or a script) runs as a fresh copy here
-        argv = [server] if isinstance(server, os.PathLike) else list(server)
+        argv = [os.fspath(a) for a in ([server] if isinstance(server, os.PathLike) else server)]
         serve_line, label = inprocess.serve_argv(argv, env=env)
     if name and isinstance(server, str) and server in inprocess.RECORDED:
         name = f"{name} (from its recording)"  # every output of a recording says so
-    client = connect_in_memory(serve_line, name=name or label, **client_kwargs)
     # No OS process here: `pid` numbers the fresh server copies this kernel has made (1, 2, ...),
     # so "one process per message" still shows as distinct numbers in isolated()'s table.
-    client.transport.pid = inprocess.next_copy_number()
-    return client
+    return connect_in_memory(serve_line, name=name or label, copy_number=inprocess.next_copy_number(), **client_kwargs)
 
 
 def connect_in_memory(
@@ -151,16 +149,18 @@ def connect_in_memory(
     client_info: dict | None = None,
     trace: Trace | None = None,
     deliberate: str | None = None,
+    copy_number: int | None = None,
 ) -> Client:
     """A Client over a server's line handler called in this process (no child process).
 
     `serve_line(line) -> bytes | str | None` is what a stdio server runs per line, e.g.
     `mcp_lab.servers.calendar.handle_line`. Same Client, same Trace, same errors; only the
-    transport differs (see `mcp_lab.transport.memory`).
+    transport differs (see `mcp_lab.transport.memory`). `copy_number` is the transport's `pid`
+    when the caller numbers its in-process server copies (the browser edition does).
     """
     from mcp_lab.transport.memory import MemoryTransport
 
-    transport = MemoryTransport(serve_line, name=name).start()
+    transport = MemoryTransport(serve_line, name=name, copy_number=copy_number).start()
     return Client(
         transport,
         name=name,

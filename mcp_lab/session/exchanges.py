@@ -79,6 +79,7 @@ def exchanges(trace: Trace) -> list[Exchange]:
     last_raw: dict[str, Exchange] = {}
     for e in trace:
         m = e.message
+        x: Exchange | None
         if e.kind == "send":
             if isinstance(m, jsonrpc.Request):
                 x = Exchange("request", e.peer, m.to_dict(), request_line=e.line)

@@ -74,7 +74,7 @@ class Verdict:
     steps: tuple = ()  # the reasoning, one short sentence per step
     elapsed_ms: float = 0.0  # wall time of the probe (spawn not included)
     cached: bool = False  # True when the era came from the cache, not a fresh probe
-    trace: Trace = field(default=None, repr=False)
+    trace: Trace | None = field(default=None, repr=False)
     client: Client | None = field(default=None, repr=False)
 
     # -- the connection ---------------------------------------------------------------
@@ -321,7 +321,8 @@ class _Reasoning:
         """A modern verdict from a discover's answer; what a DiscoverResult says is kept even when
         no version is mutual (`d.version` None), so the learner sees who refused to share one."""
         r = answer.result if isinstance(answer, jsonrpc.Result) and isinstance(answer.result, dict) else {}
-        meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
+        raw_meta = r.get("_meta")
+        meta: dict = raw_meta if isinstance(raw_meta, dict) else {}
         info = meta.get(revisions.SERVER_INFO_KEY)
         caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else None
         instructions = r.get("instructions") if isinstance(r.get("instructions"), str) else None
@@ -406,7 +407,7 @@ class _Run(_Reasoning):
             d = era.decide(answer, asked=version, may_retry=not retried, wait=self.timeout)
             if d.next is era.Next.RETRY:
                 self.steps_of(d)
-                version, retried = d.version, True
+                version, retried = d.retry_at, True
                 answer = self.discover(version)
                 continue
             return self.act(d, answer, version)
@@ -483,7 +484,7 @@ class _Run(_Reasoning):
                 return self.from_discover_result(late)
         self.steps_of(d)
         if d.next is era.Next.RETRY:
-            retry = self.discover(d.version)
+            retry = self.discover(d.retry_at)
             if isinstance(retry, jsonrpc.Result):
                 return self.from_discover_result(retry)
             self.step("the second server/discover was not answered with a result either")

@@ -79,8 +79,17 @@ def initialize_http(
 class _HttpRun(_Reasoning):
     """One HTTP probe: the spec's HTTP rule, asked through the shared steps-and-verdict."""
 
+    @property
+    def http(self) -> HttpTransport:
+        """The client's transport, which `probe_http` made or checked to be Streamable HTTP."""
+        transport = self.c.transport
+        if not isinstance(transport, HttpTransport):
+            raise TypeError("probe_http needs a Client over HTTP; for stdio use mcp_lab.probe")
+        return transport
+
     def send(self, method: str, params: dict | None, *, meta: bool):
         """(HTTP status, the JSON-RPC answer or None, the Exchange)."""
+        answer: jsonrpc.Message | None
         try:
             answer = self.c.request(method, params, meta=meta, timeout=self.timeout)
         except HttpError as e:
@@ -91,7 +100,7 @@ class _HttpRun(_Reasoning):
                 # Nothing answered at all (refused, unreachable): that says nothing about the
                 # era, and calling it "legacy" would hide a typo in the port or a stopped server.
                 raise HttpError(
-                    f"cannot reach {self.c.transport.url}: {ex.error if ex else e.message}; "
+                    f"cannot reach {self.http.url}: {ex.error if ex else e.message}; "
                     "is the server running, and is the URL right?",
                     ex,
                 ) from None
@@ -103,8 +112,8 @@ class _HttpRun(_Reasoning):
                 except jsonrpc.ProtocolError:
                     answer = None
             return (ex.status if ex is not None else None), answer, ex
-        ex = self.c.transport.last_exchange
-        return ex.status, answer, ex
+        ex = self.http.last_exchange
+        return (ex.status if ex is not None else None), answer, ex
 
     def run(self) -> Verdict:
         version = revisions.LATEST
@@ -124,13 +133,13 @@ class _HttpRun(_Reasoning):
             for reason in d.reasons:
                 self.step(reason)
             if d.next is era.Next.RETRY:
-                version, retried = d.version, True
+                version, retried = d.retry_at, True
                 continue
             if d.next is era.Next.RETRY_HEADERS:
                 # Our own headers were wrong (an override left in transport.headers): drop the
                 # overrides so they are derived from the body again, and retry.
                 for k in ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"):
-                    self.c.transport.headers.pop(k, None)
+                    self.http.headers.pop(k, None)
                 continue
             if d.next in (era.Next.USE, era.Next.MODERN_NO_VERSION):
                 return self.discovered(d, answer)
@@ -159,15 +168,14 @@ class _HttpRun(_Reasoning):
             return self.verdict(None, None)
         r = answer.result
         version = r["protocolVersion"]
-        sid = c.transport.session_id
+        sid = self.http.session_id
         self.step(
             f"HTTP {status}, the server answered protocolVersion {version}"
             + (f" and minted Mcp-Session-Id {sid}" if sid else "")
         )
         c.notify("notifications/initialized")
-        self.step(
-            f"send notifications/initialized: HTTP {c.transport.last_exchange.status}; the legacy session is open"
-        )
+        sent = self.http.last_exchange
+        self.step(f"send notifications/initialized: HTTP {sent.status if sent else None}; the legacy session is open")
         caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else {}
         info = r.get("serverInfo") if isinstance(r.get("serverInfo"), dict) else None
         return self.verdict("legacy", version, caps, info, r.get("instructions"))
@@ -178,9 +186,9 @@ class _HttpRun(_Reasoning):
         for reason in d.reasons:
             self.step(reason)
         if d.next is era.Next.RETRY:
-            c.protocol_version = d.version
+            c.protocol_version = d.retry_at
             status, answer, _ex = self.send("server/discover", None, meta=True)
-            again = era.decide(answer, asked=d.version, may_retry=False, http=era.HttpReply(status))
+            again = era.decide(answer, asked=d.retry_at, may_retry=False, http=era.HttpReply(status))
             for reason in again.reasons:
                 self.step(reason)
             if again.next is era.Next.USE:

@@ -52,6 +52,13 @@ def port_open(port: int, host: str = HOST, timeout: float = 0.2) -> bool:
         return False
 
 
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise FileNotFoundError("the reference server needs Node.js >= 20: install nodejs, then run `make setup`")
+    return node
+
+
 def _reference_bin() -> Path:
     from mcp_lab.servers import known
 
@@ -75,12 +82,12 @@ def argv_for(name: str, port: int, *, sse: bool = False) -> tuple[list[str], dic
     if name == "everything":
         script = _reference_bin().resolve()  # .bin/ holds a symlink to dist/index.js
         return (
-            [shutil.which("node"), "--import", _LOOPBACK.as_uri(), str(script), "streamableHttp"],
+            [_node(), "--import", _LOOPBACK.as_uri(), str(script), "streamableHttp"],
             {"PORT": str(port)},
         )
     if name == "everything-sse":  # the deprecated HTTP+SSE transport (GET /sse, POST /message)
         script = _reference_bin().resolve()
-        return [shutil.which("node"), "--import", _LOOPBACK.as_uri(), str(script), "sse"], {"PORT": str(port)}
+        return [_node(), "--import", _LOOPBACK.as_uri(), str(script), "sse"], {"PORT": str(port)}
     raise ValueError(
         f"no HTTP form known for {name!r}: use calendar, sdk_calendar, showcase, everything or everything-sse, "
         "or pass an argv list with a '{port}' placeholder"

@@ -14,19 +14,26 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol, runtime_checkable
 
-__all__ = ["Transport"]
+__all__ = ["Transport", "StderrHook", "HttpHook", "HeadersHook", "AnswerHook"]
+
+# The hooks a session sets on a transport. A hook's return value is ignored (`object`), so a
+# callback that happens to return something (Trace.add returns the Event) still fits.
+StderrHook = Callable[[str], object]
+HttpHook = Callable[[Any, "str | None"], object]
+HeadersHook = Callable[[Any], "dict[str, str]"]
+AnswerHook = Callable[[Any, Any], object]
 
 
 @runtime_checkable
 class Transport(Protocol):
-    on_stderr: Callable[[str], None] | None
+    on_stderr: StderrHook | None
     # Streamable HTTP reports each raw exchange here (status, headers, SSE events); the other
     # transports never call it.
-    on_http: Callable[[Any, str | None], None] | None
+    on_http: HttpHook | None
     # Streamable HTTP asks the session for a body's MCP headers and tells it what each matched
     # answer was (mcp_lab.session.http_headers); the other transports never call these.
-    derive_headers: Callable[[Any], dict[str, str]] | None
-    on_answer: Callable[[Any, Any], None] | None
+    derive_headers: HeadersHook | None
+    on_answer: AnswerHook | None
 
     @property
     def pid(self) -> int | None: ...

@@ -33,13 +33,16 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from mcp_lab.transport.base import AnswerHook, HeadersHook, HttpHook, StderrHook
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, HttpError, ProtocolError
+
+if TYPE_CHECKING:  # httpx is imported where it is used: `import mcp_lab` stays cheap
+    import httpx
 
 __all__ = [
     "HttpTransport",
@@ -270,23 +273,28 @@ class HttpTransport:
         self.process = process
         self.exchanges: list[Exchange] = []
         self.last_exchange: Exchange | None = None
-        self.on_http: Callable[[Exchange, str], None] | None = None
+        self.on_http: HttpHook | None = None  # called with (Exchange, note)
         self.session_id: str | None = None  # only a legacy server mints one
         # The session layer's hooks (mcp_lab.session.http_headers): the MCP headers a body
         # needs, and what an answer teaches. The transport itself interprets no MCP.
-        self.derive_headers: Callable[[Any], dict[str, str]] | None = None
-        self.on_answer: Callable[[Any, Any], None] | None = None
+        self.derive_headers: HeadersHook | None = None
+        self.on_answer: AnswerHook | None = None
         self._stderr_lines: list[str] = []
-        self._on_stderr: Callable[[str], None] | None = None
+        self._on_stderr: StderrHook | None = None
         self._queue: queue.Queue = queue.Queue()
         self._seq = itertools.count(1)
         self._latest = 0
         self._threads: list[threading.Thread] = []
-        self._client = None
+        self._client: httpx.Client | None = None
         self._closed = False
 
     # -- life cycle -------------------------------------------------------------------
     def start(self) -> "HttpTransport":
+        self._http()
+        return self
+
+    def _http(self) -> httpx.Client:
+        """The HTTP client, made on first use (httpx is imported only when a transport starts)."""
         if self._client is None:
             import httpx
 
@@ -294,7 +302,7 @@ class HttpTransport:
             # ends soon after the client has given up on it.
             t = httpx.Timeout(self.timeout + 1.0, connect=self.connect_timeout)
             self._client = httpx.Client(timeout=t, follow_redirects=False, trust_env=False)
-        return self
+        return self._client
 
     def end_input(self) -> bool:
         """Nothing to read to an end: every answer comes back with its own request."""
@@ -481,7 +489,7 @@ class HttpTransport:
         import httpx
         from httpx_sse import SSEError
 
-        self.start()
+        client = self._http()
         hdrs = self._request_headers(obj, derive, extra)
         if text is None:
             hdrs.pop("Content-Type", None)
@@ -493,7 +501,7 @@ class HttpTransport:
             # This request's own deadline (plus a margin) bounds the read; the client's
             # default applies when the caller gave none.
             limit = httpx.Timeout((self.timeout if timeout is None else timeout) + 1.0, connect=self.connect_timeout)
-            with self._client.stream(
+            with client.stream(
                 method, self.url, content=None if text is None else text.encode("utf-8"), headers=hdrs, timeout=limit
             ) as r:
                 ex.status, ex.reason = r.status_code, r.reason_phrase
@@ -546,7 +554,8 @@ class HttpTransport:
         if length and length.isdigit() and int(length) > self.max_body:
             raise _TooBig(f"Content-Length {length} is over the {_mib(self.max_body)} limit")
         if ex.is_sse:
-            for sse in EventSource(_Limited(r, self.max_body, ex)).iter_sse():
+            # EventSource reads only .headers and .iter_text() of a response; _Limited has both.
+            for sse in EventSource(_Limited(r, self.max_body, ex)).iter_sse():  # type: ignore[arg-type]
                 ex.events.append({"event": sse.event, "data": sse.data, "id": sse.id})
                 if deliver is not None and sse.data.strip():
                     # (an event with empty data, e.g. a legacy resumption primer, is no message)

@@ -19,8 +19,9 @@ import contextlib
 import io
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import Callable
 
+from mcp_lab.transport.base import AnswerHook, HeadersHook, HttpHook, StderrHook
 from mcp_lab.wire.errors import DeadlineExceeded, TransportClosed
 
 __all__ = ["MemoryTransport"]
@@ -31,16 +32,17 @@ ServeLine = Callable[[str], "bytes | str | None"]
 class MemoryTransport:
     """Lines in, lines out, through `serve_line` in this process."""
 
-    pid = None
-
-    def __init__(self, serve_line: ServeLine, *, name: str = "in-memory server"):
+    def __init__(self, serve_line: ServeLine, *, name: str = "in-memory server", copy_number: int | None = None):
         self.serve_line = serve_line
         self.name = name
-        self.on_stderr: Callable[[str], None] | None = None
+        # No OS process: `pid` is None, or the number of the fresh server copy the caller made
+        # (the browser edition numbers them 1, 2, ... so isolated()'s table still tells them apart).
+        self.pid: int | None = copy_number
+        self.on_stderr: StderrHook | None = None
         # The Transport protocol's HTTP hooks, never called here.
-        self.on_http: Callable[[Any, str | None], None] | None = None
-        self.derive_headers = None
-        self.on_answer = None
+        self.on_http: HttpHook | None = None
+        self.derive_headers: HeadersHook | None = None
+        self.on_answer: AnswerHook | None = None
         self.stderr_lines: list[str] = []
         self._out: deque[tuple[float, str]] = deque()
         self._partial = ""

@@ -1,8 +1,11 @@
-"""The one process helper every spawn goes through: start a server child in a session of its own,
-drain its pipes without keeping its owner alive, and stop it the polite way, then the sure way.
+"""The process helper for the servers the package starts: start a server child in a session of
+its own, drain its pipes without keeping its owner alive, and stop it the polite way, then the sure way.
 
 Used by the stdio transport (`StdioTransport`, stdin/stdout are the protocol) and by the HTTP
 servers a notebook starts (`ServerProcess`, the protocol is on a port; stdout and stderr are logs).
+Not yet by every launcher: the conformance runner (`mcp_lab/conformance/suite.py`) and the
+Inspector launcher (`mcp_lab/course/inspector.py`) still call `subprocess.Popen` and reap their
+children themselves (issue 39, point 4, brings them here).
 Failures to start are translated here, once, into `TransportClosed` with a hint to act on.
 """
 
@@ -17,6 +20,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
+from typing import IO
 
 from mcp_lab.wire.errors import TransportClosed
 
@@ -96,6 +100,13 @@ def unbuffered_env(argv: Sequence[str]) -> dict[str, str]:
 
     exe = os.path.basename(str(argv[0])) if argv else ""
     return {"PYTHONUNBUFFERED": "1"} if str(argv[0]) == sys.executable or exe.startswith("python") else {}
+
+
+def opened(pipe: IO[bytes] | None) -> IO[bytes]:
+    """A pipe `spawn` opened (stdout and stderr always, stdin when asked for): never None."""
+    if pipe is None:
+        raise TransportClosed("the server was started without this pipe")
+    return pipe
 
 
 def _group_alive(pgid: int) -> bool:
@@ -212,6 +223,7 @@ class ServerProcess:
             t.join(self.grace)
         for pipe in (self.proc.stdout, self.proc.stderr):
             with contextlib.suppress(OSError):
-                pipe.close()
+                if pipe is not None:
+                    pipe.close()
         self._finalizer.detach()
         return self.proc.returncode

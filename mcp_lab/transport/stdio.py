@@ -38,9 +38,10 @@ import subprocess
 import threading
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from mcp_lab.transport.process import pump_lines, reap, spawn
+from mcp_lab.transport.base import AnswerHook, HeadersHook, HttpHook, StderrHook
+from mcp_lab.transport.process import opened, pump_lines, reap, spawn
 from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, TransportClosed
 
 __all__ = ["StdioTransport", "reap"]
@@ -66,11 +67,11 @@ class StdioTransport:
         self.grace = grace
         self.proc: subprocess.Popen | None = None
         self.stderr_lines: list[str] = []
-        self.on_stderr: Callable[[str], None] | None = None
+        self.on_stderr: StderrHook | None = None
         # The Transport protocol's HTTP hooks; a pipe has no HTTP, so they are never called.
-        self.on_http = None
-        self.derive_headers = None
-        self.on_answer = None
+        self.on_http: HttpHook | None = None
+        self.derive_headers: HeadersHook | None = None
+        self.on_answer: AnswerHook | None = None
         self._buf = bytearray()
         self._eof = False
         self._threads: list[threading.Thread] = []
@@ -88,7 +89,7 @@ class StdioTransport:
         if self.cwd is not None and not os.path.isdir(self.cwd):
             raise TransportClosed(f"cannot start the server: the working folder {self.cwd!r} does not exist")
         self.proc = spawn(self.argv, env=self.env, cwd=self.cwd, stdin=True)
-        os.set_blocking(self.proc.stdin.fileno(), False)  # writes wait in select, with a deadline
+        os.set_blocking(opened(self.proc.stdin).fileno(), False)  # writes wait in select, with a deadline
         self._finalizer = weakref.finalize(self, reap, self.proc, self.grace)
         self._threads = [
             threading.Thread(
@@ -174,9 +175,9 @@ class StdioTransport:
         stdin is non-blocking: a server that stops reading cannot stall the caller past the
         deadline (the pipe holds 64 KiB; a larger message waits for the server to drain it).
         """
-        self._check_open()
+        proc = self._check_open()
         data = memoryview(text.encode("utf-8"))
-        fd = self.proc.stdin.fileno()
+        fd = opened(proc.stdin).fileno()
         deadline = time.monotonic() + max(0.0, timeout)
         try:
             while data:
@@ -203,9 +204,9 @@ class StdioTransport:
 
     def read_line(self, timeout: float) -> tuple[float, str]:
         """Wait at most `timeout` seconds for the next stdout line: (monotonic time, text without newline)."""
-        self._check_open()
+        proc = self._check_open()
         deadline = time.monotonic() + max(0.0, timeout)
-        fd = self.proc.stdout.fileno() if not self._eof else -1
+        fd = opened(proc.stdout).fileno() if not self._eof else -1
         while True:
             cut = self._buf.find(b"\n")
             if cut >= 0:
@@ -238,15 +239,18 @@ class StdioTransport:
         return self.stderr_lines[-n:]
 
     # -- internals ----------------------------------------------------------------------
-    def _check_open(self) -> None:
+    def _check_open(self) -> subprocess.Popen:
+        """The running process, or the one line saying why there is none."""
         if self._closed:
             raise ConnectionClosed()
         if self.proc is None:
             raise TransportClosed("the transport was not started")
+        return self.proc
 
     def _wait_exit(self, timeout: float) -> None:
         try:
-            self.proc.wait(timeout)
+            if self.proc is not None:
+                self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             pass
         # Let the stderr pump finish so the message below can quote the last words.

@@ -86,6 +86,13 @@ class Decision:
         """MODERN once the answer proves it; None when the initialize fallback decides."""
         return None if self.next is Next.FALLBACK else Era.MODERN
 
+    @property
+    def retry_at(self) -> str:
+        """The version a RETRY asks for (every RETRY names one); asking it of another step is a bug."""
+        if self.next is not Next.RETRY or self.version is None:
+            raise ValueError(f"{self.next.name} is not a retry at a named version")
+        return self.version
+
 
 @dataclass(frozen=True)
 class HttpReply:

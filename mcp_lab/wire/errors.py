@@ -44,6 +44,8 @@ CONNECTION_CLOSED = "this connection is closed: run the connect cell again"
 class McpError(Exception):
     """Base of every error mcp_lab raises on purpose."""
 
+    message: str  # the one line to show; both branches below set it
+
 
 class ProtocolError(McpError):
     """Something is wrong on the wire, with the JSON-RPC code that says what.

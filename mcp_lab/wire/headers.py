@@ -48,8 +48,10 @@ def headers_for(
     out: dict[str, str] = {}
     if not isinstance(body, dict):
         return out
-    params = body.get("params") if isinstance(body.get("params"), dict) else {}
-    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
+    raw_params = body.get("params")
+    params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
+    raw_meta = params.get("_meta")
+    meta: dict[str, Any] = raw_meta if isinstance(raw_meta, dict) else {}
     version = meta.get(revisions.PROTOCOL_VERSION_KEY)
     if isinstance(version, str):
         out["MCP-Protocol-Version"] = version

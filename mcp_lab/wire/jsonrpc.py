@@ -11,6 +11,10 @@ The revision is stricter than plain JSON-RPC in three places, and each is checke
 an id is a string or an integer and never null; a result object carries `resultType`
 (checked by the client, since a legacy server legitimately omits it); an id is not reused
 while its request is pending (`PendingIds`, a tiny bookkeeping class the client owns).
+
+The envelope rules themselves are one table, `ENVELOPE_RULES` (the private module
+`mcp_lab.wire._envelope`, re-exported here): `parse_obj` raises on its first broken row, and the
+lint, the wire check and the bundled HTTP binding read the same rows.
 """
 
 from __future__ import annotations
@@ -19,6 +23,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from mcp_lab.wire._envelope import (
+    ENVELOPE_RULES,
+    INVALID_REQUEST,
+    EnvelopeRule,
+    broken_rules,
+    first_broken,
+    is_valid_id,
+)
 from mcp_lab.wire.errors import DeadlineExceeded, ProtocolError, RemoteError, TransportClosed
 
 __all__ = [
@@ -46,11 +58,14 @@ __all__ = [
     "to_dict",
     "is_valid_id",
     "PendingIds",
+    "ENVELOPE_RULES",
+    "EnvelopeRule",
+    "broken_rules",
+    "first_broken",
 ]
 
-# Standard JSON-RPC codes.
+# Standard JSON-RPC codes (INVALID_REQUEST, the envelope rules' code, is defined beside them in _envelope).
 PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
@@ -72,11 +87,6 @@ ERROR_NAMES = {
 
 # The errors only a modern (2026-07-28) server emits; the probe treats them as proof of era.
 MODERN_ERROR_CODES = frozenset({HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION})
-
-
-def is_valid_id(value: Any) -> bool:
-    # bool is a subclass of int in Python; JSON true is not an id.
-    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 @dataclass(frozen=True)
@@ -191,56 +201,27 @@ def parse(line: str | bytes) -> Message:
 
 
 def parse_obj(obj: Any) -> Message:
-    """Classify an already-decoded JSON value as one message (see `parse`)."""
-    if isinstance(obj, list):
-        # JSON-RPC batches were removed from MCP in 2025-06-18 and never came back.
-        raise ProtocolError(INVALID_REQUEST, "Invalid Request: batches are not part of MCP; send one message per line")
-    if not isinstance(obj, dict):
-        raise ProtocolError(INVALID_REQUEST, "Invalid Request: a message must be a JSON object")
-    raw_id = obj.get("id")
-    known_id = raw_id if is_valid_id(raw_id) else None
+    """Classify an already-decoded JSON value as one message (see `parse`).
 
-    def bad(why: str) -> ProtocolError:
-        return ProtocolError(INVALID_REQUEST, f"Invalid Request: {why}", id=known_id)
-
-    if obj.get("jsonrpc") != "2.0":
-        raise bad('"jsonrpc" must be "2.0"')
-    has_id = "id" in obj
-    if has_id and not is_valid_id(raw_id):
-        if raw_id is None and ("result" in obj or "error" in obj):
-            pass  # plain JSON-RPC answers an unreadable request with id null; accept it from peers
-        else:
-            raise bad("id must be a string or an integer, never null")
-
+    The envelope rules are the rows of `ENVELOPE_RULES` (`mcp_lab.wire._envelope`): the first
+    row the value breaks is raised, with its code and message; the one row a peer is forgiven
+    (an error answer with a null id) is accepted.  A value no row refuses is one of four kinds.
+    """
+    rule = first_broken(obj, tolerate=True)
+    raw_id = obj.get("id") if isinstance(obj, dict) else None
+    if rule is not None:
+        known_id = raw_id if is_valid_id(raw_id) else None
+        raise ProtocolError(rule.code, f"{ERROR_NAMES[rule.code]}: {rule.message(obj)}", id=known_id)
+    params = obj.get("params")
+    # The rows guarantee what follows: a request's id is valid, a result carries a valid id.
+    if "method" in obj and raw_id is not None:
+        return Request(id=raw_id, method=obj["method"], params=params)
     if "method" in obj:
-        method = obj["method"]
-        if not isinstance(method, str) or not method:
-            raise bad('"method" must be a non-empty string')
-        if "result" in obj or "error" in obj:
-            raise bad("a request cannot also carry result or error")
-        params = obj.get("params")
-        if "params" in obj and not isinstance(params, dict):
-            raise bad('"params" must be an object in MCP')
-        if has_id:
-            return Request(id=raw_id, method=method, params=params)
-        return Notification(method=method, params=params)
-
-    if "result" in obj and "error" in obj:
-        raise bad("a response carries result or error, not both")
+        return Notification(method=obj["method"], params=params)
     if "result" in obj:
-        if not has_id or raw_id is None:
-            raise bad("a result must carry the id of its request")
-        if not isinstance(obj["result"], dict):
-            raise bad('"result" must be an object in MCP')
-        return Result(id=raw_id, result=obj["result"])
-    if "error" in obj:
-        err = obj["error"]
-        if not isinstance(err, dict) or not isinstance(err.get("code"), int) or isinstance(err.get("code"), bool):
-            raise bad('"error" must be an object with an integer "code"')
-        if not isinstance(err.get("message"), str):
-            raise bad('"error.message" is required and must be a string')
-        return Error(id=raw_id if has_id else None, code=err["code"], message=err["message"], data=err.get("data"))
-    raise bad("neither a request, a notification nor a response")
+        return Result(id=obj["id"], result=obj["result"])
+    err = obj["error"]
+    return Error(id=raw_id, code=err["code"], message=err["message"], data=err.get("data"))
 
 
 class PendingIds:

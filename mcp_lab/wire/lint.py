@@ -7,7 +7,7 @@ The checks run in layers, outermost first, and a layer that cannot run stops the
 1. framing   -- on stdio one line is one message; an embedded newline (only possible with
                 `--raw`, since the magics compact JSON to one line) splits the message.
 2. envelope  -- JSON at all, an object, `jsonrpc: "2.0"`, an id that is a string or an
-                integer (never null), not reused while pending, a string method, params an
+                integer (never null), not reused while pending, a non-empty string method, params an
                 object; whether it is a request or a notification, and what that implies.
 3. era       -- a method the connection's era does not have (`initialize`/`ping` to a modern
                 server, `server/discover` to a legacy one), and `_meta` sent to a legacy server.
@@ -25,8 +25,10 @@ The checks run in layers, outermost first, and a layer that cannot run stops the
 linted as the revision this course teaches (2026-07-28), with era mistakes softened to warnings.
 
 Where things are: the findings and their views in `mcp_lab.wire.findings`, the `_meta` rules in
-`mcp_lab.wire.lint_meta`, the schema check in `mcp_lab.wire.lint_schema`; the envelope rules are
-`jsonrpc.parse_obj`'s own.
+`mcp_lab.wire.lint_meta`, the schema check in `mcp_lab.wire.lint_schema`.  The envelope rules of
+layer 2 are not written here: they are the rows of `jsonrpc.ENVELOPE_RULES`, the one table the
+parser, the lint, the wire check and the bundled HTTP binding all read; `envelope_findings`
+turns the rows of one part of that table into findings, and only the pending id is the lint's own.
 """
 
 from __future__ import annotations
@@ -168,6 +170,22 @@ def check_framing(d: Draft, out: Findings) -> bool:
     return False
 
 
+def envelope_findings(d: Draft, out: Findings, part: str) -> bool:
+    """The rows of one part of the envelope table (`jsonrpc.ENVELOPE_RULES`) that the message
+    breaks, as error findings; True when a broken row says the checks below cannot run.  A rule
+    a request or notification breaks names the server's answer, from the row's code."""
+    stop = False
+    for row in jsonrpc.broken_rules(d.obj, parts=(part,)):
+        answer = (
+            ""
+            if part == "answer"
+            else _("; the server answers {code} {name}").format(code=row.code, name=jsonrpc.ERROR_NAMES[row.code])
+        )
+        out.append(Finding("error", row.rule, row.anchor, row.message(d.obj) + answer, path=row.path))
+        stop = stop or row.stops
+    return stop
+
+
 def check_json_object(d: Draft, out: Findings) -> bool:
     """JSON at all, and one object (not a batch, not a scalar): nothing below runs otherwise."""
     if d.json_error is not None:
@@ -175,47 +193,26 @@ def check_json_object(d: Draft, out: Findings) -> bool:
             error=d.json_error
         )
         out.append(Finding("error", "not-json", "basic/index#messages", why))
-    elif isinstance(d.obj, list):
-        why = _("a JSON array is a JSON-RPC batch, and MCP has no batches: send one object per line")
-        out.append(Finding("error", "batch", "basic/index#messages", why))
-    elif not isinstance(d.obj, dict):
-        out.append(Finding("error", "not-object", "basic/index#messages", _("a message must be a JSON object")))
-    else:
-        return False
-    return True
+        return True
+    return envelope_findings(d, out, "value")
 
 
 def check_jsonrpc_member(d: Draft, out: Findings) -> bool:
     """`"jsonrpc": "2.0"`, present and exact."""
-    if "jsonrpc" not in d.obj:
-        why = _('the "jsonrpc": "2.0" member is missing; the server answers -32600 Invalid Request')
-        out.append(Finding("error", "jsonrpc-version", "basic/index#messages", why, path="jsonrpc"))
-    elif d.obj["jsonrpc"] != "2.0":
-        why = _('"jsonrpc" must be exactly the string "2.0", not {value}').format(value=json.dumps(d.obj["jsonrpc"]))
-        out.append(Finding("error", "jsonrpc-version", "basic/index#messages", why, path="jsonrpc"))
+    envelope_findings(d, out, "version")
     return False
 
 
 def check_id(d: Draft, out: Findings) -> bool:
     """An id, when there is one: never null, a string or an integer, not pending already."""
-    if not d.has_id:
+    if envelope_findings(d, out, "id") or not d.has_id or not jsonrpc.is_valid_id(d.obj["id"]):
         return False
     rid = d.obj["id"]
-    if rid is None:
-        rule, why = "id-null", _("id must not be null in MCP (stricter than JSON-RPC): use a string or an integer")
-    elif not jsonrpc.is_valid_id(rid):
-        rule = "id-type"
-        why = _("id must be a string or an integer, not {type} {value}").format(
-            type=type(rid).__name__, value=json.dumps(rid)
-        )
-    elif contains_id(d.pending, rid):
-        rule = "id-pending"
+    if contains_id(d.pending, rid):
         why = _("id {id} is still pending (sent, not yet answered): a sender must not reuse it; pick a new id").format(
             id=json.dumps(rid)
         )
-    else:
-        return False
-    out.append(Finding("error", rule, "basic/index#requests", why, path="id"))
+        out.append(Finding("error", "id-pending", "basic/index#requests", why, path="id"))
     return False
 
 
@@ -223,30 +220,16 @@ def check_method_and_params(d: Draft, out: Findings) -> bool:
     """A non-empty string method (else a response, or nothing at all), no result or error
     beside it, params an object: without these nothing below can be judged."""
     obj = d.obj
-    if "method" not in obj:
-        if "result" in obj or "error" in obj:
-            why = _(
-                "this is a response; in 2026-07-28 servers never send requests, so a client never sends a response"
-            ) + (" " + _("(a legacy server may have asked one)") if d.era == "legacy" else "")
-            severity = "error" if d.era != "legacy" else "warning"
-            out.append(Finding(severity, "response-from-client", "basic/patterns/index", why))
-        else:
-            why = _('no "method": this is neither a request nor a notification')
-            out.append(Finding("error", "method-missing", "basic/index#requests", why, path="method"))
-        return True
-    if not isinstance(d.method, str) or not d.method:
-        why = _('"method" must be a non-empty string')
-        out.append(Finding("error", "method-type", "basic/index#requests", why, path="method"))
-        return True
-    if "result" in obj or "error" in obj:
-        out.append(
-            Finding("error", "mixed-message", "basic/index#messages", _("a request cannot also carry result or error"))
+    if "method" not in obj and ("result" in obj or "error" in obj):
+        envelope_findings(d, out, "answer")
+        asked = " (a legacy server may have asked one)" if d.era == "legacy" else ""
+        why = (
+            f"this is a response; in 2026-07-28 servers never send requests, so a client never sends a response{asked}"
         )
-    if "params" in obj and not isinstance(obj["params"], dict):
-        why = _('"params" must be an object in MCP, not {value}').format(value=json.dumps(obj["params"])[:40])
-        out.append(Finding("error", "params-type", "basic/index#requests", why, path="params"))
+        severity = "error" if d.era != "legacy" else "warning"
+        out.append(Finding(severity, "response-from-client", "basic/patterns/index", why))
         return True
-    return False
+    return envelope_findings(d, out, "method")
 
 
 def check_request_or_notification(d: Draft, out: Findings) -> bool:

@@ -41,7 +41,7 @@ def check_schema(out: Findings, method: str, version: str, params: Any, *, notif
     body = {"params": params} if params is not None else {}
     seen: set[str] = set()
     findings: list[Finding] = []
-    unions: dict[str, list[tuple[str, str, str, str]]] = {}
+    unions: dict[str, list[tuple[str, str, str, str, Any]]] = {}
     for err in errors:
         path, tag, rest = _json_path(body, err["loc"], err["type"])
         if _covered_by_meta_rules(out, path, err["type"]):

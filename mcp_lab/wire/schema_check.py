@@ -7,8 +7,10 @@ SDK's `mcp-types` models are generated from it.  This module asks those generate
 are installed with the SDK, so the check needs nothing from outside the repository) whether a
 message is valid *for its era*:
 
-* the JSON-RPC envelope first: `"jsonrpc": "2.0"`, an id that is a string or an integer (never
-  null, never a float or a bool), an error object with an integer `code` and a string `message`;
+* the JSON-RPC envelope first, by the rows of `jsonrpc.ENVELOPE_RULES` (the one table of those
+  rules, read by the parser and the lint too): `"jsonrpc": "2.0"`, an id that is a string or an
+  integer (never null, never a float or a bool), a non-empty method with no result or error
+  beside it, an error object with an integer `code` and a string `message`;
 * then the body, by method and by protocol version, through `mcp_types.methods`
   (`validate_client_request`, `validate_server_result`, ...): a request of 2026-07-28 is checked
   against the 2026-07-28 models, a legacy `initialize` against 2025-11-25;
@@ -30,9 +32,11 @@ The spec: https://modelcontextprotocol.io/specification/2026-07-28/basic/index#m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
+
+from mcp_lab.wire.jsonrpc import first_broken
 
 __all__ = ["Finding", "Tally", "WireChecker", "check_message", "era_of"]
 
@@ -98,38 +102,17 @@ def _first_error(exc: Exception) -> str:
 
 
 def _envelope(obj: Any) -> tuple[str, str | None]:
-    """Classify the JSON-RPC envelope; return (kind, problem)."""
-    if not isinstance(obj, Mapping):
-        return "invalid", "a JSON-RPC message is a JSON object"
-    if obj.get("jsonrpc") != "2.0":
-        return "invalid", 'jsonrpc must be the string "2.0"'
-    has_id = "id" in obj
-    if has_id:
-        rid = obj["id"]
-        if isinstance(rid, bool) or not isinstance(rid, (str, int)):
-            return "invalid", f"id must be a string or an integer, not {rid!r}"
+    """Classify the JSON-RPC envelope; return (kind, problem).
+
+    The problem is the first row of `jsonrpc.ENVELOPE_RULES` the message breaks (the table the
+    parser and the lint read too), held to the schema: no row is tolerated here.
+    """
+    rule = first_broken(obj)
+    if rule is not None:
+        return "invalid", rule.message(obj)
     if "method" in obj:
-        if not isinstance(obj["method"], str):
-            return "invalid", "method must be a string"
-        if "params" in obj and not isinstance(obj["params"], Mapping):
-            return "invalid", "params must be an object"
-        return ("request" if has_id else "notification"), None
-    if "result" in obj and "error" not in obj:
-        if not has_id:
-            return "invalid", "a result must carry the id of the request it answers"
-        if not isinstance(obj["result"], Mapping):
-            return "invalid", "result must be an object"
-        return "result", None
-    if "error" in obj and "result" not in obj:
-        err = obj["error"]
-        if not isinstance(err, Mapping):
-            return "invalid", "error must be an object"
-        if isinstance(err.get("code"), bool) or not isinstance(err.get("code"), int):
-            return "invalid", "error.code must be an integer"
-        if not isinstance(err.get("message"), str):
-            return "invalid", "error.message must be a string"
-        return "error", None
-    return "invalid", "neither a request, a notification, a result nor an error"
+        return ("request" if "id" in obj else "notification"), None
+    return ("result" if "result" in obj else "error"), None
 
 
 def _error_model(code: int):
@@ -167,23 +150,23 @@ def check_message(
 
     kind, problem = _envelope(obj)
     method = obj.get("method", method) if isinstance(obj, Mapping) else method
-    base = dict(sender=sender, kind=kind, method=method, version=version, line=line)
+    base = Finding("valid", sender, kind, method, version, line=line)  # each verdict below replaces fields
     if deliberate:
-        return Finding("deliberate", **base)
+        return replace(base, verdict="deliberate")
     if problem:
-        return Finding("invalid", **{**base, "kind": "invalid"}, model="JSON-RPC 2.0 envelope", error=problem)
+        return replace(base, verdict="invalid", kind="invalid", model="JSON-RPC 2.0 envelope", error=problem)
     if kind == "error":
         code = obj["error"]["code"]
         # -32020..-32022 exist only in 2026-07-28: their shape applies whatever version was asked
         # (a -32022 answers precisely a request in a version the server does not know).
         model = _error_model(code) if era_of(version) == MODERN or -32022 <= code <= -32020 else None
         if model is None:
-            return Finding("valid", **base, model="JSON-RPC error")
+            return replace(base, model="JSON-RPC error")
         # The three MCP error types describe the whole response; the JSON-RPC ones the error object.
         subject = dict(obj) if "error" in model.model_fields else dict(obj["error"])
         return _judge(base, model.__name__, lambda: model.model_validate(subject, by_name=False))
     if method is None or version not in KNOWN_PROTOCOL_VERSIONS:
-        return Finding("unchecked", **base, error="no method or no known protocol version to judge by")
+        return replace(base, verdict="unchecked", error="no method or no known protocol version to judge by")
     params = obj.get("params")
     validators = {
         ("client", "request"): (m.CLIENT_REQUESTS, lambda: m.validate_client_request(method, version, params)),
@@ -205,7 +188,7 @@ def check_message(
     surface, run = validators[(sender, kind)]
     target = surface.get((method, version))
     if target is None:
-        return Finding("unchecked", **base, error=f"{method} is not a {version} {kind} in the schema")
+        return replace(base, verdict="unchecked", error=f"{method} is not a {version} {kind} in the schema")
     member = _result_member(target, obj) if kind == "result" else None
     if member is not None:
         # A union "X | InputRequiredResult" accepts a bare {"resultType": "complete"} as an
@@ -226,12 +209,12 @@ def _result_member(target, obj: Mapping):
     return chosen[0] if len(chosen) == 1 else None
 
 
-def _judge(base: dict, model: str, run) -> Finding:
+def _judge(base: Finding, model: str, run: Callable[[], object]) -> Finding:
     try:
         run()
     except Exception as exc:  # noqa: BLE001 - pydantic.ValidationError, or the surface's own refusal
-        return Finding("invalid", **base, model=model, error=_first_error(exc))
-    return Finding("valid", **base, model=model)
+        return replace(base, verdict="invalid", model=model, error=_first_error(exc))
+    return replace(base, verdict="valid", model=model)
 
 
 class WireChecker:
@@ -261,8 +244,10 @@ class WireChecker:
         if not isinstance(obj, Mapping):
             return None, None
         if "method" in obj:
-            params = obj.get("params") if isinstance(obj.get("params"), Mapping) else {}
-            meta = params.get("_meta") if isinstance(params.get("_meta"), Mapping) else {}
+            raw_params = obj.get("params")
+            params: Mapping[str, Any] = raw_params if isinstance(raw_params, Mapping) else {}
+            raw_meta = params.get("_meta")
+            meta: Mapping[str, Any] = raw_meta if isinstance(raw_meta, Mapping) else {}
             if isinstance(meta.get(_VERSION_KEY), str):
                 if "id" in obj:
                     self._request_version = meta[_VERSION_KEY]
@@ -271,8 +256,8 @@ class WireChecker:
                 asked = params.get("protocolVersion")
                 return (asked if isinstance(asked, str) and asked != MODERN else LEGACY), "initialize"
             return self._session_version or self._request_version or LEGACY, obj["method"]
-        answered_by = "client" if sender == "server" else "server"
-        method, version = self._pending.get((answered_by, obj.get("id")), (None, None))
+        answered_by: Sender = "client" if sender == "server" else "server"
+        method, version = self._pending.get((answered_by, obj.get("id"))) or (None, None)
         result = obj.get("result")
         if method == "initialize" and isinstance(result, Mapping):
             agreed = result.get("protocolVersion")
@@ -286,8 +271,8 @@ class WireChecker:
         if key is not None:
             self._pending[key] = (obj["method"], version)
             return
-        answered_by = "client" if sender == "server" else "server"
-        method, _ = self._pending.pop((answered_by, obj.get("id")), (None, None))
+        answered_by: Sender = "client" if sender == "server" else "server"
+        method, _ = self._pending.pop((answered_by, obj.get("id")), None) or (None, None)
         if method == "initialize" and isinstance(obj.get("result"), Mapping):
             agreed = obj["result"].get("protocolVersion")
             self._session_version = agreed if isinstance(agreed, str) else self._session_version

@@ -42,7 +42,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Iterator, Literal, Protocol, get_args
+from typing import Any, Iterable, Iterator, Literal, Protocol, TypeGuard, get_args
 
 from mcp_lab.wire import jsonrpc, trace_views
 from mcp_lab.wire.trace_views import Diagram
@@ -51,6 +51,12 @@ __all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram", "add_tap", "
 
 EventKind = Literal["send", "recv", "noise", "stderr", "note", "http"]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
+
+
+def _is_event_kind(kind: str) -> TypeGuard[EventKind]:
+    return kind in EVENT_KINDS
+
+
 _TYPED_ID = re.compile(r'"id"\s*:\s*(-?\d+|"[^"\\]*")')
 WIRE_LOG_ENV = "MCP_LAB_WIRE_LOG"
 _TAPS: list[Callable[["Trace", "Event"], None]] = []
@@ -189,12 +195,12 @@ class Trace:
         era: str | None = None,
         deliberate: str | None = None,
     ) -> Event:
-        if kind not in EVENT_KINDS:
+        if not _is_event_kind(kind):
             raise ValueError(f"unknown event kind {kind!r}; one of {sorted(EVENT_KINDS)}")
         now = time.monotonic() if at is None else at
         elapsed = None
         msg_id = getattr(message, "id", None)
-        key = (peer, msg_id) if msg_id is not None else None
+        key = (peer, msg_id)  # (peer, None) for a message without an id: no request is ever filed under it
         with self._lock:
             if kind == "send" and isinstance(message, jsonrpc.Request):
                 self._sent_at[key] = now

@@ -28,7 +28,8 @@ from pathlib import Path
 import httpx
 import psutil
 
-ROOT = Path(__file__).resolve().parents[2]  # the repository (this file is tests/_support/hub.py)
+from _support import ROOT
+
 HUB_CONFIG = ROOT / "classroom" / "hub" / "jupyterhub_config.py"
 PROXY = ROOT / "classroom" / "hub" / "node_modules" / ".bin" / "configurable-http-proxy"
 PASSWORD = "workshop-2026"
