@@ -222,7 +222,7 @@ def schema_rules(what: str, schema: Any) -> None:
     The dialect first (no `$schema` means 2020-12; one this check does not know is refused, not
     guessed), then no `$ref` to a network address (nothing here would fetch it, so the schema
     could not be checked), then the schema valid in its own dialect, then `"type": "object"`."""
-    from jsonschema import Draft202012Validator, validators
+    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
 
     if not isinstance(schema, dict):
@@ -233,21 +233,7 @@ def schema_rules(what: str, schema: Any) -> None:
             rule=_TOOLS_RULE,
             hint=N_("keep inputSchema; trim inside it"),
         )
-    validator = Draft202012Validator
-    if "$schema" in schema:
-        validator = validators.validator_for(schema, default=None)
-        if validator is None:
-            raise failure(
-                what,
-                expected=N_(
-                    "no $schema (then it is 2020-12), or a dialect this check knows (2020-12, 2019-09, draft-07 or older)"
-                ),
-                got=shown(schema["$schema"]),
-                rule=N_(
-                    "basic/index#schema-dialect: a schema names its dialect in $schema; a dialect the reader does not support is refused with an error, never guessed"
-                ),
-                hint=N_("delete $schema: without it a schema is JSON Schema 2020-12"),
-            )
+    validator = _dialect(what, schema)
     remote = _remote_refs(what, schema)
     if remote:
         raise failure(
@@ -255,7 +241,8 @@ def schema_rules(what: str, schema: Any) -> None:
             expected=N_("only local references ($ref starting with #)"),
             got=shown(remote[0]),
             rule=N_(
-                "basic/index#ref-resolution: an implementation must not fetch a $ref that points at the network, so the schema cannot be checked"
+                "basic/index#ref-resolution: an implementation must not fetch a $ref that points "
+                "at the network, so the schema cannot be checked"
             ),
             hint=N_("write the referenced schema inline, or under $defs and point at it with #/$defs/NAME"),
         )
@@ -278,10 +265,35 @@ def schema_rules(what: str, schema: Any) -> None:
             expected=N_('inputSchema with "type": "object"'),
             got=shown(schema["type"]) if "type" in schema else _("no type at all"),
             rule=N_(
-                'server/tools#tool: inputSchema is a JSON Schema object whose type is "object": the arguments of a call are one object'
+                'server/tools#tool: inputSchema is a JSON Schema object whose type is "object": '
+                "the arguments of a call are one object"
             ),
             hint=N_('keep "type": "object"'),
         )
+
+
+def _dialect(what: str, schema: dict) -> Any:
+    """The validator class of the schema's dialect: 2020-12 when `$schema` is absent, else the
+    one `$schema` names, or a CheckFailed when this check does not know that dialect."""
+    from jsonschema import Draft202012Validator, validators
+
+    if "$schema" not in schema:
+        return Draft202012Validator
+    validator = validators.validator_for(schema, default=None)
+    if validator is None:
+        raise failure(
+            what,
+            expected=N_(
+                "no $schema (then it is 2020-12), or a dialect this check knows (2020-12, 2019-09, draft-07 or older)"
+            ),
+            got=shown(schema["$schema"]),
+            rule=N_(
+                "basic/index#schema-dialect: a schema names its dialect in $schema; a dialect "
+                "the reader does not support is refused with an error, never guessed"
+            ),
+            hint=N_("delete $schema: without it a schema is JSON Schema 2020-12"),
+        )
+    return validator
 
 
 _MAX_DEPTH = 32  # levels of nesting a tool's inputSchema may have (a bound, as basic/index asks)
