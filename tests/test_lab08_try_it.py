@@ -26,6 +26,9 @@ from pathlib import Path
 
 import pytest
 
+# Each of these starts real servers or a kernel (tests/_support/kinds.py cannot follow the route).
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "labs" / "08-ask-the-person.ipynb"
 SOLUTION = ROOT / "labs" / "solutions" / "08-ask-the-person.ipynb"

@@ -647,3 +647,74 @@ def test_a_check_failure_is_shown_as_its_sentence_and_other_handlers_are_left_al
     assert shell.shown == ["CheckFailed: process C read 2 event(s)."], shell.shown
     theirs = _Shell(custom=(ValueError,))
     assert not show_in_one_line(theirs) and theirs.custom_exceptions == (ValueError,)
+
+
+def _with_schema(good: list[dict], name: str, change) -> list[dict]:
+    """The solution's catalog with one tool's inputSchema changed by `change(schema)`."""
+    out = copy.deepcopy(good)
+    for tool in out:
+        if tool["name"] == name:
+            tool["inputSchema"] = change(tool["inputSchema"])
+    return out
+
+
+def _deep(schema: dict) -> dict:
+    nested: dict = {"type": "string", "description": "Event ID, e.g. e2."}
+    for _ in range(40):
+        nested = {"anyOf": [nested], "description": "Event ID, e.g. e2."}
+    return {**schema, "properties": {**schema["properties"], "eventId": nested}}
+
+
+@pytest.mark.parametrize(
+    "name, change, pattern",
+    [
+        pytest.param(
+            "book_room",
+            lambda s: {k: v for k, v in s.items() if k != "type"},
+            r'^tool book_room: expected inputSchema with "type": "object"; got no type at all\. '
+            r"Spec rule: https://\S+/server/tools#tool: .*Hint: ",
+            marks=pytest.mark.wire_deliberate(server="a lab 12 catalog broken on purpose (no type object)"),
+        ),
+        (
+            "delete_event",
+            lambda s: {**s, "properties": {**s["properties"], "eventId": {"$ref": "https://example.com/id.json"}}},
+            r'^tool delete_event: expected only local references .*got "https://example\.com/id\.json"\. '
+            r"Spec rule: https://\S+/basic/index#ref-resolution: .*Hint: ",
+        ),
+        (
+            "list_events",
+            lambda s: {**s, "$schema": "https://json-schema.org/draft/2030-01/schema"},
+            r"^tool list_events: expected no \$schema .*got \"https://json-schema\.org/draft/2030-01/schema\"\. "
+            r"Spec rule: https://\S+/basic/index#schema-dialect: .*Hint: ",
+        ),
+        (
+            "delete_event",
+            _deep,
+            r"^tool delete_event: expected a schema nested at most 32 levels deep.*"
+            r"basic/index#composition-keyword-resource-use",
+        ),
+    ],
+    ids=["lost-type-object", "remote-ref", "unknown-dialect", "unbounded-nesting"],
+)
+def test_lab12_refuses_a_tool_schema_that_breaks_the_json_schema_rules(name, change, pattern):
+    """Each JSON Schema rule of basic/index and server/tools, broken on one tool of a catalog that
+    otherwise passes: the check names the tool, the rule's page and heading, and a hint."""
+    ns = lab03(SOLUTIONS / NOTEBOOKS[2])
+    good, original = ns["trimmed"], ns["catalog"]
+    with pytest.raises(CheckFailed) as info:
+        check_budget.check(_with_schema(good, name, change), original=original)
+    assert re.search(pattern, str(info.value)), str(info.value)
+
+
+def test_lab12_accepts_a_named_known_dialect_and_a_local_ref():
+    """What the rules allow still passes: draft-07 named in $schema, a $ref into $defs."""
+    ns = lab03(SOLUTIONS / NOTEBOOKS[2])
+    good, original = ns["trimmed"], ns["catalog"]
+
+    def local(s: dict) -> dict:
+        props = {**s["properties"], "eventId": {"$ref": "#/$defs/eventId"}}
+        return {**s, "$defs": {"eventId": s["properties"]["eventId"]}, "properties": props}
+
+    allowed = _with_schema(good, "list_events", lambda s: {**s, "$schema": "http://json-schema.org/draft-07/schema#"})
+    check_budget.check(allowed, original=original)
+    assert check_budget.schema_problem(local(original[3]["inputSchema"])) is None

@@ -19,6 +19,9 @@ import mcp_lab
 from mcp_lab.course.lessons import n03, your_turn
 from mcp_lab.wire.trace import Trace
 
+# Each of these starts real servers or a kernel (tests/_support/kinds.py cannot follow the route).
+pytestmark = pytest.mark.system
+
 
 @pytest.mark.parametrize(
     "line,says",

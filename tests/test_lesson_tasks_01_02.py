@@ -21,6 +21,9 @@ import mcp_lab
 from mcp_lab.course.challenges import NotYet
 from mcp_lab.course.lessons import n01, n02
 
+# Each of these starts real servers or a kernel (tests/_support/kinds.py cannot follow the route).
+pytestmark = pytest.mark.system
+
 REVISION = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
 FORM = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}}}
 

@@ -85,6 +85,8 @@ def test_a_row_whose_sentence_is_gone_is_caught(reqs, rows):
         ("untriaged", "", "is not one of"),
         ("taught", "notebooks/02-json-rpc-by-hand.ipynb#cell-id=no-such-cell", "no cell id"),
         ("taught", "notebooks/99-none.ipynb#cell-id=x", "no notebook"),
+        ("taught", "labs/12-token-budget.ipynb#cell-id=no-such-cell", "no cell id"),
+        ("taught", "labs/solutions/12-token-budget.ipynb#cell-id=schema-rules", "is neither"),
         ("checked", "tests/test_spec_coverage.py::test_no_such_test", "no test"),
         ("checked", "a sentence", "is neither"),
         ("out-of-scope", "", "without a reason"),
@@ -108,3 +110,9 @@ def test_sentences_are_cut_at_full_stops_but_not_after_eg():
     found = coverage.page_requirements("p", text)
     assert [r.level for r in found] == ["MUST", "MUST NOT"]
     assert found[0].sentence == "Clients MUST do X, e.g. Y."
+
+
+def test_a_lab_cell_resolves():
+    """A lab's cell is a place the course teaches; the student version is the one named."""
+    assert coverage.where_problem("labs/12-token-budget.ipynb#cell-id=schema-rules") is None
+    assert coverage.where_problem("labs/99-none.ipynb#cell-id=x") == "no notebook labs/99-none.ipynb"

@@ -31,7 +31,8 @@ The map is `docs/spec-coverage.csv`, one row per requirement sentence, keyed by
 (page, heading, sentence), with a status and where or why:
 
 - `taught`: `where` is `notebooks/<name>.ipynb#cell-id=<id>`, a cell that shows the rule live or
-  asks the learner to act on it;
+  asks the learner to act on it, or `labs/<lab>.ipynb#cell-id=<id>`, a cell of a lab (the
+  version the learner opens) that shows it or whose check holds the learner's work to it;
 - `checked`: `where` is `tests/<file>.py::<test name>`, a test that holds the course's own
   servers or client to the rule;
 - `out-of-scope`: `reason` says why the course does not teach it;
@@ -43,8 +44,8 @@ share of in-scope rows that are taught is taught / (taught + checked + gaps).
 
 `check` reports: a sentence with no row, a row whose sentence is no longer on its page (or
 under its heading), a duplicated row, a status outside the three, a `taught`/`checked` row
-whose `where` does not resolve (the notebook and the cell id, or the test file and a test of
-that name), an `out-of-scope` row without a reason.  `update` also writes
+whose `where` does not resolve (the notebook or lab and the cell id, or the test file and a
+test of that name), an `out-of-scope` row without a reason.  `update` also writes
 `docs/spec-coverage.md`, the map as one table per page, for a learner to browse.
 """
 
@@ -79,7 +80,7 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[*])")
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|vs|etc|cf)\.$", re.IGNORECASE)
 _MUST = re.compile(r"\bMUST\b")
-_WHERE_NOTEBOOK = re.compile(r"^(notebooks/[\w.-]+\.ipynb)#cell-id=([\w-]+)$")
+_WHERE_NOTEBOOK = re.compile(r"^((?:notebooks|labs)/[\w.-]+\.ipynb)#cell-id=([\w-]+)$")
 _WHERE_TEST = re.compile(r"^(tests/[\w/.-]+\.py)::(\w+)(?:\[.*\])?$")
 
 
@@ -217,7 +218,7 @@ def _cell_ids(notebook: Path) -> set[str]:
 
 
 def where_problem(where: str, root: Path = ROOT) -> str | None:
-    """None when `where` names an existing notebook cell or test, else what is wrong with it."""
+    """None when `where` names an existing notebook or lab cell or test, else what is wrong with it."""
     if m := _WHERE_NOTEBOOK.match(where):
         notebook = root / m.group(1)
         if not notebook.exists():
@@ -230,7 +231,7 @@ def where_problem(where: str, root: Path = ROOT) -> str | None:
         pattern = rf"^\s*(?:async\s+)?def {re.escape(m.group(2))}\("
         found = re.search(pattern, test_file.read_text(encoding="utf-8"), re.M)
         return None if found else f"no test {m.group(2)} in {m.group(1)}"
-    return f"'{where}' is neither notebooks/NAME.ipynb#cell-id=ID nor tests/FILE.py::TEST"
+    return f"'{where}' is neither notebooks/NAME.ipynb#cell-id=ID, labs/NAME.ipynb#cell-id=ID nor tests/FILE.py::TEST"
 
 
 def problems(reqs: list[Requirement], rows: list[dict[str, str]], root: Path = ROOT) -> list[str]:

@@ -7,8 +7,10 @@ Theory of operation.  The trimmed catalog is written to a temporary file and ser
 process (`python -m mcp_lab.course.catalog_server FILE`); the check then asks that process for
 `tools/list` and judges the tools that came back on the wire.  First what the model needs, tool
 by tool against the original: the same set of names (a name is the API: renaming breaks every
-caller), a non-empty description, an `inputSchema` that is valid JSON Schema 2020-12 of type
-"object", and every required argument still required, still in `properties`.  Then whether the
+caller), a non-empty description, an `inputSchema` that keeps the JSON Schema rules of
+basic/index and server/tools (`schema_rules`: its dialect 2020-12 or one it names in `$schema`
+that this check knows, no `$ref` to a network address, nesting bounded, valid in its dialect,
+`"type": "object"`), and every required argument still required, still in `properties`.  Then whether the
 words still mean something (issue 36: a catalog whose 8 descriptions were one marketing sentence,
 and whose optional arguments had lost their descriptions, used to pass): no two tools share a
 description; each says more than its name and holds a word of its own tool's job (a word of the
@@ -34,9 +36,9 @@ from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
-from mcp_lab.wire.words import N_
+from mcp_lab.wire.words import N_, _
 
-__all__ = ["BUDGET", "ENCODING", "check", "load_catalog"]
+__all__ = ["BUDGET", "ENCODING", "check", "load_catalog", "schema_problem", "schema_rules"]
 
 BUDGET = 1100  # tokens for the 8 definitions (name + description + inputSchema)
 ENCODING = "o200k_base"
@@ -98,7 +100,7 @@ def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> C
 
     by_name = {t["name"]: t for t in wire_tools}
     dropped = [arg for orig in original for arg in _check_tool(orig, by_name[orig["name"]])]
-    ok("every description non-empty; every inputSchema valid JSON Schema 2020-12 of type object")
+    ok("every description non-empty; every inputSchema of type object, in a known dialect, no network $ref")
     ok("every required argument kept; every argument kept has its type and a description")
     _descriptions_mean_something(original, by_name)
     ok("every tool's description is its own and says what that tool does")
@@ -182,10 +184,7 @@ def _check_tool(orig: dict, tool: dict) -> list[str]:
 
 
 def _check_described_schema(name: str, tool: dict) -> dict:
-    """A non-empty description and an inputSchema that is valid JSON Schema of type object."""
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import SchemaError
-
+    """A non-empty description and an inputSchema that is a valid tool schema (`schema_rules`)."""
     desc = tool.get("description")
     if not isinstance(desc, str) or not desc.strip():
         raise failure(
@@ -204,26 +203,128 @@ def _check_described_schema(name: str, tool: dict) -> dict:
             rule=_TOOLS_RULE,
             hint=N_("keep inputSchema; trim inside it"),
         )
+    schema_rules(f"tool {name}", schema)
+    return schema
+
+
+def schema_problem(schema: Any) -> str | None:
+    """The sentence the check would give an inputSchema, or None when it keeps every rule."""
     try:
-        Draft202012Validator.check_schema(schema)
+        schema_rules("this inputSchema", schema)
+    except CheckFailed as e:
+        return str(e)
+    return None
+
+
+def schema_rules(what: str, schema: Any) -> None:
+    """The JSON Schema rules of basic/index and server/tools, in the order a client meets them.
+
+    The dialect first (no `$schema` means 2020-12; one this check does not know is refused, not
+    guessed), then no `$ref` to a network address (nothing here would fetch it, so the schema
+    could not be checked), then the schema valid in its own dialect, then `"type": "object"`."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    if not isinstance(schema, dict):
+        raise failure(
+            what,
+            expected=N_("an inputSchema object"),
+            got=shown(schema, 120),
+            rule=_TOOLS_RULE,
+            hint=N_("keep inputSchema; trim inside it"),
+        )
+    validator = _dialect(what, schema)
+    remote = _remote_refs(what, schema)
+    if remote:
+        raise failure(
+            what,
+            expected=N_("only local references ($ref starting with #)"),
+            got=shown(remote[0]),
+            rule=N_(
+                "basic/index#ref-resolution: an implementation must not fetch a $ref that points "
+                "at the network, so the schema cannot be checked"
+            ),
+            hint=N_("write the referenced schema inline, or under $defs and point at it with #/$defs/NAME"),
+        )
+    try:
+        validator.check_schema(schema)
     except SchemaError as e:
         where = "/".join(str(p) for p in e.absolute_path) or "(top)"
         raise failure(
-            f"tool {name}",
-            expected=N_("an inputSchema that is valid JSON Schema 2020-12"),
+            what,
+            expected=N_("an inputSchema that is valid JSON Schema 2020-12")
+            if validator is Draft202012Validator
+            else N_("an inputSchema valid in the dialect its $schema names"),
             got=f"{e.message} at {where}",
             rule=N_("server/tools: inputSchema is a JSON Schema (2020-12 unless it says otherwise)"),
             hint=N_("a keyword's value must keep its type, e.g. required stays a list of strings"),
         ) from None
     if schema.get("type") != "object":
         raise failure(
-            f"tool {name}",
+            what,
             expected=N_('inputSchema with "type": "object"'),
-            got=shown(schema.get("type")),
-            rule=N_('schema Tool: inputSchema.type is "object"'),
+            got=shown(schema["type"]) if "type" in schema else _("no type at all"),
+            rule=N_(
+                'server/tools#tool: inputSchema is a JSON Schema object whose type is "object": '
+                "the arguments of a call are one object"
+            ),
             hint=N_('keep "type": "object"'),
         )
-    return schema
+
+
+def _dialect(what: str, schema: dict) -> Any:
+    """The validator class of the schema's dialect: 2020-12 when `$schema` is absent, else the
+    one `$schema` names, or a CheckFailed when this check does not know that dialect."""
+    from jsonschema import Draft202012Validator, validators
+
+    if "$schema" not in schema:
+        return Draft202012Validator
+    validator = validators.validator_for(schema, default=None)
+    if validator is None:
+        raise failure(
+            what,
+            expected=N_(
+                "no $schema (then it is 2020-12), or a dialect this check knows (2020-12, 2019-09, draft-07 or older)"
+            ),
+            got=shown(schema["$schema"]),
+            rule=N_(
+                "basic/index#schema-dialect: a schema names its dialect in $schema; a dialect "
+                "the reader does not support is refused with an error, never guessed"
+            ),
+            hint=N_("delete $schema: without it a schema is JSON Schema 2020-12"),
+        )
+    return validator
+
+
+_MAX_DEPTH = 32  # levels of nesting a tool's inputSchema may have (a bound, as basic/index asks)
+
+
+def _remote_refs(what: str, node: Any, depth: int = 0) -> list[str]:
+    """Every `$ref` (or `$dynamicRef`) under `node` that names an http(s) address; a schema
+    nested deeper than _MAX_DEPTH is refused rather than walked (or validated) without end."""
+    if depth > _MAX_DEPTH:
+        raise failure(
+            what,
+            expected=_("a schema nested at most {n} levels deep").format(n=_MAX_DEPTH),
+            got=_("a deeper one"),
+            rule=N_(
+                "basic/index#composition-keyword-resource-use: a validator should bound the depth "
+                "and size of a schema, so that a schema cannot make it work without end"
+            ),
+            hint=N_("flatten the schema: an argument rarely needs more than a few levels"),
+        )
+    found: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("$ref", "$dynamicRef") and isinstance(value, str):
+                if value.strip().lower().startswith(("http://", "https://")):
+                    found.append(value)
+            else:
+                found += _remote_refs(what, value, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            found += _remote_refs(what, value, depth + 1)
+    return found
 
 
 def _check_required_argument(what: str, arg: str, props: dict, required: list) -> None:
