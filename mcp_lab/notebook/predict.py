@@ -78,7 +78,9 @@ class Prediction:
                 options=[(_(o), o) for o in self.options], value=None, layout=w.Layout(width="auto")
             )
         elif kind is int:
-            self._input = w.IntText(value=0, layout=w.Layout(width="10em"))
+            # A text box, not an IntText: an IntText shows 0 before the learner types, and 0 may be
+            # the answer (predict, then see); the number is read when Predict is pressed.
+            self._input = w.Text(value="", placeholder=_("a whole number"), layout=w.Layout(width="10em"))
         else:
             self._input = w.Text(value="", placeholder=_("your prediction"), layout=w.Layout(width="24em"))
         self._button = w.Button(description=_("Predict"), button_style="primary")
@@ -98,7 +100,7 @@ class Prediction:
     def _act(self, value: Any) -> None:
         if self.options is not None and value not in self.options:
             raise ValueError(f"{self.key}: {value!r} is not one of the options {self.options}")
-        self._input.value = value
+        self._input.value = str(value) if self.kind is int else value
         self._button.click()
 
     def _predicted(self) -> None:
@@ -111,6 +113,12 @@ class Prediction:
         if self.kind is str and self.options is None and not str(raw).strip():
             self._note.value = "<i>{}</i>".format(_("Type your prediction first."))
             return
+        if self.kind is int:
+            try:
+                raw = int(str(raw).strip())
+            except ValueError:
+                self._note.value = "<i>{}</i>".format(_("Type a whole number first."))
+                return
         self.value = raw if self.kind is int else str(raw).strip()
         self._input.disabled = self._button.disabled = True
         self._note.value = _("You predicted <b>{value}</b>. Now look below.").format(

@@ -198,7 +198,9 @@ def answers_on_screen(page, path) -> list[str]:
         shoot_position(page, widget.first)
         text = widget.first.evaluate(VISIBLE_TEXT)
         if re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w])", text, re.I):
-            found.append(f"{key}: its answer {value!r}")
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"spoiled-{path.stem}-{key}.png"))
+            found.append(f"{key}: its answer {value!r} (screenshot test-output/spoiled-{path.stem}-{key}.png)")
     return found
 
 
