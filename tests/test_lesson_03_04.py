@@ -61,6 +61,7 @@ def test_the_banner_task_waits_then_judges(capsys):
         lessons._SOLVED.pop("banner-line", None)
 
 
+@pytest.mark.wire_deliberate(server_noise="the noisy calendar glues its banner to an answer: the fate under test")
 def test_fate_reads_what_became_of_a_request_off_the_trace():
     glued = mcp_lab.connect([sys.executable, "-m", "mcp_lab.servers.noisy", "--glued"])
     try:

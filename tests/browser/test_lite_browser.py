@@ -109,8 +109,8 @@ RUNS = {
 # answer cells (notebook index -> the solution notebook's cell of the same index) ...
 SOLUTIONS = ROOT / "labs" / "solutions"
 ANSWERS = {
-    "labs/05-requests-by-hand.ipynb": ((4, 6, 8, 10), SOLUTIONS / "05-requests-by-hand.ipynb"),
-    "labs/12-token-budget.ipynb": ((6,), SOLUTIONS / "12-token-budget.ipynb"),
+    "labs/05-requests-by-hand.ipynb": ((4, 6, 8, 10, 12), SOLUTIONS / "05-requests-by-hand.ipynb"),
+    "labs/12-token-budget.ipynb": ((8,), SOLUTIONS / "12-token-budget.ipynb"),
 }
 # ... or into the lab's file, in the site's editor, saved before the notebook opens.
 FILE_ANSWERS = {
