@@ -13,13 +13,17 @@ ASCII, or too long for a system user name, gets `<prefix>u<hash>` instead.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import pwd
 import re
 import shutil
 import subprocess
+import tempfile
 import threading
+import time
 import unicodedata
 from pathlib import Path
 
@@ -29,6 +33,31 @@ DEFAULT_PREFIX = "mcpl-"
 SYSTEM_NAME_MAX = 32  # Linux's limit on a user name
 _PLAIN = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _useradd_lock = threading.Lock()  # useradd locks /etc/passwd; concurrent calls fail instead of waiting
+# ... and so do two hubs on one machine (a workshop hub beside the tests' own, or two test hubs at
+# once): a lock file serialises the account changes of every process, with a deadline.
+_ACCOUNTS_LOCK = Path(tempfile.gettempdir()) / "mcp_lab-accounts.lock"
+_ACCOUNTS_DEADLINE = 60.0
+
+
+@contextlib.contextmanager
+def _accounts_lock():
+    """This process's threads, then every process on the machine, one at a time."""
+    with _useradd_lock, open(_ACCOUNTS_LOCK, "a") as handle:
+        give_up = time.monotonic() + _ACCOUNTS_DEADLINE
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > give_up:
+                    raise RuntimeError(
+                        f"another process held {_ACCOUNTS_LOCK} for {_ACCOUNTS_DEADLINE:.0f} s"
+                    ) from None
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def normalise(raw: str) -> str:
@@ -74,7 +103,7 @@ def ensure_system_user(user: str, home: Path, comment: str = "mcp_lab hub learne
 
     An existing user of that name is reused (a second start of the hub, or an account made by
     hand), unless it is root's uid: a learner is never root."""
-    with _useradd_lock:
+    with _accounts_lock():
         try:
             entry = pwd.getpwnam(user)
         except KeyError:
@@ -113,7 +142,7 @@ def remove_system_user(user: str) -> None:
         pwd.getpwnam(user)
     except KeyError:
         return
-    with _useradd_lock:
+    with _accounts_lock():
         done = subprocess.run(["userdel", user], capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
         raise RuntimeError(f"userdel {user} failed ({done.returncode}): {done.stderr.strip()}")
