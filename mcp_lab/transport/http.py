@@ -33,6 +33,7 @@ import json
 import queue
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -230,7 +231,7 @@ def _one_line(text: str) -> str:
         return text
 
 
-def override_headers(hdrs: dict[str, str | None], updates: dict[str, str | None]) -> None:
+def override_headers(hdrs: dict[str, str | None], updates: Mapping[str, str | None]) -> None:
     """Apply `updates` to `hdrs` in place, matching header names case-insensitively.
 
     HTTP field names are case-insensitive (RFC 9110, section 5.1), so `{"mcp-name": "x"}` must
