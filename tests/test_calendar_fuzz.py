@@ -101,10 +101,13 @@ def expects_answer(line: str) -> bool:
         isinstance(msg, dict)
         and msg.get("jsonrpc") == "2.0"
         and isinstance(msg.get("method"), str)
+        and msg["method"]
         and "id" not in msg
+        and "result" not in msg
+        and "error" not in msg
         and isinstance(msg.get("params", {}), dict)
     ):
-        return False
+        return False  # a well-formed notification (the envelope table's rows): never answered
     if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
         return False
     return True

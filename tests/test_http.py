@@ -274,6 +274,7 @@ def test_non_json_body_is_noise_not_a_crash(fake):
             c.request("tools/list")
 
 
+@pytest.mark.wire_deliberate(server_noise="an SSE stream of 'x' on purpose, past the body limit")
 def test_oversized_bodies_are_refused_clearly(fake):
     big = fake(
         headers={"Content-Type": "application/json", "Content-Length": str(9 * 1024 * 1024)}, reply=lambda b: [b"{}"]

@@ -45,6 +45,11 @@ HERE = Path(__file__).resolve().parent
 CHECKOUT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
+# The hub's own process runs tools of this environment by name (nbgrader's Gradebook runs `alembic`
+# when the teacher's server starts): put this interpreter's scripts first on its PATH, whoever
+# started it (make hub puts them there; a test or a service manager may not).
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+
 import course_accounts  # noqa: E402
 import hub_state  # noqa: E402
 import learner_runtime  # noqa: E402
