@@ -166,13 +166,15 @@ def shoot(page, locator, path) -> None:
 VISIBLE_TEXT = """(widget) => {
   const panel = widget.closest('.jp-NotebookPanel');
   const skip = el => el.closest('.mcp-lab-pending, .jp-InputPrompt, .jp-OutputPrompt');
+  // What the notebook's scrolling area shows (not the window: the status bar covers its foot).
+  const view = (panel.querySelector('.jp-WindowedPanel-outer') || panel).getBoundingClientRect();
   const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
   const out = [];
   while (walker.nextNode()) {
     const el = walker.currentNode.parentElement;
     if (!el || skip(el)) continue;
     const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < window.innerHeight) out.push(walker.currentNode.textContent);
+    if (r.width > 0 && r.height > 0 && r.bottom > view.top && r.top < view.bottom) out.push(walker.currentNode.textContent);
   }
   return out.join(' ');
 }"""
