@@ -166,15 +166,28 @@ def shoot(page, locator, path) -> None:
 VISIBLE_TEXT = """(widget) => {
   const panel = widget.closest('.jp-NotebookPanel');
   const skip = el => el.closest('.mcp-lab-pending, .jp-InputPrompt, .jp-OutputPrompt');
-  // What the notebook's scrolling area shows (not the window: the status bar covers its foot).
-  const view = (panel.querySelector('.jp-WindowedPanel-outer') || panel).getBoundingClientRect();
+  // The part of an element a person can see: its box cut by every scrolling or clipping box
+  // around it, up to the notebook's scrolling area (the status bar covers the window's foot).
+  const seen = el => {
+    if (el.checkVisibility && !el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) return false;
+    let r = el.getBoundingClientRect();
+    let top = r.top, bottom = r.bottom;
+    if (r.width <= 0 || r.height <= 0) return false;
+    for (let a = el.parentElement; a && a !== panel.parentElement; a = a.parentElement) {
+      const style = getComputedStyle(a);
+      if (style.overflowY !== 'visible' || style.overflowX !== 'visible' || a.classList.contains('jp-WindowedPanel-outer')) {
+        const b = a.getBoundingClientRect();
+        top = Math.max(top, b.top); bottom = Math.min(bottom, b.bottom);
+        if (bottom <= top) return false;
+      }
+    }
+    return top < window.innerHeight && bottom > 0;
+  };
   const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
   const out = [];
   while (walker.nextNode()) {
     const el = walker.currentNode.parentElement;
-    if (!el || skip(el)) continue;
-    const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.height > 0 && r.bottom > view.top && r.top < view.bottom) out.push(walker.currentNode.textContent);
+    if (el && !skip(el) && seen(el)) out.push(walker.currentNode.textContent);
   }
   return out.join(' ');
 }"""
@@ -199,10 +212,12 @@ def answers_on_screen(page, path) -> list[str]:
             continue
         shoot_position(page, widget.first)
         text = widget.first.evaluate(VISIBLE_TEXT)
-        if re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w])", text, re.I):
+        hit = re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w])", text, re.I)
+        if hit:
             SHOTS.mkdir(exist_ok=True)
             page.screenshot(path=str(SHOTS / f"spoiled-{path.stem}-{key}.png"))
-            found.append(f"{key}: its answer {value!r} (screenshot test-output/spoiled-{path.stem}-{key}.png)")
+            around = " ".join(text[max(0, hit.start() - 80) : hit.end() + 40].split())
+            found.append(f"{key}: its answer {value!r} in ...{around}... (test-output/spoiled-{path.stem}-{key}.png)")
     return found
 
 
