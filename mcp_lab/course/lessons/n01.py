@@ -120,15 +120,17 @@ def judge_note_that_names_it(call: Any) -> str | None:
     from mcp_lab.servers.logged import read_log
     from mcp_lab.session.connect import connect
 
-    log = Path(tempfile.mkdtemp(prefix="mcp_lab-01-task-")) / "notes.log"
-    argv = [sys.executable, "-m", "mcp_lab.servers.notes", "--log", str(log)]
-    with connect(argv, name="notes", timeout=10) as notes:
-        answer = notes.request("tools/call", call)
-    if not answer.ok:
-        return f"the notes server answered {answer.code} ({answer.message})."
-    if answer.result.get("isError"):
-        return f"the notes server refused: {answer.result['content'][0]['text']}"
-    [received] = [m["params"]["arguments"] for m in read_log(log) if m["method"] == "tools/call"]
+    # A folder of its own for each judging, removed after: the log is read here and nowhere else.
+    with tempfile.TemporaryDirectory(prefix="mcp_lab-01-task-") as folder:
+        log = Path(folder) / "notes.log"
+        argv = [sys.executable, "-m", "mcp_lab.servers.notes", "--log", str(log)]
+        with connect(argv, name="notes", timeout=10) as notes:
+            answer = notes.request("tools/call", call)
+        if not answer.ok:
+            return f"the notes server answered {answer.code} ({answer.message})."
+        if answer.result.get("isError"):
+            return f"the notes server refused: {answer.result['content'][0]['text']}"
+        [received] = [m["params"]["arguments"] for m in read_log(log) if m["method"] == "tools/call"]
     said = " ".join(strings_in(received)).lower()
     if "dentist" not in said:
         return f"the notes server received {json.dumps(received)}: nothing in it says it is a dentist appointment."
