@@ -367,7 +367,7 @@ def test_update_and_build_change_nothing_when_in_step(tmp_path):
     copy = tmp_path / "repo"
     shutil.copytree(ROOT / "mcp_lab", copy / "mcp_lab", ignore=shutil.ignore_patterns("node_modules", "__pycache__"))
     shutil.copy(ROOT / "babel.cfg", copy / "babel.cfg")
-    for folder in ("locale", "notebooks", "labs"):
+    for folder in ("locale", "notebooks", "labs", "docs"):
         if (ROOT / folder).exists():
             shutil.copytree(ROOT / folder, copy / folder, ignore=shutil.ignore_patterns("node_modules"))
     assert tr.update(copy) == []
