@@ -32,6 +32,7 @@ from _support.output_widgets import use_own_connection_for_output_widgets
 from lessons.harness import ANSWERS_DIR, Lesson
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+EDITION = "pt-BR"  # the Portuguese edition's folder beside the English notebooks
 CELL_TIMEOUT = 120
 NOTEBOOK_TIMEOUT = 900
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -44,17 +45,53 @@ def _code_cells(nb) -> list[tuple[int, object]]:
 async def _rerun(path: Path, keep_going: bool = False, answers_dir: Path = ANSWERS_DIR) -> list[str]:
     """Run each code cell twice in a row, then the whole notebook once more; the failures.
 
+    The second Run All is the Portuguese edition's copy when there is one (notebooks/pt-BR/): the
+    same code cells (only comments and printed words differ), run top to bottom in the same
+    kernel after a move to the copy's folder, so the kernel speaks Portuguese
+    (mcp_lab.notebook.i18n follows the working folder) and the copy's relative paths hold.  A
+    kernel that is not Python (04b's wire kernel) cannot be moved: its copy gets a kernel of its
+    own, started in the copy's folder.
+
     After every cell the test-learner answers what is pending (tests/lessons/harness.py); at the
     end nothing may be pending.  Stops at the first failure unless `keep_going` (a report).
     """
     import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
-    from traitlets.config import Config
 
     nb = nbformat.read(path, as_version=4)
     lesson = Lesson(path, answers_dir)
     lesson.prepare(nb)
+    second, second_nb = path, nb
+    if (path.parent / EDITION / path.name).exists():
+        second = path.parent / EDITION / path.name
+        second_nb = nbformat.read(second, as_version=4)
+        lesson.prepare(second_nb, edition=True)
+    python = lesson.python
+    failures: list[str] = []
+    client = _client(nb, path)
+    async with client.async_setup_kernel():
+        failures += await _pass(client, lesson, nb, path, "each cell run twice in a row", 2, keep_going)
+        if failures and not keep_going:
+            return failures
+        if python or second == path:
+            if second != path:
+                await _move(client, second_nb, second.parent)
+            failures += await _pass(
+                client, lesson, second_nb, second, "second run of the whole notebook", 1, keep_going
+            )
+            return failures + await _finish(client, lesson, path)
+        failures += await _finish(client, lesson, path)
+    if failures and not keep_going:
+        return failures
+    client = _client(second_nb, second)
+    async with client.async_setup_kernel():
+        failures += await _pass(client, lesson, second_nb, second, "run of the Portuguese copy", 1, keep_going)
+        return failures + await _finish(client, lesson, path)
+
+
+def _client(nb, path: Path):
+    from nbclient import NotebookClient
+    from traitlets.config import Config
+
     config = Config()
     config.KernelManager.transport_encryption = "auto"
     client = NotebookClient(
@@ -67,25 +104,47 @@ async def _rerun(path: Path, keep_going: bool = False, answers_dir: Path = ANSWE
         resources={"metadata": {"path": str(path.parent)}},
     )
     use_own_connection_for_output_widgets(client)  # nbclient #312: see _support/output_widgets.py
+    return client
+
+
+async def _move(client, notebook, folder: Path) -> None:
+    """Point the client at `notebook` and move the kernel to `folder` (a cell never saved)."""
+    import nbformat
+
+    client.nb, first = notebook, notebook.cells[0]
+    try:
+        await client.async_execute_cell(nbformat.v4.new_code_cell(f"__import__('os').chdir({str(folder)!r})"), 0)
+    finally:
+        notebook.cells[0] = first
+
+
+async def _pass(client, lesson, notebook, source: Path, label: str, times: int, keep_going: bool) -> list[str]:
+    """Every code cell of `notebook`, each `times` times in a row, answered by the test-learner."""
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
     failures: list[str] = []
-    async with client.async_setup_kernel():
-        for label, times in (("each cell run twice in a row", 2), ("second run of the whole notebook", 1)):
-            for index, cell in _code_cells(nb):
-                for attempt in range(times):
-                    cell.outputs = []
-                    try:
-                        await lesson.execute(client, cell, index)
-                    except (CellExecutionError, CellTimeoutError) as e:
-                        failures.append(_describe(path, label, index, attempt, cell, e))
-                        if not keep_going:
-                            return failures
-                    except DeadKernelError as e:
-                        return failures + [_describe(path, label, index, attempt, cell, e)]
-        try:
-            await lesson.finish(client)
-        except CellExecutionError as e:
-            failures.append(f"{_shown(path)}: {getattr(e, 'evalue', '') or e}")
+    for index, cell in _code_cells(notebook):
+        for attempt in range(times):
+            cell.outputs = []
+            try:
+                await lesson.execute(client, cell, index)
+            except (CellExecutionError, CellTimeoutError) as e:
+                failures.append(_describe(source, label, index, attempt, cell, e))
+                if not keep_going:
+                    return failures
+            except DeadKernelError as e:
+                return failures + [_describe(source, label, index, attempt, cell, e)]
     return failures
+
+
+async def _finish(client, lesson, path: Path) -> list[str]:
+    from nbclient.exceptions import CellExecutionError
+
+    try:
+        await lesson.finish(client)
+    except CellExecutionError as e:
+        return [f"{_shown(path)}: {getattr(e, 'evalue', '') or e}"]
+    return []
 
 
 def _describe(path: Path, label: str, index: int, attempt: int, cell, e: Exception) -> str:

@@ -54,6 +54,7 @@ __all__ = [
     "LOCALE",
     "notebook_catalog",
     "edition_path",
+    "reaim_code",
     "template",
     "package_template",
     "update",
@@ -233,6 +234,15 @@ def _reaim_code(code: str, en_dir: Path, pt_dir: Path, root: Path, planned: set[
     for start, end, text in reversed(edits):
         code = code[:start] + text + code[end:]
     return code
+
+
+def reaim_code(code: str, english: Path, root: Path = ROOT) -> str:
+    """Code written for the English notebook `english` (a path), with its relative paths aimed
+    from the Portuguese copy's folder instead, as `build` aims the notebook's own cells (the
+    tests' harness types its edits into both editions with it)."""
+    english = Path(english).resolve()
+    rel = english.relative_to(root)
+    return _reaim_code(code, english.parent, (root / edition_path(rel)).parent, root, set())
 
 
 def _reaim_markdown(text: str, en_dir: Path, pt_dir: Path, root: Path, planned: set[Path]) -> str:

@@ -38,8 +38,10 @@ class Lesson:
         self.after: dict = dict(spec.get("AFTER", {}))
         self._runs = 0
 
-    def prepare(self, nb) -> None:
-        """Apply EDITS to the notebook's cells (by cell id); an unknown id is an error."""
+    def prepare(self, nb, edition: bool = False) -> None:
+        """Apply EDITS to the notebook's cells (by cell id); an unknown id is an error.  With
+        `edition`, `nb` is the Portuguese copy (notebooks/pt-BR/): the edits' relative paths are
+        aimed from its folder, as the build aims the copy's own code."""
         ids = {c.get("id") for c in nb.cells}
         unknown = sorted(set(self.edits) - ids) + sorted(set(self.after) - ids)
         if unknown:
@@ -47,6 +49,10 @@ class Lesson:
         for cell in nb.cells:
             if cell.get("id") in self.edits:
                 cell.source = self.edits[cell.id]
+                if edition:
+                    from mcp_lab.course.translate import reaim_code
+
+                    cell.source = reaim_code(cell.source, self.path)
         # A notebook on a kernel that is not Python (04b's MCP wire kernel: every cell is one
         # JSON-RPC message) has no registry to answer: it gets its EDITS and no hidden cells.
         language = nb.metadata.get("kernelspec", {}).get("language", "python")

@@ -19,7 +19,7 @@ EDITS = {
 AFTER = {
     "c07": 'assert reply == "Booked e3 and left a note.", "the model booked, then left the note about e3"',
     "c09-count": """
-assert saw.held is False and "the answer is 0" in saw.verdict(), saw.verdict()
+assert saw.held is False and saw.actual == 0, saw.verdict()
 """,
     "c10": """
 from mcp_lab import revisions
