@@ -30,14 +30,19 @@ from typing import Any
 
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
+from mcp_lab.wire.words import N_, _
 
 ASKS = {
     "notes-log-holds": Ask(
-        "Four lines were said in this conversation: the system prompt and the person's three "
-        "turns. How many of them appear, word for word, in the notes server's own log?",
+        N_(
+            "Four lines were said in this conversation: the system prompt and the person's three "
+            "turns. How many of them appear, word for word, in the notes server's own log?"
+        ),
         options=["0", "1", "2", "3", "4"],  # options, not an int box: its default 0 would be on screen
-        why="a server receives requests, nothing else: the method, the arguments the model chose, "
-        "and the _meta envelope (revision, capabilities, client). The conversation stays in the host.",
+        why=N_(
+            "a server receives requests, nothing else: the method, the arguments the model chose, "
+            "and the _meta envelope (revision, capabilities, client). The conversation stays in the host."
+        ),
     ),
 }
 
@@ -97,26 +102,28 @@ def consent_report(prompts: list, replies: list[str], notes_log: Path) -> None:
     """What the consent demo did: each prompt's decision, then what reached the notes server."""
     from mcp_lab.servers.logged import read_log
 
-    print("asked:", [(p.name, p.decision) for p in prompts], "| replies:", replies)
+    asked = [(p.name, p.decision) for p in prompts]
+    print(_("asked: {asked} | replies: {replies}").format(asked=asked, replies=replies))
     if any(p.decision is None for p in prompts):
-        print("A prompt above is still waiting for your decision: press Allow or Deny, then run this cell again.")
+        print(_("A prompt above is still waiting for your decision: press Allow or Deny, then run this cell again."))
         return
     sent = [m["params"]["name"] for m in read_log(notes_log) if m["method"] == "tools/call"]
-    print("tools/call received by the notes server:", sent or "none")
+    print(_("tools/call received by the notes server: {sent}").format(sent=sent or _("none")))
     if "INS-4471" in Path(notes_log).read_text():
-        print("The notes server received the conversation.")
+        print(_("The notes server received the conversation."))
     else:
-        print("The notes server never received the conversation: the host stopped the call.")
+        print(_("The notes server never received the conversation: the host stopped the call."))
 
 
 def judge_note_that_names_it(call: Any) -> str | None:
     """None when `call`, sent as tools/call params to a fresh notes server, stored a note whose
     arguments (in the server's own log) name the dentist and e3; else one sentence."""
-    shape = 'type a dict {"name": "add_note", "arguments": {...}}: the params of the host\'s tools/call.'
     if not isinstance(call, dict) or not isinstance(call.get("arguments"), dict):
-        return shape
+        return _('type a dict {"name": "add_note", "arguments": {...}}: the params of the host\'s tools/call.')
     if call.get("name") != "add_note":
-        return f"the notes server offers add_note and list_notes; {call.get('name')!r} stores nothing."
+        return _("the notes server offers add_note and list_notes; {name} stores nothing.").format(
+            name=repr(call.get("name"))
+        )
     from mcp_lab.servers.logged import read_log
     from mcp_lab.session.connect import connect
 
@@ -127,24 +134,28 @@ def judge_note_that_names_it(call: Any) -> str | None:
         with connect(argv, name="notes", timeout=10) as notes:
             answer = notes.request("tools/call", call)
         if not answer.ok:
-            return f"the notes server answered {answer.code} ({answer.message})."
+            return _("the notes server answered {code} ({message}).").format(code=answer.code, message=answer.message)
         if answer.result.get("isError"):
-            return f"the notes server refused: {answer.result['content'][0]['text']}"
+            return _("the notes server refused: {text}").format(text=answer.result["content"][0]["text"])
         [received] = [m["params"]["arguments"] for m in read_log(log) if m["method"] == "tools/call"]
     said = " ".join(strings_in(received)).lower()
     if "dentist" not in said:
-        return f"the notes server received {json.dumps(received)}: nothing in it says it is a dentist appointment."
+        return _("the notes server received {received}: nothing in it says it is a dentist appointment.").format(
+            received=json.dumps(received)
+        )
     if "e3" not in set(strings_in(received)):
-        return f"the notes server received {json.dumps(received)}: nothing in it says which event (e3)."
+        return _("the notes server received {received}: nothing in it says which event (e3).").format(
+            received=json.dumps(received)
+        )
     return None
 
 
 TASKS = {
     "note-that-names-it": Task(
         judge=judge_note_that_names_it,
-        hint="add_note takes a text and, optionally, what the note is about (an event id).",
-        prompt="Write my_call in the cell above (a dict), run it, then run this cell.",
-        done="done: the notes server's own log holds the title now, because your call carried it.",
+        hint=N_("add_note takes a text and, optionally, what the note is about (an event id)."),
+        prompt=N_("Write my_call in the cell above (a dict), run it, then run this cell."),
+        done=N_("done: the notes server's own log holds the title now, because your call carried it."),
     ),
 }
 
@@ -153,67 +164,74 @@ def quiz() -> Quiz:  # Long on purpose: the questions are data, one Question eac
     quiz = Quiz(
         [
             Question(
-                "A weather server is connected to your assistant. What does it receive when the model uses it?",
+                N_("A weather server is connected to your assistant. What does it receive when the model uses it?"),
                 [
-                    "The whole conversation so far, so that it can understand the question",
-                    "A tools/call with the arguments the model chose, plus the envelope",
-                    "The last user message and the names of the other servers",
-                    "The conversation and the other servers' recent results",
+                    N_("The whole conversation so far, so that it can understand the question"),
+                    N_("A tools/call with the arguments the model chose, plus the envelope"),
+                    N_("The last user message and the names of the other servers"),
+                    N_("The conversation and the other servers' recent results"),
                 ],
                 1,
                 [
-                    "The history stays with the host; servers get only what they need.",
-                    "Right: method, arguments, and `_meta` (revision, capabilities, client info). Nothing else.",
-                    "The person's words stay with the host too; a server sees only its own requests.",
-                    "Servers do not see into each other; only the host holds every result.",
+                    N_("The history stays with the host; servers get only what they need."),
+                    N_("Right: method, arguments, and `_meta` (revision, capabilities, client info). Nothing else."),
+                    N_("The person's words stay with the host too; a server sees only its own requests."),
+                    N_("Servers do not see into each other; only the host holds every result."),
                 ],
             ),
             Question(
-                "The notes server above stored a note about 'e3'. How did it get that id?",
+                N_("The notes server above stored a note about 'e3'. How did it get that id?"),
                 [
-                    "It asked the calendar server directly",
-                    "The host put it in the add_note arguments",
-                    "It read the calendar's resources itself",
-                    "MCP shares ids between all servers of a host",
+                    N_("It asked the calendar server directly"),
+                    N_("The host put it in the add_note arguments"),
+                    N_("It read the calendar's resources itself"),
+                    N_("MCP shares ids between all servers of a host"),
                 ],
                 1,
                 [
-                    "Servers never talk to each other in MCP; the host sits between them.",
-                    "Right: a cross-server value travels as an ordinary argument the host chose to send.",
-                    "A server can read only its own resources; the calendar's are behind the calendar's process.",
-                    "There is no shared namespace; 'e3' means nothing to the notes server beyond a string.",
+                    N_("Servers never talk to each other in MCP; the host sits between them."),
+                    N_("Right: a cross-server value travels as an ordinary argument the host chose to send."),
+                    N_("A server can read only its own resources; the calendar's are behind the calendar's process."),
+                    N_("There is no shared namespace; 'e3' means nothing to the notes server beyond a string."),
                 ],
             ),
             Question(
-                "Which party in this exchange saw both the event's title and the note?",
-                ["The calendar server", "The notes server", "The host", "Both servers, via their session"],
+                N_("Which party in this exchange saw both the event's title and the note?"),
+                [
+                    N_("The calendar server"),
+                    N_("The notes server"),
+                    N_("The host"),
+                    N_("Both servers, via their session"),
+                ],
                 2,
                 [
-                    "The calendar saw the title but never the note: it was not sent to it.",
-                    "The notes server saw 'Remember e3', never the title 'Dentist'.",
-                    "Right: only the host holds every request and every result.",
-                    "There is no shared session between servers (nor any session at all in 2026-07-28).",
+                    N_("The calendar saw the title but never the note: it was not sent to it."),
+                    N_("The notes server saw 'Remember e3', never the title 'Dentist'."),
+                    N_("Right: only the host holds every request and every result."),
+                    N_("There is no shared session between servers (nor any session at all in 2026-07-28)."),
                 ],
-                situation='host -> calendar: tools/call create_event {"title": "Dentist", '
-                '"startsAt": "..."}\n'
-                'calendar -> host: {"content": [{"type": "text", "text": "Created e3"}], '
-                "...}\n"
-                'host -> notes:    tools/call add_note {"text": "Remember e3"}',
+                situation=(  # wire only: nothing to translate
+                    'host -> calendar: tools/call create_event {"title": "Dentist", '
+                    '"startsAt": "..."}\n'
+                    'calendar -> host: {"content": [{"type": "text", "text": "Created e3"}], '
+                    "...}\n"
+                    'host -> notes:    tools/call add_note {"text": "Remember e3"}'
+                ),
             ),
             Question(
-                "Which of these are the host's job?",
+                N_("Which of these are the host's job?"),
                 [
-                    "Holding the conversation history",
-                    "Deciding which server gets which call",
-                    "Storing the calendar's events",
-                    "Asking the person before a write happens",
+                    N_("Holding the conversation history"),
+                    N_("Deciding which server gets which call"),
+                    N_("Storing the calendar's events"),
+                    N_("Asking the person before a write happens"),
                 ],
                 {0, 1, 3},
                 [
-                    "Yes: the history stays with the host.",
-                    "Yes: the host routes each tool call to the one server that owns the tool.",
-                    "No: that is the calendar server's own data, behind its tools.",
-                    "Yes: consent is the host's to ask for, since only it talks to the person.",
+                    N_("Yes: the history stays with the host."),
+                    N_("Yes: the host routes each tool call to the one server that owns the tool."),
+                    N_("No: that is the calendar server's own data, behind its tools."),
+                    N_("Yes: consent is the host's to ask for, since only it talks to the person."),
                 ],
             ),
         ],

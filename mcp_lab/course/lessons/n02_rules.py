@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_lab.course.lessons import Task
+from mcp_lab.wire.words import N_, _
 
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 _LABEL = r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
@@ -67,10 +68,16 @@ def tool_report(server: str) -> str:
             continue
         objects += isinstance(schema, dict) and schema.get("type") == "object"
     odd = [n for n in names if not TOOL_NAME.fullmatch(n)]
-    return (
-        f"{server:12} {len(names):2} tools | inputSchema a JSON Schema object of type object: "
-        f"{objects}/{len(names)} | names outside the rule: {odd or 'none'} | unique: "
-        f"{len(set(names)) == len(names)} | same order twice: {names == [t['name'] for t in second]}"
+    return _(
+        "{server:12} {count:2} tools | inputSchema a JSON Schema object of type object: "
+        "{objects}/{count} | names outside the rule: {odd} | unique: {unique} | same order twice: {same}"
+    ).format(
+        server=server,
+        count=len(names),
+        objects=objects,
+        odd=odd or _("none"),
+        unique=len(set(names)) == len(names),
+        same=names == [t["name"] for t in second],
     )
 
 
@@ -89,10 +96,10 @@ def meta_key_kind(key: str) -> str:
 
 def judge_meta_keys(value: Any) -> str | None:
     if not isinstance(value, dict) or set(value) != set(META_KEYS):
-        return "type a dict with the six keys listed above, each mapped to 'valid', 'reserved' or 'invalid'."
+        return _("type a dict with the six keys listed above, each mapped to 'valid', 'reserved' or 'invalid'.")
     wrong = [k for k in META_KEYS if value[k] != meta_key_kind(k)]
     if wrong:
-        return f"{len(wrong)} of six are off, {wrong[0]!r} among them."
+        return _("{count} of six are off, {key} among them.").format(count=len(wrong), key=repr(wrong[0]))
     return None
 
 
@@ -100,14 +107,14 @@ def judge_names(value: Any) -> str | None:
     """Three names a host shows its model: calendar's create_event, sdk_calendar's create_event
     and book_table; each within the name rule, all distinct, each still naming its tool."""
     if not isinstance(value, list) or len(value) != 3 or not all(isinstance(v, str) for v in value):
-        return "type a list of three strings: the names your host shows for the three tools."
+        return _("type a list of three strings: the names your host shows for the three tools.")
     odd = [v for v in value if not TOOL_NAME.fullmatch(v)]
     if odd:
-        return f"{odd[0]!r} breaks the name rule: 1-128 characters from A-Z a-z 0-9 _ - ."
+        return _("{name} breaks the name rule: 1-128 characters from A-Z a-z 0-9 _ - .").format(name=repr(odd[0]))
     if len(set(value)) != 3:
-        return "two of the names are the same: the model could not tell those tools apart."
+        return _("two of the names are the same: the model could not tell those tools apart.")
     if sum("create_event" in v for v in value) != 2 or not any("book_table" in v for v in value):
-        return "keep each tool's own name inside yours: two with create_event, one with book_table."
+        return _("keep each tool's own name inside yours: two with create_event, one with book_table.")
     return None
 
 
@@ -117,18 +124,18 @@ def judge_output_schema(value: Any) -> str | None:
     from jsonschema import Draft202012Validator, SchemaError
 
     if not isinstance(value, dict):
-        return "type a dict: a JSON Schema."
+        return _("type a dict: a JSON Schema.")
     try:
         Draft202012Validator.check_schema(value)
     except SchemaError as e:
-        return f"that is not a valid JSON Schema 2020-12: {e.message}."
+        return _("that is not a valid JSON Schema 2020-12: {error}.").format(error=e.message)
     if value.get("type") != "object" or "id" not in value.get("required", []):
-        return "say what the result is: an object ('type') whose 'required' list names 'id'."
+        return _("say what the result is: an object ('type') whose 'required' list names 'id'.")
     with _connect("calendar") as cal:
         made = cal.request("tools/call", {"name": "create_event", "arguments": BOOKING}).unwrap()
     errors = list(Draft202012Validator(value).iter_errors(made["structuredContent"]))
     if errors:
-        return f"the calendar's structuredContent does not conform: {errors[0].message}."
+        return _("the calendar's structuredContent does not conform: {error}.").format(error=errors[0].message)
     return None
 
 
@@ -152,50 +159,54 @@ def result_cases() -> list[tuple[str, dict, str]]:
         asked = cal.request("tools/call", {"name": "create_event", "arguments": {"title": "x"}}).result
     made_up = {**listed, "resultType": "partial"}
     return [
-        ("the calendar's tools/list", listed, "complete"),
-        ("the calendar asking for a start", asked, "input_required"),
-        ("a recorded 2025-11-25 tools/list", _recorded_legacy_result(), "complete"),
-        ("the same list, resultType set to 'partial' by hand", made_up, "invalid"),
+        (N_("the calendar's tools/list"), listed, "complete"),
+        (N_("the calendar asking for a start"), asked, "input_required"),
+        (N_("a recorded 2025-11-25 tools/list"), _recorded_legacy_result(), "complete"),
+        (N_("the same list, resultType set to 'partial' by hand"), made_up, "invalid"),
     ]
 
 
 def judge_result_reader(reader: Any) -> str | None:
     if not callable(reader):
-        return "type a function: def my_reading(result): return 'complete', 'input_required' or 'invalid'."
+        return _("type a function: def my_reading(result): return 'complete', 'input_required' or 'invalid'.")
     for label, result, right in result_cases():
         try:
             said = reader(json.loads(json.dumps(result)))
         except Exception as e:  # the learner's code: any failure is one sentence
-            return f"on {label} your function raised {type(e).__name__}: {e}."
+            return _("on {case} your function raised {error}: {message}.").format(
+                case=_(label), error=type(e).__name__, message=e
+            )
         if said != right:
-            return f"on {label} your function said {said!r}."
+            return _("on {case} your function said {said}.").format(case=_(label), said=repr(said))
     return None
 
 
 TASKS = {
     "names-for-two-servers": Task(
         judge=judge_names,
-        hint="prefix each name with a short name for its server, joined by a dot or an underscore.",
-        prompt="Write my_names above (a list of three strings), run it, then run this cell.",
-        done="done: three names a model can tell apart, each within the rule.",
+        hint=N_("prefix each name with a short name for its server, joined by a dot or an underscore."),
+        prompt=N_("Write my_names above (a list of three strings), run it, then run this cell."),
+        done=N_("done: three names a model can tell apart, each within the rule."),
     ),
     "output-schema-for-create-event": Task(
         judge=judge_output_schema,
         hint='{"type": "object", "properties": {"id": {"type": "string"}, ...}, "required": ["id"]}',
-        prompt="Write my_output_schema above (a dict), run it, then run this cell.",
-        done="done: the calendar's real structuredContent conforms to your schema.",
+        prompt=N_("Write my_output_schema above (a dict), run it, then run this cell."),
+        done=N_("done: the calendar's real structuredContent conforms to your schema."),
     ),
     "meta-key-verdicts": Task(
         judge=judge_meta_keys,
-        hint="read each prefix label by label: the second label decides 'reserved'; a label starts "
-        "with a letter; a name starts and ends with a letter or a digit.",
-        prompt="Write my_verdicts above (a dict), run it, then run this cell.",
-        done="done: the six keys read as the rule reads them.",
+        hint=N_(
+            "read each prefix label by label: the second label decides 'reserved'; a label starts "
+            "with a letter; a name starts and ends with a letter or a digit."
+        ),
+        prompt=N_("Write my_verdicts above (a dict), run it, then run this cell."),
+        done=N_("done: the six keys read as the rule reads them."),
     ),
     "read-result-type": Task(
         judge=judge_result_reader,
-        hint="three cases: a value you know, no value at all (an older server), a value you do not know.",
-        prompt="Write my_reading above (a function), run it, then run this cell.",
-        done="done: four results read as a 2026-07-28 client must read them.",
+        hint=N_("three cases: a value you know, no value at all (an older server), a value you do not know."),
+        prompt=N_("Write my_reading above (a function), run it, then run this cell."),
+        done=N_("done: four results read as a 2026-07-28 client must read them."),
     ),
 }

@@ -20,50 +20,64 @@ from typing import Any
 
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question
+from mcp_lab.wire.words import N_, _
 
-STOP = "Stop: the list is complete"
-FOLLOW = 'Ask again with "cursor": ""'
-BROKEN = "Report the server as broken"
-RESTART = "Start over, without a cursor"
-SAME_PAGE = "Page 2 all the same"
-FIRST_PAGE = "Page 1: the server starts over"
-EMPTY = "An empty page without nextCursor"
+# Options are English values (what `expect` compares); the display translates them.
+STOP = N_("Stop: the list is complete")
+FOLLOW = N_('Ask again with "cursor": ""')
+BROKEN = N_("Report the server as broken")
+RESTART = N_("Start over, without a cursor")
+SAME_PAGE = N_("Page 2 all the same")
+FIRST_PAGE = N_("Page 1: the server starts over")
+EMPTY = N_("An empty page without nextCursor")
 
 ASKS = {
     "tampered-cursor": Ask(
-        "You change one character in the middle of page 1's nextCursor and ask for that page. What comes back?",
+        N_("You change one character in the middle of page 1's nextCursor and ask for that page. What comes back?"),
         options=[SAME_PAGE, FIRST_PAGE, EMPTY, "-32600", "-32601", "-32602"],
-        why="The cursor is the server's own token, sealed so that it can tell one it issued from "
-        "one it did not. A cursor it cannot use is invalid params: the spec says such a cursor "
-        "**SHOULD** get `-32602` (Invalid params), and a client that meets it starts over from the "
-        "first page ([Error Handling](https://modelcontextprotocol.io/specification/2026-07-28/server/"
-        "utilities/pagination#error-handling)).",
+        why=N_(
+            "The cursor is the server's own token, sealed so that it can tell one it issued from "
+            "one it did not. A cursor it cannot use is invalid params: the spec says such a cursor "
+            "**SHOULD** get `-32602` (Invalid params), and a client that meets it starts over from the "
+            "first page ([Error Handling](https://modelcontextprotocol.io/specification/2026-07-28/server/"
+            "utilities/pagination#error-handling))."
+        ),
     ),
     "empty-string-cursor": Ask(
-        'This server\'s page 1 ends with "nextCursor": "". What should the client do?',
+        N_('This server\'s page 1 ends with "nextCursor": "". What should the client do?'),
         options=[STOP, FOLLOW, BROKEN, RESTART],
-        why='A cursor is any string the server chose, "" included. The end of a list is a page '
-        "with no nextCursor at all; a client MUST NOT read an empty string as the end.",
+        why=N_(
+            'A cursor is any string the server chose, "" included. The end of a list is a page '
+            "with no nextCursor at all; a client MUST NOT read an empty string as the end."
+        ),
     ),
     "ack-keeps": Ask(
-        "You listen with toolsListChanged, promptsListChanged and resourcesListChanged all true. "
-        "Which does the acknowledgement keep?",
+        N_(
+            "You listen with toolsListChanged, promptsListChanged and resourcesListChanged all true. "
+            "Which does the acknowledgement keep?"
+        ),
         options=[
-            "All three",
-            "Only toolsListChanged",
-            "toolsListChanged and resourcesListChanged",
-            "None: the request is refused",
+            N_("All three"),
+            N_("Only toolsListChanged"),
+            N_("toolsListChanged and resourcesListChanged"),
+            N_("None: the request is refused"),
         ],
-        why="The acknowledgement holds the part of the filter the server agreed to honour. Only "
-        "tools declares listChanged here; resources declares subscribe, which is about single "
-        "resources (resourceSubscriptions), not the list.",
+        why=N_(
+            "The acknowledgement holds the part of the filter the server agreed to honour. Only "
+            "tools declares listChanged here; resources declares subscribe, which is about single "
+            "resources (resourceSubscriptions), not the list."
+        ),
     ),
     "after-restart": Ask(
-        "The connection restarted: a fresh server process. The operator publishes a tool. How "
-        "many notifications reach the new connection before it sends anything?",
+        N_(
+            "The connection restarted: a fresh server process. The operator publishes a tool. How "
+            "many notifications reach the new connection before it sends anything?"
+        ),
         kind=int,
-        why="The subscription lived in the old process's memory. Over stdio a client that "
-        "reconnects MUST send subscriptions/listen again; until then, nothing is owed to it.",
+        why=N_(
+            "The subscription lived in the old process's memory. Over stdio a client that "
+            "reconnects MUST send subscriptions/listen again; until then, nothing is owed to it."
+        ),
     ),
 }
 
@@ -73,20 +87,22 @@ def judge_cursor(value: Any) -> str | None:
     from mcp_lab.session.connect import connect
 
     if not isinstance(value, str):
-        return f"a cursor is a string: copy the nextCursor value, in quotes, not {type(value).__name__}"
+        return _("a cursor is a string: copy the nextCursor value, in quotes, not {kind}").format(
+            kind=type(value).__name__
+        )
     with connect("paged", timeout=10) as server:
         answer = server.request("tools/list", {"cursor": value})
     if not answer.ok:
-        return f"the server refused it: {answer.code} {answer.message}"
+        return _("the server refused it: {code} {message}").format(code=answer.code, message=answer.message)
     return None
 
 
 TASKS = {
     "follow-the-cursor": Task(
         judge=judge_cursor,
-        hint="copy the value printed after 'nextCursor:' exactly, between quotes; change nothing",
-        prompt="Type page 1's nextCursor into my_cursor, run that cell, then this one.",
-        done="the server accepted your cursor and sent the next page.",
+        hint=N_("copy the value printed after 'nextCursor:' exactly, between quotes; change nothing"),
+        prompt=N_("Type page 1's nextCursor into my_cursor, run that cell, then this one."),
+        done=N_("the server accepted your cursor and sent the next page."),
     ),
 }
 
@@ -104,7 +120,7 @@ def outcome(answer) -> str:
 def empty_cursor_lesson(page1: dict, page2) -> str:
     """Which option of "empty-string-cursor" the two pages show."""
     if page1.get("nextCursor") != "":
-        return "page 1 did not end with an empty cursor"
+        return _("page 1 did not end with an empty cursor")
     if page2.ok and page2.result.get("tools"):
         return FOLLOW
     return STOP
@@ -145,100 +161,109 @@ def tagged(messages: list) -> list[tuple[str, Any]]:
 
 QUESTIONS = [
     Question(
-        "What does this client do next?",
+        N_("What does this client do next?"),
         [
-            "It has every tool: show them",
-            'It sends tools/list with "cursor": "b2Zmc2V0PTM"',
-            'It decodes the cursor and asks for "offset=6"',
-            "It asks for page 2 with a page size of 3",
+            N_("It has every tool: show them"),
+            N_('It sends tools/list with "cursor": "b2Zmc2V0PTM"'),
+            N_('It decodes the cursor and asks for "offset=6"'),
+            N_("It asks for page 2 with a page size of 3"),
         ],
         1,
         [
-            "A nextCursor means there may be more: the list is not finished.",
-            "Right: the cursor goes back to the server unchanged, in params.cursor.",
-            "A client MUST NOT parse or modify a cursor, even one that looks like base64.",
-            "There are no page numbers or sizes in MCP: the server decides the page size.",
+            N_("A nextCursor means there may be more: the list is not finished."),
+            N_("Right: the cursor goes back to the server unchanged, in params.cursor."),
+            N_("A client MUST NOT parse or modify a cursor, even one that looks like base64."),
+            N_("There are no page numbers or sizes in MCP: the server decides the page size."),
         ],
-        situation='<- {"result": {"resultType": "complete", "tools": [3 tools],\n'
-        '    "nextCursor": "b2Zmc2V0PTM", "ttlMs": 300000, "cacheScope": "public"}}',
+        situation=(  # wire only: nothing to translate
+            '<- {"result": {"resultType": "complete", "tools": [3 tools],\n'
+            '    "nextCursor": "b2Zmc2V0PTM", "ttlMs": 300000, "cacheScope": "public"}}'
+        ),
     ),
     Question(
-        'Page 1 said `cacheScope: "private"`. What may page 2 say?',
-        ['Only "private"', 'Only "public"', "Anything: each page is cached on its own", "Nothing: no cache hints"],
+        N_('Page 1 said `cacheScope: "private"`. What may page 2 say?'),
+        [
+            N_('Only "private"'),
+            N_('Only "public"'),
+            N_("Anything: each page is cached on its own"),
+            N_("Nothing: no cache hints"),
+        ],
         0,
         [
-            "Right: a server MUST apply the same cacheScope to every page of one list.",
-            "The scope must stay what page 1 said.",
-            "Each page has its own ttlMs, but the scope is the same on all pages.",
-            "A list result carries ttlMs and cacheScope on every page.",
+            N_("Right: a server MUST apply the same cacheScope to every page of one list."),
+            N_("The scope must stay what page 1 said."),
+            N_("Each page has its own ttlMs, but the scope is the same on all pages."),
+            N_("A list result carries ttlMs and cacheScope on every page."),
         ],
     ),
     Question(
-        "What does a client do when a cursor it kept comes back -32602?",
+        N_("What does a client do when a cursor it kept comes back -32602?"),
         [
-            "Retry the same cursor later",
-            "Drop its cached pages and list again from the start",
-            "Decrease the cursor by one page",
-            "Treat the list as empty",
+            N_("Retry the same cursor later"),
+            N_("Drop its cached pages and list again from the start"),
+            N_("Decrease the cursor by one page"),
+            N_("Treat the list as empty"),
         ],
         1,
         [
-            "The server said the cursor is invalid; the same cursor gets the same answer.",
-            "Right: the caching rules say to discard the cached pages and re-fetch without a cursor.",
-            "A cursor is opaque: there is nothing to decrease.",
-            "An invalid cursor says nothing about the list being empty.",
+            N_("The server said the cursor is invalid; the same cursor gets the same answer."),
+            N_("Right: the caching rules say to discard the cached pages and re-fetch without a cursor."),
+            N_("A cursor is opaque: there is nothing to decrease."),
+            N_("An invalid cursor says nothing about the list being empty."),
         ],
     ),
     Question(
-        "What arrives on stream 7?",
+        N_("What arrives on stream 7?"),
         [
-            "notifications/tools/list_changed and the resource update",
-            "Only notifications/resources/updated",
-            "Nothing until it re-sends subscriptions/listen",
-            "notifications/tools/list_changed only",
+            N_("notifications/tools/list_changed and the resource update"),
+            N_("Only notifications/resources/updated"),
+            N_("Nothing until it re-sends subscriptions/listen"),
+            N_("notifications/tools/list_changed only"),
         ],
         3,
         [
-            "The server MUST NOT send a kind the stream did not ask for.",
-            "Stream 7 did not ask for that resource.",
-            "The stream is open and acknowledged; it needs nothing more.",
-            "Right: only the kind it asked for, tagged with subscriptionId 7.",
+            N_("The server MUST NOT send a kind the stream did not ask for."),
+            N_("Stream 7 did not ask for that resource."),
+            N_("The stream is open and acknowledged; it needs nothing more."),
+            N_("Right: only the kind it asked for, tagged with subscriptionId 7."),
         ],
-        situation='-> {"id": 7, "method": "subscriptions/listen",\n'
-        '    "params": {"notifications": {"toolsListChanged": true}, "_meta": {...}}}\n'
-        "<- notifications/subscriptions/acknowledged (subscriptionId 7)\n"
-        "   ... then the tool list and a resource both change",
+        situation=N_(
+            '-> {"id": 7, "method": "subscriptions/listen",\n'
+            '    "params": {"notifications": {"toolsListChanged": true}, "_meta": {...}}}\n'
+            "<- notifications/subscriptions/acknowledged (subscriptionId 7)\n"
+            "   ... then the tool list and a resource both change"
+        ),
     ),
     Question(
-        "On stdio, how does a client end the stream it opened with id 7?",
+        N_("On stdio, how does a client end the stream it opened with id 7?"),
         [
-            "It closes its stdin",
-            "It sends a new subscriptions/listen with an empty filter",
-            "It sends notifications/cancelled with requestId 7",
-            "It stops reading stdout",
+            N_("It closes its stdin"),
+            N_("It sends a new subscriptions/listen with an empty filter"),
+            N_("It sends notifications/cancelled with requestId 7"),
+            N_("It stops reading stdout"),
         ],
         2,
         [
-            "That ends the whole connection, every stream with it.",
-            "That opens a second stream; the first stays open.",
-            "Right: stdio has no per-request stream to close, so cancellation names the request.",
-            "The server keeps writing; the pipe fills up.",
+            N_("That ends the whole connection, every stream with it."),
+            N_("That opens a second stream; the first stays open."),
+            N_("Right: stdio has no per-request stream to close, so cancellation names the request."),
+            N_("The server keeps writing; the pipe fills up."),
         ],
     ),
     Question(
-        'What does the capability `resources: {"subscribe": true}` tell a client?',
+        N_('What does the capability `resources: {"subscribe": true}` tell a client?'),
         [
-            "It may ask for notifications/resources/updated of given URIs",
-            "The resource list sends list_changed",
-            "It must subscribe before reading a resource",
-            "Every resource read is pushed to it",
+            N_("It may ask for notifications/resources/updated of given URIs"),
+            N_("The resource list sends list_changed"),
+            N_("It must subscribe before reading a resource"),
+            N_("Every resource read is pushed to it"),
         ],
         0,
         [
-            "Right: subscribe is about single resources named in resourceSubscriptions.",
-            "That is listChanged, a separate flag.",
-            "Reading never needs a subscription.",
-            "Only updates it asked for, on a stream it opened.",
+            N_("Right: subscribe is about single resources named in resourceSubscriptions."),
+            N_("That is listChanged, a separate flag."),
+            N_("Reading never needs a subscription."),
+            N_("Only updates it asked for, on a stream it opened."),
         ],
     ),
 ]
