@@ -10,7 +10,8 @@ are the source again, byte for byte.  A segment with a `msgid` is one catalog en
   is (code), and a block with no letter in it (a rule, a lone link) is kept as well;
 - a code cell: each comment a learner reads (a run of full-line comments at one indentation is
   one entry, its lines joined with newlines; a comment after code is one entry), and the text of
-  a string literal given straight to `print(...)` (a plain or an f-string: the translation must
+  each string literal `print(...)` shows as it is (any argument, either side of a `+`, an `or`
+  fallback, a literal whose `.format()` is printed: a plain or an f-string: the translation must
   keep its `{...}` fields, which the tests check by compiling the generated cell).  Everything
   else in code stays: identifiers, JSON, method names, keys, nbgrader's markers.
 
@@ -217,7 +218,8 @@ def _comment_spans(source: str, masked: str) -> list[tuple[int, int, Segment]]:
 
 def string_literals(source: str) -> list[tuple[int, int, ast.AST, bool]]:
     """(start, end, node, learner_facing) of every one-literal string in the cell's code: a
-    learner-facing one is the first argument of a call in LEARNER_CALLS. [] when it does not parse."""
+    learner-facing one is printed as it is by a call in LEARNER_CALLS (`_shown_texts`). [] when
+    it does not parse."""
     masked = _masked(source)
     try:
         tree = ast.parse(masked)
@@ -228,8 +230,8 @@ def string_literals(source: str) -> list[tuple[int, int, ast.AST, bool]]:
     facing = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in LEARNER_CALLS:
-            if node.args and isinstance(node.args[0], (ast.Constant, ast.JoinedStr)):
-                facing.add(id(node.args[0]))
+            for arg in node.args:
+                facing.update(id(n) for n in _shown_texts(arg))
     found = []
     for node in ast.walk(tree):
         is_str = isinstance(node, ast.Constant) and isinstance(node.value, str)
@@ -241,6 +243,31 @@ def string_literals(source: str) -> list[tuple[int, int, ast.AST, bool]]:
         start, end = starts[node.lineno - 1] + col, starts[node.end_lineno - 1] + end_col
         found.append((start, end, node, id(node) in facing))
     return found
+
+
+def _shown_texts(node: ast.AST) -> list[ast.AST]:
+    """The string literals of a printed argument that end up on the screen as they are: the
+    argument itself, either side of a `+`, a choice of `or` / `if ... else`, and a literal whose
+    `.format(...)` is printed; not a literal inside any other call (a separator, a key, a value
+    given to a function), nor anything inside an f-string's fields."""
+    if isinstance(node, (ast.Constant, ast.JoinedStr)):
+        return [node] if isinstance(node, ast.JoinedStr) or isinstance(node.value, str) else []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _shown_texts(node.left) + _shown_texts(node.right)
+    if isinstance(node, ast.BoolOp):
+        return [n for value in node.values for n in _shown_texts(value)]
+    if isinstance(node, ast.IfExp):
+        return _shown_texts(node.body) + _shown_texts(node.orelse)
+    if isinstance(node, ast.Starred):
+        return _shown_texts(node.value)
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+    ):
+        return _shown_texts(node.func.value)
+    return []
 
 
 def _string_spans(source: str) -> list[tuple[int, int, Segment]]:
