@@ -159,7 +159,22 @@ def _read(path: Path):
     from babel.messages.pofile import read_po
 
     with open(path, "rb") as f:
-        return read_po(f, locale=LOCALE)
+        cat = read_po(f, locale=LOCALE)
+    # Babel writes a fuzzy entry's previous English as `#| msgid "..."` but reads that line back
+    # as a translator's comment ("| msgid ..."), which the next write would keep as `# | msgid`:
+    # put it back where it came from, so reading and writing a catalog changes nothing.
+    for m in cat:
+        previous = [c for c in m.user_comments if c.startswith("| msgid ")]
+        if previous and not m.previous_id:
+            m.user_comments = [c for c in m.user_comments if c not in previous]
+            m.previous_id = [_unquote(c[len("| msgid ") :]) for c in previous][:1]
+    return cat
+
+
+def _unquote(text: str) -> str:
+    from babel.messages.pofile import unescape
+
+    return unescape(text.strip())
 
 
 def _write(path: Path, cat) -> bool:
