@@ -30,6 +30,7 @@ import pytest
 from _support import ROOT
 from _support.output_widgets import use_own_connection_for_output_widgets
 from lessons.harness import ANSWERS_DIR, Lesson
+from lessons.wire_marks import marks_for
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EDITION = "pt-BR"  # the Portuguese edition's folder beside the English notebooks
@@ -164,25 +165,9 @@ def _shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
 
 
-# Lessons that show the pinned legacy reference server (the official TypeScript SDK) meeting
-# modern requests: it answers them in its own era (no resultType) and refuses some with "id": null.
-REFERENCE_SERVER = pytest.mark.wire_deliberate(
-    server_id_null="the pinned reference server refuses a request before initialize with id null",
-    server_legacy_answer="the pinned legacy reference server answers a modern request in its own era",
-)
-LEGACY_LESSONS = {"06-probe-then-fallback.ipynb", "09-statelessness.ipynb", "13-streamable-http.ipynb"}
-# Notebook 15 builds a Trace from an exchange pasted out of a bug report: abridged answers (no
-# ttlMs / cacheScope), someone else's server, not traffic of the course.
-PASTED = pytest.mark.wire_deliberate(server="notebook 15's exchange pasted from a bug report (abridged answers)")
-
-
-def _marks(name: str) -> list:
-    return [REFERENCE_SERVER] if name in LEGACY_LESSONS else [PASTED] if name.startswith("15-") else []
-
-
 @pytest.mark.parametrize(
     "path",
-    [pytest.param(p, marks=_marks(p.name)) for p in NOTEBOOKS],
+    [pytest.param(p, marks=marks_for(p.name)) for p in NOTEBOOKS],
     ids=[p.name for p in NOTEBOOKS],
 )
 def test_every_cell_runs_twice_and_the_notebook_runs_twice(path: Path) -> None:
