@@ -1,32 +1,32 @@
-"""Lab 08 (ask the person): a room-booking server whose one tool has to ask the person.
+"""Lab 08 (pergunte à pessoa): um servidor de reserva de salas cuja única ferramenta precisa perguntar à pessoa.
 
-    python server.py              # stdio: one JSON-RPC message per line (the lab's check starts it)
-    python server.py --http PORT  # Streamable HTTP on 127.0.0.1:PORT/mcp (the conformance suite's way in)
+    python server.py              # stdio: uma mensagem JSON-RPC por linha (a verificação do lab o inicia assim)
+    python server.py --http PORT  # Streamable HTTP em 127.0.0.1:PORT/mcp (por onde entra a suíte de conformidade)
 
-The tool `book_room(startsAt)` books a meeting room, but the room is the person's choice, not
-the model's.  In revision 2026-07-28 a server never sends a request to the client, so the tool
-answers the first call with an *interim* result,
+A ferramenta `book_room(startsAt)` reserva uma sala de reunião, mas a sala é escolha da pessoa, não
+do modelo.  Na revisão 2026-07-28 um servidor nunca envia uma solicitação ao cliente, então a ferramenta
+responde à primeira chamada com um resultado *provisório*,
 
     {"resultType": "input_required",
      "inputRequests": {"room": {"method": "elicitation/create", "params": {...a form...}}},
      "requestState": "<opaque, signed>"}
 
-and the client calls `book_room` again -- a new request, with a new id -- carrying the person's
-answer in `inputResponses.room` and the `requestState` echoed unchanged.  That second request
-must be answerable by ANY process of this server: everything it needs travels in the message.
+e o cliente chama `book_room` de novo -- uma solicitação nova, com um id novo -- levando a resposta
+da pessoa em `inputResponses.room` e o `requestState` devolvido sem alteração.  Essa segunda solicitação
+precisa poder ser respondida por QUALQUER processo deste servidor: tudo de que ela precisa viaja na mensagem.
 
-What the lab's check expects (the contract of this tool):
+O que a verificação do lab espera (o contrato desta ferramenta):
 
-* first call, when the request declares form elicitation: the interim result above; the form
-  asks one required property, "room", whose `enum` lists the free rooms;
-* first call without form elicitation in `clientCapabilities`: the JSON-RPC error -32021 with
+* primeira chamada, quando a solicitação declara elicitation por formulário: o resultado provisório acima; o
+  formulário pede uma propriedade obrigatória, "room", cujo `enum` lista as salas livres;
+* primeira chamada sem elicitation por formulário em `clientCapabilities`: o erro JSON-RPC -32021 com
   `data.requiredCapabilities` = {"elicitation": {"form": {}}};
-* retry with "accept" and a room that was offered: "Booked <room> at <startsAt>." (not an error);
-* retry with "decline" or "cancel": a result with "isError": true that says so (no booking);
-* retry without an answer under "room": the question again (a new input_required), not an error;
-* a requestState that this server did not issue, or that was changed: refused (-32602).
+* nova tentativa com "accept" e uma sala que foi oferecida: "Booked <room> at <startsAt>." (não um erro);
+* nova tentativa com "decline" ou "cancel": um resultado com "isError": true que diz isso (sem reserva);
+* nova tentativa sem resposta sob "room": a pergunta de novo (um novo input_required), não um erro;
+* um requestState que este servidor não emitiu, ou que foi alterado: recusado (-32602).
 
-Work through the TODO markers in `book_room` and `ask_for_room`; everything else is complete.
+Resolva os marcadores TODO em `book_room` e `ask_for_room`; todo o resto está completo.
 """
 
 from __future__ import annotations
@@ -40,16 +40,16 @@ import os
 import sys
 from typing import Any
 
-# The bundled calendar supplies the per-request envelope rules (the `_meta` check, the
-# JSON-RPC error shape); this file adds one tool on top of them.
+# O calendário incluído fornece as regras do envelope de cada solicitação (a verificação de `_meta`, o
+# formato de erro JSON-RPC); este arquivo acrescenta uma ferramenta por cima delas.
 from mcp_lab.servers.calendar import Refusal, check_meta, dump_line as dump, error, is_datetime
 
 SERVER_INFO = {"name": "lab08-rooms", "version": "0.1.0"}
 FREE_ROOMS = ["Aurora", "Borealis", "Cosmos"]
 
-# Every process of this server must share the key, or a retry landing on another process could
-# not verify the state.  A real server loads it from a secret store; the lab reads it from the
-# environment with a fixed fallback so that `python server.py` just works.
+# Todo processo deste servidor precisa compartilhar a chave, ou uma nova tentativa que caia em outro processo
+# não conseguiria verificar o estado.  Um servidor real a carrega de um cofre de segredos; o lab a lê do
+# ambiente, com um valor fixo de reserva, para que `python server.py` simplesmente funcione.
 SECRET = os.environ.get("LAB08_SECRET", "lab-08-not-a-real-secret").encode()
 
 TOOL = {
@@ -63,7 +63,7 @@ TOOL = {
     },
 }
 
-# The form the person fills in: a flat object of primitive properties (elicitation's rule).
+# O formulário que a pessoa preenche: um objeto plano de propriedades primitivas (regra da elicitation).
 ROOM_FORM = {
     "type": "object",
     "properties": {"room": {"type": "string", "title": "Room", "enum": FREE_ROOMS}},
@@ -71,33 +71,33 @@ ROOM_FORM = {
 }
 
 
-# --- helpers you use (complete) ------------------------------------------------------------
+# --- funções auxiliares que você usa (completas) ---------------------------------------------
 
 def complete(body: dict) -> dict:
-    """A final result: resultType "complete", and who answered in _meta."""
+    """Um resultado final: resultType "complete", e quem respondeu em _meta."""
     return {"resultType": "complete", **body, "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
 
 
 def tool_error(text: str) -> dict:
-    """A tool's own failure: a normal result the model can read, with isError true."""
+    """Uma falha da própria ferramenta: um resultado normal que o modelo consegue ler, com isError true."""
     return complete({"content": [{"type": "text", "text": text}], "isError": True})
 
 
 def declares_form_elicitation(caps: dict) -> bool:
-    """Did THIS request declare that its client can show a form?  ({} under elicitation means form.)"""
+    """ESTA solicitação declarou que o seu cliente consegue mostrar um formulário?  ({} sob elicitation quer dizer formulário.)"""
     e = caps.get("elicitation")
     return isinstance(e, dict) and (not e or isinstance(e.get("form"), dict))
 
 
 def seal(state: dict) -> str:
-    """The requestState for `state`: base64 JSON plus an HMAC, so a changed copy is detected."""
+    """O requestState de `state`: JSON em base64 mais um HMAC, para que uma cópia alterada seja detectada."""
     body = base64.urlsafe_b64encode(json.dumps(state, separators=(",", ":")).encode()).decode()
     tag = hmac.new(SECRET, body.encode(), hashlib.sha256).hexdigest()
     return f"{body}.{tag}"
 
 
 def unseal(token: Any) -> dict:
-    """The state a requestState carries, or Refusal(-32602) if this server did not issue it as is."""
+    """O estado que um requestState carrega, ou Refusal(-32602) se este servidor não o emitiu exatamente assim."""
     if not isinstance(token, str) or token.count(".") != 1:
         raise Refusal(-32602, "Invalid requestState: missing, or not one this server issued")
     body, tag = token.split(".")
@@ -110,14 +110,14 @@ def unseal(token: Any) -> dict:
         raise Refusal(-32602, "Invalid requestState: unreadable") from None
 
 
-# --- the tool ------------------------------------------------------------------------------
+# --- a ferramenta --------------------------------------------------------------------------
 
 def ask_for_room(starts: str) -> dict:
-    """The interim result: the question under "room", and what the retry must know, sealed."""
-    # TODO 2: return the interim result: resultType "input_required", inputRequests with one
-    #   entry under the key "room" (a bare {"method": "elicitation/create", "params": {...}} whose
-    #   params hold mode "form", a message, and ROOM_FORM as requestedSchema), and a requestState
-    #   made with seal({...}) holding what the retry must know (the tool, startsAt, the rooms).
+    """O resultado provisório: a pergunta sob "room" e, selado, o que a nova tentativa precisa saber."""
+    # TODO 2: devolva o resultado provisório: resultType "input_required", inputRequests com uma
+    #   entrada sob a chave "room" (um {"method": "elicitation/create", "params": {...}} simples cujos
+    #   params tragam mode "form", uma mensagem e ROOM_FORM como requestedSchema), e um requestState
+    #   feito com seal({...}) guardando o que a nova tentativa precisa saber (a ferramenta, startsAt, as salas).
     # YOUR CODE HERE
     raise NotImplementedError("TODO 2 in ask_for_room: answer with resultType input_required")
 
@@ -130,28 +130,29 @@ def book_room(args: dict, params: dict, caps: dict) -> dict:
     state = params.get("requestState")
 
     if responses is None and state is None:
-        # First round: nothing has been asked yet.
-        # TODO 1: a server must never ask for an input type the request did not declare.
-        #   If `declares_form_elicitation(caps)` is false, refuse the request: raise
-        #   Refusal(code, message, data) with the code for a missing client capability and
-        #   data {"requiredCapabilities": <a capabilities object naming what is missing>}.
+        # Primeira rodada: nada foi perguntado ainda.
+        # TODO 1: um servidor nunca deve pedir um tipo de entrada que a solicitação não declarou.
+        #   Se `declares_form_elicitation(caps)` for falso, recuse a solicitação: lance
+        #   Refusal(code, message, data) com o código de capacidade do cliente ausente e
+        #   data {"requiredCapabilities": <a capabilities object naming what is missing>}
+        #   (um objeto de capacidades que diga o que falta).
         # YOUR CODE HERE
         return ask_for_room(starts)
 
-    # TODO 3: the retry.  Believe nothing the client sent back:
-    #   - unseal(state) verifies the requestState (it raises the right Refusal itself) and
-    #     returns what you sealed; check it was issued for this call (same startsAt);
-    #   - the person's answer is responses["room"], an ElicitResult {"action", "content"?};
-    #     when there is none (an empty inputResponses, say), ask again: return
-    #     ask_for_room(starts), a new input_required, rather than an error;
-    #   - "decline" and "cancel" end the call with tool_error(...) saying which;
-    #   - "accept" books content["room"] if it is one of the rooms you offered, answering
+    # TODO 3: a nova tentativa.  Não acredite em nada que o cliente mandou de volta:
+    #   - unseal(state) verifica o requestState (ele mesmo lança o Refusal certo) e
+    #     devolve o que você selou; confira que ele foi emitido para esta chamada (mesmo startsAt);
+    #   - a resposta da pessoa é responses["room"], um ElicitResult {"action", "content"?};
+    #     quando não houver nenhuma (um inputResponses vazio, por exemplo), pergunte de novo: devolva
+    #     ask_for_room(starts), um novo input_required, em vez de um erro;
+    #   - "decline" e "cancel" encerram a chamada com tool_error(...) dizendo qual foi;
+    #   - "accept" reserva content["room"] se for uma das salas que você ofereceu, respondendo
     #     complete({"content": [{"type": "text", "text": f"Booked {room} at {starts}."}], ...}).
     # YOUR CODE HERE
     raise NotImplementedError("TODO 3 in book_room: finish the call from inputResponses and requestState")
 
 
-# --- protocol plumbing (complete; the calendar's dispatch style) ------------------------------
+# --- infraestrutura do protocolo (completa; no estilo de despacho do calendário) --------------
 
 def _tools_call(params: dict, caps: dict) -> dict:
     if params.get("name") != TOOL["name"]:
@@ -171,7 +172,7 @@ HANDLERS = {
 
 
 def handle(msg: Any) -> dict | None:
-    """One decoded message in, one response dict out (None for a notification)."""
+    """Entra uma mensagem decodificada, sai um dict de resposta (None para uma notificação)."""
     if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0" or not isinstance(msg.get("method"), str):
         return error(None, -32600, "Invalid Request: not a JSON-RPC 2.0 request")
     if "id" not in msg:
@@ -185,7 +186,7 @@ def handle(msg: Any) -> dict | None:
         return {"jsonrpc": "2.0", "id": rid, "result": HANDLERS[method](params, check_meta(params))}
     except Refusal as r:
         return error(rid, r.code, r.message, r.data)
-    except Exception as e:  # a bug costs one answer, never the process; the log says where
+    except Exception as e:  # um bug custa uma resposta, nunca o processo; o log diz onde
         import traceback
         traceback.print_exc(file=sys.stderr)
         return error(rid, -32603, f"Internal error: {type(e).__name__}: {e}")
@@ -193,7 +194,7 @@ def handle(msg: Any) -> dict | None:
 
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
-    if argv:   # `python server.py --http PORT`: the same handle(), over the course's HTTP binding
+    if argv:   # `python server.py --http PORT`: o mesmo handle(), sobre a ligação HTTP do curso
         import argparse
         parser = argparse.ArgumentParser(prog="python server.py")
         parser.add_argument("--http", type=int, required=True, metavar="PORT",

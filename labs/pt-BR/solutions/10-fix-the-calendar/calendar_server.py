@@ -1,32 +1,32 @@
-"""Lab 10: the calendar server you will fix.
+"""Lab 10: o servidor de calendário que você vai consertar.
 
-    python calendar_server.py              # stdio: one JSON-RPC message per line
-    python calendar_server.py --http 8765  # Streamable HTTP on 127.0.0.1:8765/mcp
+    python calendar_server.py              # stdio: uma mensagem JSON-RPC por linha
+    python calendar_server.py --http 8765  # Streamable HTTP em 127.0.0.1:8765/mcp
 
-As shipped this is the toy calendar of notebook 09, and it has the same bug: every request is
-answered correctly on its own, but the events live in a module-level list, so a write lives
-exactly as long as the process that made it.  The check in 10-fix-the-calendar.ipynb runs
-every message in a brand-new process, and the event created in one process is gone in the next.
+Como vem, este é o calendário de brinquedo do notebook 09, e tem o mesmo bug: cada solicitação é
+respondida corretamente por si só, mas os eventos vivem numa lista no nível do módulo, então uma escrita
+dura exatamente o tempo do processo que a fez.  A verificação em 10-fix-the-calendar.ipynb roda
+cada mensagem num processo novinho, e o evento criado num processo some no seguinte.
 
-What the specification requires is not a session: state that spans several requests MUST be
-referenced by an explicit identifier the client passes on each request (basic/index,
-Statelessness).  The form used here is the one the tools page suggests in its Stateful Tools
-section, which is non-normative guidance: a handle, passed as an ordinary tool argument and
-checked on every call, over state that outlives any process.  Where that state lives is not
-prescribed; this lab chooses a SQLite file.  The check expects, once you are done:
+O que a especificação exige não é uma sessão: um estado que atravessa várias solicitações DEVE ser
+referenciado por um identificador explícito que o cliente envia em cada solicitação (basic/index,
+Statelessness).  O desenho usado aqui é a que a página de ferramentas sugere na seção Stateful Tools,
+que é uma orientação não normativa: um handle, passado como um argumento comum da ferramenta e
+verificado a cada chamada, sobre um estado que sobrevive a qualquer processo.  Onde esse estado vive
+não é prescrito; este lab escolhe um arquivo SQLite.  A verificação espera, quando você terminar:
 
-* calendars and events stored in the SQLite file named by DB_PATH (the check sets
-  $CALENDAR_DB), one transaction per write (TODO 1);
-* a tool `create_calendar` (no arguments) whose result carries the new handle in its text and
-  in `structuredContent` as {"calendar": "<handle>"}; the handle is opaque and unguessable (at
-  least 128 random bits), and the calendar remembers who created it: `caller()` (TODO 2);
-* `create_event` and `list_events` taking that handle as the argument `calendar`; an unknown,
-  made-up, or someone else's handle gives a tool execution error (a result with "isError":
-  true), never a crash; `list_events` returns {"events": [...]} in `structuredContent` (TODO 3).
+* calendários e eventos guardados no arquivo SQLite indicado por DB_PATH (a verificação define
+  $CALENDAR_DB), uma transação por escrita (TODO 1);
+* uma ferramenta `create_calendar` (sem argumentos) cujo resultado traz o novo handle no texto e
+  em `structuredContent` como {"calendar": "<handle>"}; o handle é opaco e impossível de adivinhar (no
+  mínimo 128 bits aleatórios), e o calendário lembra quem o criou: `caller()` (TODO 2);
+* `create_event` e `list_events` recebendo esse handle como o argumento `calendar`; um handle desconhecido,
+  inventado ou de outra pessoa dá um erro de execução da ferramenta (um resultado com "isError":
+  true), nunca uma queda; `list_events` devolve {"events": [...]} em `structuredContent` (TODO 3).
 
-The helpers are complete: `caller()` (who this process serves), `seal()` / `unseal()` (a signed,
-expiring requestState, with the key file every process shares), `ok()` / `tool_error()`.  So is
-everything below the "protocol plumbing" line.  Work through the TODO markers in order.
+As funções auxiliares estão completas: `caller()` (a quem este processo serve), `seal()` / `unseal()` (um
+requestState assinado e com validade, com o arquivo de chave que todo processo compartilha), `ok()` /
+`tool_error()`.  Assim como tudo abaixo da linha "protocol plumbing".  Resolva os marcadores TODO em ordem.
 """
 
 from __future__ import annotations
@@ -44,37 +44,37 @@ import time
 from pathlib import Path
 from typing import Any
 
-# The bundled calendar supplies the JSON-RPC envelope (ids, error answers, the per-request `_meta`
-# check); this file supplies the methods and the tools.
+# O calendário incluído fornece o envelope JSON-RPC (ids, respostas de erro, a verificação de `_meta`
+# em cada solicitação); este arquivo fornece os métodos e as ferramentas.
 from mcp_lab.servers.calendar import Refusal, check_meta, handle as handle_message, handle_line, is_datetime
 
 SUPPORTED = ["2026-07-28"]
 SERVER_INFO = {"name": "lab10-calendar", "version": "1.0.0"}
-CALENDAR_TTL = 30 * 24 * 3600   # seconds a calendar is kept
-STATE_TTL = 600                 # seconds a requestState is valid
+CALENDAR_TTL = 30 * 24 * 3600   # segundos que um calendário é mantido
+STATE_TTL = 600                 # segundos que um requestState vale
 
-# The database lives beside this file unless the check (or you) name another one.
+# O banco de dados fica ao lado deste arquivo, a menos que a verificação (ou você) indique outro.
 DB_PATH = os.environ.get("CALENDAR_DB") or str(Path(__file__).resolve().parent / "calendar.sqlite3")
 
 
-# --- helpers you use (complete) ------------------------------------------------------------
+# --- funções auxiliares que você usa (completas) ---------------------------------------------
 
 def caller() -> str:
-    """Who this process serves.
+    """A quem este processo serve.
 
-    The identity must come from something the caller cannot claim inside a message (arguments
-    and _meta are written by the client, per request).  Over stdio the host starts one process
-    per person, so the host names that person in the MCP_LAB_CALLER environment variable;
-    without it, the operating-system account that runs the process is the caller.
+    A identidade precisa vir de algo que quem chama não consegue afirmar dentro de uma mensagem (arguments
+    e _meta são escritos pelo cliente, a cada solicitação).  Sobre stdio o host inicia um processo
+    por pessoa, então o host nomeia essa pessoa na variável de ambiente MCP_LAB_CALLER;
+    sem ela, quem chama é a conta do sistema operacional que roda o processo.
     """
     return os.environ.get("MCP_LAB_CALLER", "").strip() or f"uid:{os.getuid()}"
 
 
 def load_key(path: str) -> bytes:
-    """The signing key every process of this server shares: $CALENDAR_KEY, or a key file.
+    """A chave de assinatura que todo processo deste servidor compartilha: $CALENDAR_KEY, ou um arquivo de chave.
 
-    The first process creates the file (O_EXCL: exactly one wins the race; mode 0600: only its
-    owner can read it) and every later process reads it.
+    O primeiro processo cria o arquivo (O_EXCL: exatamente um vence a corrida; modo 0600: só o
+    dono consegue lê-lo) e todo processo seguinte o lê.
     """
     if os.environ.get("CALENDAR_KEY"):
         return os.environ["CALENDAR_KEY"].encode()
@@ -96,13 +96,13 @@ def _b64(data: bytes) -> str:
 
 
 def seal(state: dict) -> str:
-    """The requestState for `state`: base64url(JSON with an expiry) "." base64url(HMAC-SHA256)."""
+    """O requestState de `state`: base64url(JSON com validade) "." base64url(HMAC-SHA256)."""
     body = _b64(json.dumps({**state, "exp": time.time() + STATE_TTL}, separators=(",", ":")).encode())
     return body + "." + _b64(hmac.new(KEY, body.encode(), hashlib.sha256).digest())
 
 
 def unseal(token: Any) -> dict:
-    """What seal() sealed, or Refusal(-32602) when this server did not issue `token` as it is."""
+    """O que seal() selou, ou Refusal(-32602) quando este servidor não emitiu `token` exatamente assim."""
     if not isinstance(token, str) or token.count(".") != 1:
         raise Refusal(-32602, "Invalid requestState: not one this server issued")
     body, mac = token.split(".")
@@ -119,7 +119,7 @@ def unseal(token: Any) -> dict:
 
 
 def ok(text: str, structured: Any = None) -> dict:
-    """A tool's successful result: text for the model, structuredContent for programs."""
+    """O resultado de sucesso de uma ferramenta: texto para o modelo, structuredContent para programas."""
     body = {"content": [{"type": "text", "text": text}], "isError": False}
     if structured is not None:
         body["structuredContent"] = structured
@@ -127,23 +127,23 @@ def ok(text: str, structured: Any = None) -> dict:
 
 
 def tool_error(text: str) -> dict:
-    """A failure the model can read and correct: a result with isError, not a protocol error."""
+    """Uma falha que o modelo consegue ler e corrigir: um resultado com isError, não um erro de protocolo."""
     return complete({"content": [{"type": "text", "text": text}], "isError": True})
 
 
 def complete(body: dict) -> dict:
-    """A final result: resultType "complete", and who answered, in _meta."""
+    """Um resultado final: resultType "complete", e quem respondeu, em _meta."""
     return {"resultType": "complete", **body, "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}
 
 
-# --- the store: TODO 1 ---------------------------------------------------------------------
+# --- o armazenamento: TODO 1 ---------------------------------------------------------------
 
-# TODO 1: this list is the bug.  It is connection state in disguise: each process gets its own
-# copy, seeded afresh, and a write dies with the process.  Replace it with tables in the SQLite
-# file named by DB_PATH (a `calendars` table holding handles and their owner, an `events` table
-# whose rows point at a calendar), and do each write inside one transaction (BEGIN IMMEDIATE).
+# TODO 1: esta lista é o bug.  É estado de conexão disfarçado: cada processo ganha a sua própria
+# cópia, preenchida do zero, e uma escrita morre com o processo.  Troque-a por tabelas no arquivo
+# SQLite indicado por DB_PATH (uma tabela `calendars` com os handles e os seus donos, uma tabela `events`
+# cujas linhas apontam para um calendário), e faça cada escrita dentro de uma transação (BEGIN IMMEDIATE).
 def open_db(path: str) -> sqlite3.Connection:
-    db = sqlite3.connect(path, timeout=10, isolation_level=None)   # we say BEGIN ourselves
+    db = sqlite3.connect(path, timeout=10, isolation_level=None)   # nós mesmos dizemos BEGIN
     db.execute("PRAGMA busy_timeout = 10000")
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = FULL")
@@ -161,7 +161,7 @@ DB = open_db(DB_PATH)
 
 
 def add_event(calendar: str, title: str, starts: str) -> dict:
-    DB.execute("BEGIN IMMEDIATE")   # the count and the insert happen together, or not at all
+    DB.execute("BEGIN IMMEDIATE")   # a contagem e a inserção acontecem juntas, ou não acontecem
     try:
         n = DB.execute("SELECT count(*) FROM events WHERE calendar = ?", (calendar,)).fetchone()[0] + 1
         DB.execute("INSERT INTO events (calendar, id, title, starts_at) VALUES (?, ?, ?, ?)",
@@ -178,13 +178,13 @@ def events_of(calendar: str) -> list[dict]:
         "SELECT id, title, starts_at FROM events WHERE calendar = ? ORDER BY seq", (calendar,))]
 
 
-# --- the handle: TODO 2 and 3 ----------------------------------------------------------------
+# --- o handle: TODO 2 e 3 ------------------------------------------------------------------
 
-# TODO 2: add a `create_calendar` tool (no arguments) that makes a new, empty calendar owned by
-# caller() and returns an opaque, unguessable handle, e.g. "cal_" + 22 url-safe random
-# characters, in the text and as structuredContent {"calendar": handle}.  Say in its
-# description how long a calendar is kept.  Then give `create_event` and `list_events` a
-# required `calendar` argument.
+# TODO 2: acrescente uma ferramenta `create_calendar` (sem argumentos) que cria um calendário novo e vazio
+# cujo dono é caller() e devolve um handle opaco e impossível de adivinhar, por exemplo "cal_" + 22
+# caracteres aleatórios seguros para URL, no texto e como structuredContent {"calendar": handle}.  Diga na
+# descrição dela por quanto tempo um calendário é mantido.  Depois dê a `create_event` e a `list_events` um
+# argumento obrigatório `calendar`.
 TOOLS = [
     {"name": "create_calendar",
      "description": ("Create an empty calendar and return its handle; pass the handle as `calendar` to the "
@@ -214,13 +214,13 @@ def create_calendar(args: dict, params: dict, caps: dict) -> dict:
 
 
 def refuse_handle(handle: Any) -> str | None:
-    """Why this caller may not use `handle`, or None when it may."""
-    # TODO 3: check, on every call, that `handle` names a calendar this server issued, that has
-    # not expired, and that caller() created: this server knows its caller, so a handle is a
-    # name, not a permission (a server that cannot tell callers apart has only the handle: a
-    # bearer token, which is why it is also long, random and expiring).  Return the
-    # reason as one sentence ("Unknown calendar handle ...: call create_calendar for a new one",
-    # "Not your calendar: ..."); the tools turn it into tool_error(reason).
+    """Por que quem está chamando não pode usar `handle`, ou None quando pode."""
+    # TODO 3: verifique, a cada chamada, que `handle` nomeia um calendário que este servidor emitiu, que não
+    # expirou e que caller() criou: este servidor sabe quem o chama, então um handle é um
+    # nome, não uma permissão (um servidor que não distingue quem chama só tem o handle: um
+    # token bearer, e é por isso que ele também é longo, aleatório e expira).  Devolva o
+    # motivo como uma frase ("Unknown calendar handle ...: call create_calendar for a new one",
+    # "Not your calendar: ..."); as ferramentas o transformam em tool_error(reason).
     if not isinstance(handle, str):
         return "This tool needs `calendar`, the handle create_calendar returned."
     row = DB.execute("SELECT owner, expires_at FROM calendars WHERE handle = ?", (handle,)).fetchone()
@@ -245,7 +245,7 @@ def create_event(args: dict, params: dict, caps: dict) -> dict:
         state = params.get("requestState")
         answer = (params.get("inputResponses") or {}).get("when")
         if state is not None:
-            args = {**args, **unseal(state)}   # the sealed partial arguments win
+            args = {**args, **unseal(state)}   # os argumentos parciais selados prevalecem
         if isinstance(answer, dict):
             if answer.get("action") in ("decline", "cancel"):
                 return tool_error(f"Not created: the person chose {answer['action']}.")
@@ -268,7 +268,7 @@ def list_events(args: dict, params: dict, caps: dict) -> dict:
 
 
 def ask_start_time(args: dict, title: str, caps: dict) -> dict:
-    """The multi round-trip: ask the person, with what the retry needs sealed in requestState."""
+    """As várias idas e voltas: perguntar à pessoa, com o que a nova tentativa precisa selado em requestState."""
     elicitation = caps.get("elicitation")
     if not isinstance(elicitation, dict) or (elicitation and "form" not in elicitation):
         raise Refusal(-32021, "create_event without startsAt must ask the person, and this request "
@@ -287,10 +287,10 @@ def ask_start_time(args: dict, title: str, caps: dict) -> dict:
 TOOL_HANDLERS = {"create_calendar": create_calendar, "create_event": create_event, "list_events": list_events}
 
 
-# ---- protocol plumbing: the 2026-07-28 methods; nothing below needs to change ----------------
+# ---- protocol plumbing (infraestrutura do protocolo): os métodos da 2026-07-28; nada abaixo precisa mudar ----
 
 def dispatch(method: str, params: dict) -> dict:
-    caps = check_meta(params)   # -32602 without the two _meta keys; -32022 (with data) for another version
+    caps = check_meta(params)   # -32602 sem as duas chaves de _meta; -32022 (com data) para outra versão
     if method == "server/discover":
         return complete({"supportedVersions": SUPPORTED, "capabilities": {"tools": {}},
                          "ttlMs": 3600000, "cacheScope": "public"})
@@ -315,8 +315,8 @@ def main() -> None:
                         help="serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0: any free port)")
     args = parser.parse_args()
     if args.http is not None:
-        # The bundled servers' binding: the same handle(), framed as HTTP.  One process serves
-        # every HTTP client, so caller() is the one person of MCP_LAB_CALLER (or this account).
+        # A ligação dos servidores incluídos: o mesmo handle(), enquadrado como HTTP.  Um processo serve
+        # todo cliente HTTP, então caller() é a única pessoa de MCP_LAB_CALLER (ou desta conta).
         from mcp_lab.servers.streamable_http import serve
 
         def answer(msg: Any) -> dict | None:
@@ -325,7 +325,7 @@ def main() -> None:
         serve(answer, args.http, name=SERVER_INFO["name"],
               banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}, db {DB_PATH}")
         return
-    # stdout carries only MCP messages; anything else (logs, debugging prints) goes to stderr.
+    # o stdout leva só mensagens MCP; todo o resto (logs, prints de depuração) vai para o stderr.
     print(f"{SERVER_INFO['name']}: serving 2026-07-28 on stdio", file=sys.stderr)
     for line in sys.stdin.buffer:
         answer = handle_line(line, lambda msg: handle_message(msg, dispatch, name=SERVER_INFO["name"]))
