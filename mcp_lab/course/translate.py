@@ -15,7 +15,13 @@ Transifex, Crowdin and Poedit read, English as `msgid`:
   entry per markdown block, comment and `print()` text (`mcp_lab.course.translate_cells`), each
   referenced as `#: notebooks/02-json-rpc-by-hand.ipynb#cell-id=c05:2` (the cell's id, then the
   entry's place in that cell).  A notebook is in the Portuguese edition when its catalog exists:
-  `update NOTEBOOK` creates it.
+  `update NOTEBOOK` creates it;
+- one catalog per lab, for its one source (`mcp_lab.course.generate`): `update
+  labs/source/<lab>/<lab>.ipynb` starts `locale/pt_BR/labs/source/<lab>/<lab>.po`, which holds the
+  source notebook's entries and, for each Python file beside it (`labs/source/<lab>/<lab>/*.py`, a
+  server with TODOs), its comments and docstrings (`file_segments`), referenced by file and entry
+  number.  The generated student notebook `labs/<lab>.ipynb` gets no catalog of its own (`update`
+  refuses it, naming the source).
 
 `update` extracts a template from the English (Babel for the package, the cell splitter for a
 notebook) and merges it into the catalog with Babel's own merge: an entry whose English is
@@ -32,7 +38,17 @@ what `build` would write.  A problem names the catalog, the entry's reference an
 its catalog: the same cells with the same ids, outputs cleared, code identical but for translated
 comments and `print()` texts and relative paths re-aimed from the new folder (at the Portuguese
 copy of a notebook or lab file when there is one).  An untranslated or fuzzy entry is written in
-English.  The generated notebooks are committed (the Lab, the workshop hub and the browser
+English.  A lab is built from its source: the source notebook and its files translated (relative
+paths aimed from `labs/pt-BR/`, as the source's are written for `labs/`), then cut by
+`mcp_lab.course.generate` exactly as `make labs` cuts the English (nbgrader's ClearSolutions, the
+STUB/SOLUTION regions of the files), into the English layout one folder down:
+
+    labs/pt-BR/<lab>.ipynb, labs/pt-BR/<lab>/...                      the student version
+    labs/pt-BR/solutions/<lab>.ipynb, labs/pt-BR/solutions/<lab>/...  the solution
+
+so a lab's own relative paths (`08-ask-the-person/server.py`) hold unchanged, the same checks
+judge the same code, and `labs/pt-BR/solutions/` is kept from learners like `labs/solutions/`
+(the hub's copy, the browser edition, the Lab's hidden names).  The generated notebooks are committed (the Lab, the workshop hub and the browser
 edition read them from a clone with no step of their own, and a review shows the Portuguese), and
 `check` fails when one differs from what `build` writes.
 """

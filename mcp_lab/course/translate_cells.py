@@ -309,7 +309,7 @@ def _docstring_spans(source: str) -> list[tuple[int, int, Segment]]:
     }
     spans = []
     for start, end, node, _facing in string_literals(source):
-        if (node.lineno, node.col_offset) not in firsts or not isinstance(node, ast.Constant):
+        if not isinstance(node, ast.Constant) or (node.lineno, node.col_offset) not in firsts:
             continue
         raw = source[start:end]
         m = _STRING.match(raw)
