@@ -181,10 +181,11 @@ lab-pt: setup $(LAB_PT_LOCALE)
 # The Portuguese edition's catalogs and notebooks (mcp_lab/course/translate.py): the English merged
 # into every PO catalog (new entries untranslated, changed ones fuzzy), then notebooks/pt-BR/ and
 # labs/pt-BR/ written from them. `make translations ADD=notebooks/02-json-rpc-by-hand.ipynb` starts
-# the catalog of one more notebook; TRANSLATE_ROOT= works on another checkout (the tests' fixture).
+# the catalog of one more notebook (a lab's: ADD=labs/source/<lab>/<lab>.ipynb; labs/pt-BR/ is cut with
+# nbgrader, hence the teach stamp); TRANSLATE_ROOT= works on another checkout (the tests' fixture).
 TRANSLATE_ROOT ?= .
 ADD ?=
-translations: setup
+translations: setup $(TEACH_STAMP)
 	$(VPY) -m mcp_lab.course.translate --root $(TRANSLATE_ROOT) update $(ADD)
 	$(VPY) -m mcp_lab.course.translate --root $(TRANSLATE_ROOT) build
 

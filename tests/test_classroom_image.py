@@ -125,6 +125,8 @@ def test_course_copy_is_once_and_leaves_out_the_solutions(tmp_path: Path) -> Non
     assert (home / COPIED_MARK).exists()
     assert not (home / "labs" / "solutions").exists(), "a learner must not get the solutions"
     assert not (home / "labs" / "source").exists(), "a learner must not get the labs' sources"
+    assert (home / "labs" / "pt-BR" / "08-ask-the-person" / "server.py").exists(), "the Portuguese labs are copied"
+    assert not (home / "labs" / "pt-BR" / "solutions").exists(), "nor the Portuguese edition's solutions"
     assert sorted(p.name for p in (home / "labs").glob("*.ipynb")) == sorted(
         p.name for p in (ROOT / "labs").glob("*.ipynb")
     ), "every student lab is copied"

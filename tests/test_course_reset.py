@@ -42,3 +42,12 @@ def test_reset_refuses_in_one_line(tmp_path: Path) -> None:
             [sys.executable, "-m", "mcp_lab.course.reset", *args], capture_output=True, text=True, timeout=60
         )
         assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_reset_of_a_portuguese_lab_stays_in_its_edition(tmp_path: Path) -> None:
+    labs = tmp_path / "labs"
+    written = reset.reset(f"pt-BR/{LAB}", labs)
+    assert written == [labs / "pt-BR" / f"{LAB}.ipynb", labs / "pt-BR" / LAB]
+    assert not (labs / f"{LAB}.ipynb").exists(), "the English lab is left alone"
+    template = reset.LABS / "pt-BR" / LAB / "calendar_server.py"
+    assert (labs / "pt-BR" / LAB / "calendar_server.py").read_bytes() == template.read_bytes()

@@ -14,11 +14,20 @@ from mcp_lab.course.check_calendar import CheckFailed, CheckReport, check
 
 TEMPLATE = ROOT / "labs" / "10-fix-the-calendar" / "calendar_server.py"
 SOLUTION = ROOT / "labs" / "solutions" / "10-fix-the-calendar" / "calendar_server.py"
+# The check both ways in each edition (labs/pt-BR/ is generated from the same source: same code).
+EDITIONS = {
+    "en": (TEMPLATE, SOLUTION),
+    "pt-BR": (
+        ROOT / "labs" / "pt-BR" / "10-fix-the-calendar" / "calendar_server.py",
+        ROOT / "labs" / "pt-BR" / "solutions" / "10-fix-the-calendar" / "calendar_server.py",
+    ),
+}
 
 
-def test_untouched_template_fails_with_the_lesson():
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_untouched_template_fails_with_the_lesson(edition):
     with pytest.raises(CheckFailed) as info:
-        check(TEMPLATE)
+        check(EDITIONS[edition][0])
     message = str(info.value)
     assert message.startswith("process C read 2 event(s): the write made in process B is gone")
     assert "events live in the process" in message and "SQLite" in message and "create_calendar" in message
@@ -30,8 +39,9 @@ def test_untouched_template_fails_with_the_lesson():
     assert len({r.pid for r in info.value.rows}) == 4, "each message in its own process"
 
 
-def test_solution_passes():
-    report = check(SOLUTION)
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_solution_passes(edition):
+    report = check(EDITIONS[edition][1])
     assert isinstance(report, CheckReport) and len(report.passed) == 8, report.text()
     assert "All 8 expectations met" in report.text()
     assert any("validate against the 2026-07-28 schema" in p for p in report.passed), report.passed

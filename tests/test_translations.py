@@ -281,7 +281,8 @@ def test_a_changed_package_message_is_named_then_fuzzy(tmp_path):
 # -- the notebooks' pipeline, on the fixture ----------------------------------------------------------
 @pytest.fixture
 def checkout(tmp_path):
-    """A copy of the fixture checkout: three English notebooks, their catalogs, the generated ones."""
+    """A copy of the fixture checkout: three English notebooks and a lab's source, their catalogs,
+    the generated Portuguese files (tests/test_translations_labs.py for the lab)."""
     dest = tmp_path / "course"
     shutil.copytree(FIXTURE, dest)
     return dest
@@ -291,6 +292,7 @@ def test_the_fixture_edition_is_in_step(checkout):
     assert tr.problems(checkout) == []
     assert tr.translated_notebooks(checkout) == [
         "labs/03-fixture-lab.ipynb",
+        "labs/source/04-fixture-lab/04-fixture-lab.ipynb",
         "notebooks/01-fixture.ipynb",
         "notebooks/02-fixture-next.ipynb",
     ]

@@ -249,10 +249,14 @@ def _write_site_config(lite_dir: Path, preload: list[str]) -> None:
     (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2) + "\n", "utf-8")
 
 
+TEACHERS_ONLY = (("labs", "source"), ("labs", "solutions"), ("labs", "pt-BR", "solutions"))
+
+
 def stage_contents(root: Path, files_dir: Path) -> int:
     """Copy what a learner opens (notebooks/, the student labs, the README) into files_dir; return a count.
 
-    The teachers' labs/source and labs/solutions stay out, as in the installed edition's Lab.
+    The teachers' labs/source and labs/solutions (and the Portuguese edition's labs/pt-BR/solutions)
+    stay out, as in the installed edition's Lab.
     """
     if files_dir.exists():
         shutil.rmtree(files_dir)
@@ -261,7 +265,8 @@ def stage_contents(root: Path, files_dir: Path) -> int:
         for p in sorted((root / top).rglob("*")):
             rel = p.relative_to(root)
             hidden = {"__pycache__", ".ipynb_checkpoints"} & set(rel.parts)
-            if not p.is_file() or hidden or rel.parts[:2] in {("labs", "source"), ("labs", "solutions")}:
+            teachers = any(rel.parts[: len(t)] == t for t in TEACHERS_ONLY)
+            if not p.is_file() or hidden or teachers:
                 continue
             if p.suffix in {".pyc", ".sqlite3", ".key"} or p.name.endswith(("-wal", "-shm", "-journal")):
                 continue

@@ -4,7 +4,7 @@ JupyterHub's `LocalProcessSpawner` (the hub runs as root; it switches to the lea
 before the server starts) with three additions: the learner's system user `<prefix><name>` is
 created on their first login (`course_accounts`); their home is a folder of the hub's data
 folder, owned by them and mode 700; and on the first start the course (`notebooks/` and the
-student versions in `labs/`; never `labs/solutions/` or the labs' sources in `labs/source/`) is
+student versions in `labs/`; never `labs/solutions/`, `labs/pt-BR/solutions/` or the labs' sources in `labs/source/`) is
 copied into that home, later starts keeping the learner's edits.  The servers run this
 checkout's virtual environment, root's and read-only to learners, so the bundled servers, the
 pinned Node reference server and the "MCP wire" kernel are ready without any per-learner
@@ -28,8 +28,9 @@ from jupyterhub.spawner import LocalProcessSpawner, set_user_setuid
 from traitlets import Dict, List, Unicode
 
 # Never handed to a learner: the worked solutions and the labs' one-source versions (nbgrader
-# sources hold the solutions too; the teacher keeps both), and editor litter anywhere.
-NOT_COPIED_PATHS = {"labs/solutions", "labs/source"}
+# sources hold the solutions too; the teacher keeps both; the Portuguese edition's solutions
+# too), and editor litter anywhere.
+NOT_COPIED_PATHS = {"labs/solutions", "labs/source", "labs/pt-BR/solutions"}
 LITTER = {".ipynb_checkpoints", "__pycache__"}
 COPIED_MARK = ".mcp_lab-course-copied"
 COURSE_PARTS = ("notebooks", "labs")

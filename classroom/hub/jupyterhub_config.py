@@ -156,7 +156,7 @@ if not PROXY.exists():
     _fail(f"configurable-http-proxy is not installed in {HERE}; run `make hub` (it runs npm ci)")
 _checkout_reachable()
 # The teacher's sources and the worked solutions are root's (git's history holds them too).
-for private in ("labs/solutions", "labs/source", ".git"):
+for private in ("labs/solutions", "labs/pt-BR/solutions", "labs/source", ".git"):
     if (CHECKOUT / private).is_dir():
         (CHECKOUT / private).chmod(0o700)
 if (CHECKOUT / ".git").is_file():

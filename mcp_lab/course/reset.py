@@ -2,6 +2,7 @@
 
     python -m mcp_lab.course.reset 10-fix-the-calendar            # into ~/labs/
     python -m mcp_lab.course.reset 10-fix-the-calendar --into DIR  # into DIR/
+    python -m mcp_lab.course.reset pt-BR/10-fix-the-calendar      # the Portuguese one, into ~/labs/pt-BR/
 
 The templates are the student versions in the course's `labs/` (read-only on the hub); the lab's
 notebook and the folder beside it are copied over the learner's, and what a run of the lab's
@@ -37,7 +38,8 @@ def reset(lab: str, into: Path, labs: Path = LABS) -> list[Path]:
             f"{into} holds the templates themselves; in a git checkout use `git checkout -- labs/{lab}.ipynb`"
         )
     into.mkdir(parents=True, exist_ok=True)
-    written = [into / notebook.name]
+    written = [into / f"{lab}.ipynb"]  # an edition's lab (pt-BR/<lab>) into that edition's folder
+    written[0].parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(notebook, written[0])
     folder = labs / lab
     if folder.is_dir():
@@ -49,7 +51,7 @@ def reset(lab: str, into: Path, labs: Path = LABS) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mcp_lab.course.reset", description=__doc__.split("\n")[0])
-    parser.add_argument("lab", help="the lab's name, e.g. 10-fix-the-calendar")
+    parser.add_argument("lab", help="the lab's name, e.g. 10-fix-the-calendar (pt-BR/10-fix-the-calendar: Portuguese)")
     parser.add_argument("--into", type=Path, default=Path.home() / "labs", help="the labs folder (default ~/labs)")
     args = parser.parse_args(argv)
     try:

@@ -15,7 +15,13 @@ Transifex, Crowdin and Poedit read, English as `msgid`:
   entry per markdown block, comment and `print()` text (`mcp_lab.course.translate_cells`), each
   referenced as `#: notebooks/02-json-rpc-by-hand.ipynb#cell-id=c05:2` (the cell's id, then the
   entry's place in that cell).  A notebook is in the Portuguese edition when its catalog exists:
-  `update NOTEBOOK` creates it.
+  `update NOTEBOOK` creates it;
+- one catalog per lab, for its one source (`mcp_lab.course.generate`): `update
+  labs/source/<lab>/<lab>.ipynb` starts `locale/pt_BR/labs/source/<lab>/<lab>.po`, which holds the
+  source notebook's entries and, for each Python file beside it (`labs/source/<lab>/<lab>/*.py`, a
+  server with TODOs), its comments and docstrings (`file_segments`), referenced by file and entry
+  number.  The generated student notebook `labs/<lab>.ipynb` gets no catalog of its own (`update`
+  refuses it, naming the source).
 
 `update` extracts a template from the English (Babel for the package, the cell splitter for a
 notebook) and merges it into the catalog with Babel's own merge: an entry whose English is
@@ -32,7 +38,17 @@ what `build` would write.  A problem names the catalog, the entry's reference an
 its catalog: the same cells with the same ids, outputs cleared, code identical but for translated
 comments and `print()` texts and relative paths re-aimed from the new folder (at the Portuguese
 copy of a notebook or lab file when there is one).  An untranslated or fuzzy entry is written in
-English.  The generated notebooks are committed (the Lab, the workshop hub and the browser
+English.  A lab is built from its source: the source notebook and its files translated (relative
+paths aimed from `labs/pt-BR/`, as the source's are written for `labs/`), then cut by
+`mcp_lab.course.generate` exactly as `make labs` cuts the English (nbgrader's ClearSolutions, the
+STUB/SOLUTION regions of the files), into the English layout one folder down:
+
+    labs/pt-BR/<lab>.ipynb, labs/pt-BR/<lab>/...                      the student version
+    labs/pt-BR/solutions/<lab>.ipynb, labs/pt-BR/solutions/<lab>/...  the solution
+
+so a lab's own relative paths (`08-ask-the-person/server.py`) hold unchanged, the same checks
+judge the same code, and `labs/pt-BR/solutions/` is kept from learners like `labs/solutions/`
+(the hub's copy, the browser edition, the Lab's hidden names).  The generated notebooks are committed (the Lab, the workshop hub and the browser
 edition read them from a clone with no step of their own, and a review shows the Portuguese), and
 `check` fails when one differs from what `build` writes.
 """
@@ -47,7 +63,15 @@ import re
 import sys
 from pathlib import Path
 
-from mcp_lab.course.translate_cells import Segment, markdown_links, placeholders, render, segments, string_literals
+from mcp_lab.course.translate_cells import (
+    Segment,
+    file_segments,
+    markdown_links,
+    placeholders,
+    render,
+    segments,
+    string_literals,
+)
 
 __all__ = [
     "EDITION",
@@ -87,6 +111,32 @@ def edition_path(rel: str | Path) -> Path:
     """notebooks/02-x.ipynb -> notebooks/pt-BR/02-x.ipynb; labs/08-x/server.py -> labs/pt-BR/08-x/server.py."""
     parts = Path(rel).parts
     return Path(parts[0], EDITION, *parts[1:])
+
+
+def lab_name(rel: str | Path) -> str | None:
+    """labs/source/08-x/08-x.ipynb -> '08-x' (a lab's one source); None for any other notebook."""
+    parts = Path(rel).parts
+    if len(parts) == 4 and parts[:2] == ("labs", "source") and parts[3] == parts[2] + ".ipynb":
+        return parts[2]
+    return None
+
+
+def lab_files(root: Path, rel: str | Path) -> list[Path]:
+    """The files a lab's source keeps beside its notebook (labs/source/08-x/08-x/...), sorted."""
+    folder = root / Path(rel).parent / Path(rel).stem
+    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+
+def outputs(root: Path, rel: str) -> list[Path]:
+    """What `build` writes for one catalog: a notebook's edition copy; for a lab's source, its
+    student version and solution, notebook and files, under labs/pt-BR/ as `make labs` lays
+    out the English ones under labs/."""
+    lab = lab_name(rel)
+    if lab is None:
+        return [root / edition_path(rel)]
+    base, src = root / "labs" / EDITION, root / Path(rel).parent
+    files = [f.relative_to(src) for f in lab_files(root, rel)]
+    return [base / folder / name for folder in ("", "solutions") for name in [Path(f"{lab}.ipynb"), *files]]
 
 
 def translated_notebooks(root: Path) -> list[str]:
@@ -131,6 +181,15 @@ def template(root: Path, rel: str):
             cat.add(
                 seg.msgid, locations=[(f"{rel}#cell-id={cell.get('id', '?')}", n)], auto_comments=[note], flags=flags
             )
+    for path in lab_files(root, rel) if lab_name(rel) else []:
+        if path.suffix != ".py":
+            continue
+        n = 0
+        for seg in file_segments(path.read_text(encoding="utf-8")):
+            if seg.msgid is not None:
+                n += 1
+                note = "docstring" if seg.kind == "docstring" else "comment in code"
+                cat.add(seg.msgid, locations=[(path.relative_to(root).as_posix(), n)], auto_comments=[note])
     return cat
 
 
@@ -205,6 +264,12 @@ def update(root: Path, new: list[str] = ()) -> list[Path]:
     # such as the tests' fixture, has notebook catalogs alone).
     targets = [(root / PACKAGE_PO, package_template(root))] if (root / "babel.cfg").exists() else []
     for rel in sorted(set(translated_notebooks(root)) | {Path(n).as_posix() for n in new}):
+        parts = Path(rel).parts
+        if len(parts) == 2 and parts[0] == "labs" and (root / "labs" / "source" / Path(rel).stem).is_dir():
+            lab = Path(rel).stem
+            raise SystemExit(
+                f"translate: {rel} is generated by make labs; translate its source labs/source/{lab}/{lab}.ipynb"
+            )
         if not (root / rel).exists():
             raise SystemExit(f"translate: no English notebook {rel} (its catalog {notebook_catalog(rel)} names it)")
         targets.append((root / notebook_catalog(rel), template(root, rel)))
@@ -268,14 +333,16 @@ def _reaim_markdown(text: str, en_dir: Path, pt_dir: Path, root: Path, planned: 
     return text
 
 
-def build_one(root: Path, rel: str, planned: set[Path]) -> str:
-    """The Portuguese notebook of `rel`, as the text of an .ipynb file."""
+def _words(root: Path, rel: str) -> dict[str, str]:
+    catalog = root / notebook_catalog(rel)
+    return _translations(_read(catalog)) if catalog.exists() else {}
+
+
+def _translated(root: Path, rel: str, words: dict[str, str], en_dir: Path, pt_dir: Path, planned: set[Path]):
+    """The notebook `rel` with the translations put in and its relative paths re-aimed."""
     import nbformat
 
     nb = nbformat.reads((root / rel).read_text(encoding="utf-8"), as_version=4)
-    catalog = root / notebook_catalog(rel)
-    words = _translations(_read(catalog)) if catalog.exists() else {}
-    en_dir, pt_dir = (root / rel).parent, (root / edition_path(rel)).parent
     for cell in nb.cells:
         segs: list[Segment] = segments(cell)
         text = "".join(render(s, words.get(s.msgid or "", "")) for s in segs) if segs else cell.source
@@ -286,14 +353,61 @@ def build_one(root: Path, rel: str, planned: set[Path]) -> str:
             text = _reaim_markdown(text, en_dir, pt_dir, root, planned)
         cell.source = text
     nb.metadata["mcp_lab"] = {"edition": EDITION, "source": rel}
-    return nbformat.writes(nb) + "\n"
+    return nb
+
+
+def build_one(root: Path, rel: str, planned: set[Path]) -> str:
+    """The Portuguese notebook of `rel`, as the text of an .ipynb file."""
+    import nbformat
+
+    en_dir, pt_dir = (root / rel).parent, (root / edition_path(rel)).parent
+    return nbformat.writes(_translated(root, rel, _words(root, rel), en_dir, pt_dir, planned)) + "\n"
+
+
+def build_lab(root: Path, rel: str, planned: set[Path]) -> dict[Path, str]:
+    """A lab's Portuguese student version and solution from its English source and its catalog:
+    the source translated (notebook and .py files: comments, docstrings), then cut into the two
+    versions by `mcp_lab.course.generate`, as `make labs` cuts the English one."""
+    import nbformat
+
+    from mcp_lab.course import generate
+
+    lab, src = lab_name(rel), (root / rel).parent
+    base = root / "labs" / EDITION
+    words = _words(root, rel)
+    # Relative paths in a lab's source are written for where its versions live (labs/).
+    nb = _translated(root, rel, words, root / "labs", base, planned)
+    try:
+        student = generate.student_notebook(nb)
+    except ImportError as e:
+        raise SystemExit(
+            f"translate: the labs are cut with nbgrader, which is not installed (make teach): {e}"
+        ) from None
+    out = {
+        base / f"{lab}.ipynb": nbformat.writes(student) + "\n",
+        base / "solutions" / f"{lab}.ipynb": nbformat.writes(generate.solution_notebook(nb)) + "\n",
+    }
+    for path in lab_files(root, rel):
+        name, text = path.relative_to(src), path.read_text(encoding="utf-8")
+        if path.suffix == ".py":
+            text = "".join(render(s, words.get(s.msgid or "", "")) for s in file_segments(text))
+            out[base / name] = generate.student_text(text, str(path))
+            out[base / "solutions" / name] = generate.solution_text(text, str(path))
+        else:
+            out[base / name] = out[base / "solutions" / name] = text
+    return out
 
 
 def build(root: Path) -> dict[Path, str]:
-    """Every Portuguese notebook as `build` writes it: path -> text."""
+    """Every file of the Portuguese edition as `build` writes it: path -> text."""
     rels = translated_notebooks(root)
-    planned = {root / edition_path(r) for r in rels}
-    return {root / edition_path(r): build_one(root, r, planned) for r in rels}
+    planned = {p for r in rels for p in outputs(root, r)}
+    out: dict[Path, str] = {}
+    for r in rels:
+        out.update(
+            build_lab(root, r, planned) if lab_name(r) else {root / edition_path(r): build_one(root, r, planned)}
+        )
+    return out
 
 
 # -- the check --------------------------------------------------------------------------------------

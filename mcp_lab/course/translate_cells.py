@@ -15,6 +15,12 @@ are the source again, byte for byte.  A segment with a `msgid` is one catalog en
   keep its `{...}` fields, which the tests check by compiling the generated cell).  Everything
   else in code stays: identifiers, JSON, method names, keys, nbgrader's markers.
 
+A Python file a lab ships beside its notebook (a server with TODOs) is split by `file_segments`:
+its comments as in a code cell, and its docstrings (module, class, function), each one entry with
+the indentation of its later lines taken off (`render` puts it back).  Its string literals are
+the program's (what a server sends is the wire): they stay.  nbgrader's and the lab generator's
+markers (`### BEGIN SOLUTION`, `### END STUB`, `# YOUR CODE HERE`) are never entries.
+
 Cell magics (`%%rpc`, `%%bash`) are code of another language: such a cell has no entry.  Lines of
 line magics and shell escapes are masked before Python's parser reads the rest of the cell; a cell
 that still does not parse (a deliberate syntax error) gives its comments only.
@@ -41,13 +47,13 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-__all__ = ["Segment", "segments", "render", "string_literals", "markdown_links", "placeholders"]
+__all__ = ["Segment", "segments", "file_segments", "render", "string_literals", "markdown_links", "placeholders"]
 
 _LETTER = re.compile(r"[^\W\d_]")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 # Comments that are instructions to a tool, not to a person: they stay in English.
 _TOOL_COMMENT = re.compile(
-    r"^(noqa|type:|fmt:|pragma|ruff:|isort:|pylint:|#|!)|BEGIN SOLUTION|END SOLUTION|HIDDEN TESTS|YOUR CODE HERE"
+    r"^(noqa|type:|fmt:|pragma|ruff:|isort:|pylint:|#|!)|(BEGIN|END) (SOLUTION|STUB)|HIDDEN TESTS|YOUR CODE HERE"
 )
 _STRING = re.compile(r"^([rRuUfFbB]{0,2})('''|\"\"\"|'|\")(.*)\2$", re.S)
 _FIELD = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
@@ -62,7 +68,8 @@ class Segment:
     msgid: str | None = None
     kind: str = "text"  # "markdown" | "comment" | "string" | "text"
     prefix: str = ""  # comment: the indentation and '#...' of its first line; string: prefix + quote
-    suffix: str = ""  # string: its closing quote
+    suffix: str = ""  # string: its closing quote (a docstring's: with the whitespace before it)
+    indent: str = ""  # docstring: the indentation its second and later lines carry in the file
 
 
 def segments(cell: dict) -> list[Segment]:
@@ -91,6 +98,10 @@ def render(segment: Segment, translation: str) -> str:
         return mark + lines[0] + "".join(f"\n{indent}{mark}{line}" for line in lines[1:])
     if segment.kind == "string":
         return segment.prefix + translation + segment.suffix
+    if segment.kind == "docstring":
+        first, *rest = translation.split("\n")
+        body = first + "".join(f"\n{segment.indent}{line}" if line else "\n" for line in rest)
+        return segment.prefix + body + segment.suffix
     return translation
 
 
@@ -287,7 +298,11 @@ def _string_spans(source: str) -> list[tuple[int, int, Segment]]:
 
 def _code_segments(source: str) -> list[Segment]:
     spans = _comment_spans(source, _masked(source)) + _string_spans(source)
-    spans.sort(key=lambda s: s[0])
+    return _joined(source, sorted(spans, key=lambda s: s[0]))
+
+
+def _joined(source: str, spans: list[tuple[int, int, Segment]]) -> list[Segment]:
+    """The source as segments: the spans' own, and the text between them kept as it is."""
     out: list[Segment] = []
     at = 0
     for start, end, seg in spans:
@@ -300,6 +315,47 @@ def _code_segments(source: str) -> list[Segment]:
     if at < len(source):
         out.append(Segment(source[at:]))
     return out
+
+
+def file_segments(text: str) -> list[Segment]:
+    """A Python file as segments: its comments and docstrings are entries, the rest stays."""
+    spans = _comment_spans(text, text) + _docstring_spans(text)
+    return _joined(text, sorted(spans, key=lambda s: s[0]))
+
+
+def _docstring_spans(source: str) -> list[tuple[int, int, Segment]]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    owners = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    firsts = {
+        (node.body[0].lineno, node.body[0].col_offset)
+        for node in ast.walk(tree)
+        if isinstance(node, owners) and node.body and isinstance(node.body[0], ast.Expr)
+    }
+    spans = []
+    for start, end, node, _facing in string_literals(source):
+        if not isinstance(node, ast.Constant) or (node.lineno, node.col_offset) not in firsts:
+            continue
+        raw = source[start:end]
+        m = _STRING.match(raw)
+        if not m or "b" in m.group(1).lower():
+            continue
+        body = m.group(3)
+        core = body.strip()
+        if not _LETTER.search(core):
+            continue
+        lead, trail = body[: len(body) - len(body.lstrip())], body[len(body.rstrip()) :]
+        later = [line for line in core.split("\n")[1:] if line.strip()]
+        indent = min((line[: len(line) - len(line.lstrip())] for line in later), key=len, default="")
+        first, *rest = core.split("\n")
+        msgid = "\n".join([first] + [line[len(indent) :] for line in rest])
+        seg = Segment(raw, msgid, "docstring", m.group(1) + m.group(2) + lead, trail + m.group(2), indent)
+        if render(seg, msgid) != raw:  # a blank line holding spaces, or an uneven margin: no dedent
+            seg = Segment(raw, core, "docstring", m.group(1) + m.group(2) + lead, trail + m.group(2))
+        spans.append((start, end, seg))
+    return spans
 
 
 _LINK = re.compile(r"(\]\()([^)\s#]+)((?:#[^)\s]*)?\))")

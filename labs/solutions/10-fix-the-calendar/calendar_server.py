@@ -10,7 +10,7 @@ every message in a brand-new process, and the event created in one process is go
 
 What the specification requires is not a session: state that spans several requests MUST be
 referenced by an explicit identifier the client passes on each request (basic/index,
-Statelessness).  The form used here is the one the tools page suggests in its Stateful Tools
+Statelessness).  The design used here is the one the tools page suggests in its Stateful Tools
 section, which is non-normative guidance: a handle, passed as an ordinary tool argument and
 checked on every call, over state that outlives any process.  Where that state lives is not
 prescribed; this lab chooses a SQLite file.  The check expects, once you are done:

@@ -1,0 +1,14 @@
+"""A ferramenta de um lab de teste.
+
+    python tool.py    # imprime a resposta
+"""
+
+
+def answer() -> int:
+    """A resposta que o lab pede."""
+    # TODO: devolva a resposta
+    return 0
+
+
+if __name__ == "__main__":
+    print(answer())
