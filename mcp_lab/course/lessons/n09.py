@@ -18,23 +18,32 @@ import json
 
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question
+from mcp_lab.wire.words import N_, _
 
 ASKS = {
     "what-c-reads": Ask(
-        'Process B answers "Created e3: Dentist ..." (its calendar already held e1 and e2). '
-        "How many events will process C, a fresh process that reads calendar://week, list?",
+        N_(
+            'Process B answers "Created e3: Dentist ..." (its calendar already held e1 and e2). '
+            "How many events will process C, a fresh process that reads calendar://week, list?"
+        ),
         kind=int,
-        why="B wrote the event into its own memory (a module-level list) and exited with it; C is "
-        "a fresh process, which starts from the two seed events, e1 and e2.",
+        why=N_(
+            "B wrote the event into its own memory (a module-level list) and exited with it; C is "
+            "a fresh process, which starts from the two seed events, e1 and e2."
+        ),
     ),
     "sealed-in-b": Ask(
-        "The SDK seals A's requestState. Process B, a fresh SDK process, gets it back with the "
-        "person's answer. What does B answer? Type the JSON-RPC error code, or none if B finishes "
-        "the call.",
+        N_(
+            "The SDK seals A's requestState. Process B, a fresh SDK process, gets it back with the "
+            "person's answer. What does B answer? Type the JSON-RPC error code, or none if B finishes "
+            "the call."
+        ),
         kind=str,
-        why="by default the SDK generates its sealing key when the process starts: B's key is not "
-        "A's, so B cannot open the state and refuses it as an invalid parameter: `-32602 Invalid or "
-        "expired requestState`. It fails safe.",
+        why=N_(
+            "by default the SDK generates its sealing key when the process starts: B's key is not "
+            "A's, so B cannot open the state and refuses it as an invalid parameter: `-32602 Invalid or "
+            "expired requestState`. It fails safe."
+        ),
     ),
 }
 
@@ -47,16 +56,22 @@ _FORM = {"elicitation": {"form": {}}}
 def forged_title(state: object) -> tuple[str | None, str | None]:
     """(the title a toy `requestState` carries, None) or (None, why it is not one)."""
     if not isinstance(state, str):
-        return None, f"`my_state` is {type(state).__name__}; it must be a string, the base64 text of a JSON object."
+        return None, _("`my_state` is {kind}; it must be a string, the base64 text of a JSON object.").format(
+            kind=type(state).__name__
+        )
     try:
         decoded = json.loads(base64.b64decode(state, validate=True))
     except (binascii.Error, ValueError):
-        return None, "the toy cannot read that: a requestState here is the base64 text of a JSON object."
+        return None, _("the toy cannot read that: a requestState here is the base64 text of a JSON object.")
     title = decoded.get("title") if isinstance(decoded, dict) else None
     if not isinstance(title, str) or not title.strip():
-        return None, f'your state decodes to {decoded!r}: give it a "title" (a non-empty string).'
+        return None, _('your state decodes to {decoded}: give it a "title" (a non-empty string).').format(
+            decoded=repr(decoded)
+        )
     if title.strip() == ARGUMENT_TITLE:
-        return None, f'your state says "{ARGUMENT_TITLE}", as the arguments do: write a title nobody asked for.'
+        return None, _('your state says "{title}", as the arguments do: write a title nobody asked for.').format(
+            title=ARGUMENT_TITLE
+        )
     return title, None
 
 
@@ -69,112 +84,127 @@ def judge_forged_state(state: object) -> str | None:
         return problem
     retry = {"name": "create_event", "arguments": {"title": ARGUMENT_TITLE}, "inputResponses": _ANSWER}
     row = isolated("calendar", [("tools/call", {**retry, "requestState": state})], capabilities=_FORM)[0]
-    print("arguments said Dentist; the toy answered:", row.text or row.summary)
+    print(_("arguments said Dentist; the toy answered:"), row.text or row.summary)
     if f": {title} at " not in (row.text or ""):
-        return f"the toy did not create {title!r} (it answered {row.text or row.summary!r})."
+        return _("the toy did not create {title} (it answered {answer}).").format(
+            title=repr(title), answer=repr(row.text or row.summary)
+        )
     return None
 
 
 TASKS = {
     "forge-your-own": Task(
         judge=judge_forged_state,
-        hint="encode a JSON object with a title of your own, as `forged` does: "
-        'base64.b64encode(json.dumps({"title": "..."}).encode()).decode()',
-        prompt="Put a requestState of your own in `my_state`, run that cell, then this one.",
-        done="the toy created what your state said, not what the arguments asked for.",
+        hint=N_(
+            "encode a JSON object with a title of your own, as `forged` does: "
+            'base64.b64encode(json.dumps({"title": "..."}).encode()).decode()'
+        ),
+        prompt=N_("Put a requestState of your own in `my_state`, run that cell, then this one."),
+        done=N_("the toy created what your state said, not what the arguments asked for."),
     ),
 }
 
 
 QUESTIONS = [
     Question(
-        "What made that possible?",
+        N_("What made that possible?"),
         [
-            "The server kept a session for the client",
-            "The state rode in `requestState`",
-            "The processes shared their memory",
-            "The client rebuilt it from `requestState`",
+            N_("The server kept a session for the client"),
+            N_("The state rode in `requestState`"),
+            N_("The processes shared their memory"),
+            N_("The client rebuilt it from `requestState`"),
         ],
         1,
         [
-            "There are no sessions in 2026-07-28.",
-            "Right: the state a multi round-trip call needs rides in the message itself, echoed by the client.",
-            "Each process was fresh; nothing was shared but what the messages carried.",
-            "The client only echoes `requestState`; it is opaque to the client, and only the server reads it.",
+            N_("There are no sessions in 2026-07-28."),
+            N_("Right: the state a multi round-trip call needs rides in the message itself, echoed by the client."),
+            N_("Each process was fresh; nothing was shared but what the messages carried."),
+            N_("The client only echoes `requestState`; it is opaque to the client, and only the server reads it."),
         ],
-        situation="process A: <- tools/call create_event            -> input_required, "
-        "requestState S\n"
-        'process B: <- tools/call create_event + answers + S -> "Created e3"',
+        situation=N_(
+            "process A: <- tools/call create_event            -> input_required, "
+            "requestState S\n"
+            'process B: <- tools/call create_event + answers + S -> "Created e3"'
+        ),
     ),
     Question(
-        "Why did process C not see e3?",
+        N_("Why did process C not see e3?"),
         [
-            "The write in B failed",
-            "B's events died with process B",
-            "resources/read is cached",
-            "C needs the session id of B",
+            N_("The write in B failed"),
+            N_("B's events died with process B"),
+            N_("resources/read is cached"),
+            N_("C needs the session id of B"),
         ],
         1,
         [
-            "B's answer said 'Created e3': the write happened, in B's memory.",
-            "Right: a module-level list is connection state in disguise.",
-            "Nothing was cached between processes; each C is a fresh process.",
-            "There is no session id in 2026-07-28, and nothing would carry B's memory to C.",
+            N_("B's answer said 'Created e3': the write happened, in B's memory."),
+            N_("Right: a module-level list is connection state in disguise."),
+            N_("Nothing was cached between processes; each C is a fresh process."),
+            N_("There is no session id in 2026-07-28, and nothing would carry B's memory to C."),
         ],
-        situation='process B: tools/call create_event -> "Created e3"\n'
-        "process C: resources/read calendar://week -> e1, e2",
+        situation=N_(
+            'process B: tools/call create_event -> "Created e3"\nprocess C: resources/read calendar://week -> e1, e2'
+        ),
     ),
     Question(
-        "What does the specification *require* of state that spans requests?",
+        N_("What does the specification *require* of state that spans requests?"),
         [
-            "Sessions, resumed with an id that the server hands out when the client connects",
-            "An explicit identifier the client passes on each request",
-            "A SQLite database",
-            "One server process per client",
+            N_("Sessions, resumed with an id that the server hands out when the client connects"),
+            N_("An explicit identifier the client passes on each request"),
+            N_("A SQLite database"),
+            N_("One server process per client"),
         ],
         1,
         [
-            "Sessions were removed on purpose; they tie a client to one process.",
-            "Right: that is the MUST (basic, Statelessness). A handle argument is the tools "
-            "page's non-normative way to meet it.",
-            "Storage is not prescribed; SQLite is this course's choice.",
-            "A client may restart a stdio process at any time, and send unrelated requests down the same one.",
+            N_("Sessions were removed on purpose; they tie a client to one process."),
+            N_(
+                "Right: that is the MUST (basic, Statelessness). A handle argument is the tools "
+                "page's non-normative way to meet it."
+            ),
+            N_("Storage is not prescribed; SQLite is this course's choice."),
+            N_("A client may restart a stdio process at any time, and send unrelated requests down the same one."),
         ],
     ),
     Question(
-        "What should the server do?",
+        N_("What should the server do?"),
         [
-            "Refuse it: the integrity check fails",
-            "Accept it: the client owns the state",
-            "Ask process A, which still holds it",
-            "Open a session to recover the state",
+            N_("Refuse it: the integrity check fails"),
+            N_("Accept it: the client owns the state"),
+            N_("Ask process A, which still holds it"),
+            N_("Open a session to recover the state"),
         ],
         0,
         [
-            "Right: `requestState` is attacker-controlled input; the HMAC no longer matches, "
-            "so the server MUST reject it.",
-            "The client only carries it; the server must not trust what comes back unchecked.",
-            "Process A may be gone; nothing in the design lets processes ask each other.",
-            "There are no sessions to open; and a session would not make tampered state valid.",
+            N_(
+                "Right: `requestState` is attacker-controlled input; the HMAC no longer matches, "
+                "so the server MUST reject it."
+            ),
+            N_("The client only carries it; the server must not trust what comes back unchecked."),
+            N_("Process A may be gone; nothing in the design lets processes ask each other."),
+            N_("There are no sessions to open; and a session would not make tampered state valid."),
         ],
-        situation='<- input_required, requestState "eyJ3aGVuIjpudWxsfQ.9b2e..."\n'
-        '-> retry whose requestState was edited: "eyJ3aGVuIjoiMjAyNiJ9.9b2e..."',
+        situation=N_(
+            '<- input_required, requestState "eyJ3aGVuIjpudWxsfQ.9b2e..."\n'
+            '-> retry whose requestState was edited: "eyJ3aGVuIjoiMjAyNiJ9.9b2e..."'
+        ),
     ),
     Question(
-        "A server with no authentication hands out calendar handles. What protects a calendar?",
+        N_("A server with no authentication hands out calendar handles. What protects a calendar?"),
         [
-            "Nothing can",
-            "The handle itself: long, random, and with a bounded lifetime",
-            "The server's check of who the caller is, run on every call that names it",
-            "The signed `requestState`",
+            N_("Nothing can"),
+            N_("The handle itself: long, random, and with a bounded lifetime"),
+            N_("The server's check of who the caller is, run on every call that names it"),
+            N_("The signed `requestState`"),
         ],
         1,
         [
-            "Something can: whoever holds the handle is treated as its owner, so the handle "
-            "must be hard to guess and must not live forever.",
-            "Right: without authentication the handle is necessarily a bearer token.",
-            "An unauthenticated server cannot tell callers apart, so there is nobody to check.",
-            "`requestState` lives for one multi round-trip call; it does not guard a calendar.",
+            N_(
+                "Something can: whoever holds the handle is treated as its owner, so the handle "
+                "must be hard to guess and must not live forever."
+            ),
+            N_("Right: without authentication the handle is necessarily a bearer token."),
+            N_("An unauthenticated server cannot tell callers apart, so there is nobody to check."),
+            N_("`requestState` lives for one multi round-trip call; it does not guard a calendar."),
         ],
     ),
 ]

@@ -19,12 +19,13 @@ from typing import Any
 
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question
+from mcp_lab.wire.words import N_, _
 
 HEADER_FORMS = [
-    "Açores, as typed",
-    "Açores, percent-encoded (A%C3%A7ores)",
-    "a Base64 sentinel",
-    "no header: the body carries it",
+    N_("Açores, as typed"),
+    N_("Açores, percent-encoded (A%C3%A7ores)"),
+    N_("a Base64 sentinel"),
+    N_("no header: the body carries it"),
 ]
 
 
@@ -39,26 +40,36 @@ def header_form(value: str | None) -> str:
 
 ASKS = {
     "region-header-form": Ask(
-        'The client calls the showcase\'s test_header_echo with region "Açores" over HTTP. '
-        "What does the Mcp-Param-Region header carry?",
+        N_(
+            'The client calls the showcase\'s test_header_echo with region "Açores" over HTTP. '
+            "What does the Mcp-Param-Region header carry?"
+        ),
         options=HEADER_FORMS,
-        why="a header value must be plain ASCII, and ç is not; the client wraps the UTF-8 bytes in "
-        "Base64 between =?base64? and ?=, and the server decodes them before comparing with the body.",
+        why=N_(
+            "a header value must be plain ASCII, and ç is not; the client wraps the UTF-8 bytes in "
+            "Base64 between =?base64? and ?=, and the server decodes them before comparing with the body."
+        ),
     ),
     "get-status": Ask(
-        "A GET on the calendar's MCP endpoint, no body: which HTTP status comes back? Type the number.",
+        N_("A GET on the calendar's MCP endpoint, no body: which HTTP status comes back? Type the number."),
         kind=int,
-        why="2026-07-28 removed the GET stream (and sessions with it): a modern-only server SHOULD "
-        "answer GET and DELETE with 405 Method Not Allowed, and the calendar names the one method "
-        "it takes in `Allow: POST`.",
+        why=N_(
+            "2026-07-28 removed the GET stream (and sessions with it): a modern-only server SHOULD "
+            "answer GET and DELETE with 405 Method Not Allowed, and the calendar names the one method "
+            "it takes in `Allow: POST`."
+        ),
     ),
     "sdk-bare-get": Ask(
-        "The official SDK's server (mcp 2.3.0) gets a GET that carries Accept and no "
-        "MCP-Protocol-Version header: which HTTP status comes back? Type the number.",
+        N_(
+            "The official SDK's server (mcp 2.3.0) gets a GET that carries `Accept` and no "
+            "MCP-Protocol-Version header: which HTTP status comes back? Type the number."
+        ),
         kind=int,
-        why="the SDK serves both eras on one endpoint and picks the era from MCP-Protocol-Version "
-        "alone: without it the GET takes the legacy path, where a GET without Mcp-Session-Id is a "
-        "session request with no session (400, -32600). With 2026-07-28 in the header it gets 405.",
+        why=N_(
+            "the SDK serves both eras on one endpoint and picks the era from MCP-Protocol-Version "
+            "alone: without it the GET takes the legacy path, where a GET without Mcp-Session-Id is a "
+            "session request with no session (400, -32600). With 2026-07-28 in the header it gets 405."
+        ),
     ),
 }
 
@@ -70,19 +81,21 @@ def _judge_header(ex: Any) -> str | None:
     if ex.status == 400 and code == -32020:
         return None
     if ex.status < 300:
-        return (
+        return _(
             "the server accepted the call: the mirrored headers still agree with the body; give one "
             "of MCP-Protocol-Version, Mcp-Method, Mcp-Name a value the body does not carry"
         )
-    return f"the server answered {ex.status} {code}, not a header mismatch: read its message above"
+    return _("the server answered {status} {code}, not a header mismatch: read its message above").format(
+        status=ex.status, code=code
+    )
 
 
 TASKS = {
     "break-a-header": Task(
         judge=_judge_header,
-        hint="Mcp-Name must equal the tool's name in the body (create_event); any other name breaks it.",
-        prompt="Put a header and a value the body does not carry in my_header above, then run both cells.",
-        done="the server refused your header, as the rule says it must.",
+        hint=N_("Mcp-Name must equal the tool's name in the body (create_event); any other name breaks it."),
+        prompt=N_("Put a header and a value the body does not carry in my_header above, then run both cells."),
+        done=N_("the server refused your header, as the rule says it must."),
     ),
 }
 
@@ -125,76 +138,89 @@ def wait_for_stream_end(client: Any, seconds: float = 5.0) -> None:
 
 
 GET_Q = Question(
-    "Over Streamable HTTP, a modern server receives a `GET` on its MCP endpoint. What should it answer?",
-    ["200 with an SSE stream", "405 Method Not Allowed", "404 Not Found", "202 Accepted, no body"],
+    N_("Over Streamable HTTP, a modern server receives a `GET` on its MCP endpoint. What should it answer?"),
+    [N_("200 with an SSE stream"), "405 Method Not Allowed", "404 Not Found", N_("202 Accepted, no body")],
     1,
     [
-        "The GET stream was removed in 2026-07-28; long-lived notifications use `subscriptions/listen`.",
-        "Right: the endpoint is POST only.",
-        "The endpoint exists; it just does not accept GET.",
-        "202 is the answer to a POSTed notification, not to a GET.",
+        N_("The GET stream was removed in 2026-07-28; long-lived notifications use `subscriptions/listen`."),
+        N_("Right: the endpoint is POST only."),
+        N_("The endpoint exists; it just does not accept GET."),
+        N_("202 is the answer to a POSTed notification, not to a GET."),
     ],
 )
 MISMATCH_Q = Question(
-    "What is the answer?",
-    ["The header wins", "400 with -32020", "The body wins silently", "400 with -32022"],
+    N_("What is the answer?"),
+    [N_("The header wins"), N_("400 with -32020"), N_("The body wins silently"), N_("400 with -32022")],
     1,
     [
-        "The body is the source of truth; the headers only mirror it for intermediaries.",
-        "Right: headers that disagree with the body are refused with -32020 (header mismatch).",
-        "A mismatch is an error, not something to paper over.",
-        "-32022 is for a version the server does not serve; here the two copies disagree.",
+        N_("The body is the source of truth; the headers only mirror it for intermediaries."),
+        N_("Right: headers that disagree with the body are refused with -32020 (header mismatch)."),
+        N_("A mismatch is an error, not something to paper over."),
+        N_("-32022 is for a version the server does not serve; here the two copies disagree."),
     ],
-    situation="POST /mcp\nMCP-Protocol-Version: 2025-11-25\n\n"
-    '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta":\n'
-    '  {"io.modelcontextprotocol/protocolVersion": "2026-07-28", ...}}}',
+    situation=(  # wire only: nothing to translate
+        "POST /mcp\nMCP-Protocol-Version: 2025-11-25\n\n"
+        '{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta":\n'
+        '  {"io.modelcontextprotocol/protocolVersion": "2026-07-28", ...}}}'
+    ),
 )
 SAME_Q = Question(
-    "What is the same over stdio and over Streamable HTTP?",
-    ["The framing", "The meaning of every message", "The answer to a notification", "The `Mcp-Session-Id` header"],
+    N_("What is the same over stdio and over Streamable HTTP?"),
+    [
+        N_("The framing"),
+        N_("The meaning of every message"),
+        N_("The answer to a notification"),
+        N_("The `Mcp-Session-Id` header"),
+    ],
     1,
     [
-        "stdio frames by lines; HTTP by requests and SSE events.",
-        "Right: one request means the same thing whichever way it travels.",
-        "On HTTP a notification gets 202 with no body; on stdio it gets nothing at all.",
-        "Sessions belong to the legacy era, and stdio never had that header.",
+        N_("stdio frames by lines; HTTP by requests and SSE events."),
+        N_("Right: one request means the same thing whichever way it travels."),
+        N_("On HTTP a notification gets 202 with no body; on stdio it gets nothing at all."),
+        N_("Sessions belong to the legacy era, and stdio never had that header."),
     ],
 )
 LEGACY_Q = Question(
-    "What does the spec say comes back?",
+    N_("What does the spec say comes back?"),
     [
-        "404 with a -32601 body",
-        "400 Bad Request: the required headers are missing",
-        "200 with an InitializeResult",
+        N_("404 with a -32601 body"),
+        N_("400 Bad Request: the required headers are missing"),
+        N_("200 with an InitializeResult"),
         "405 Method Not Allowed",
     ],
     1,
     [
-        "That is the conformance suite's check, for a *modern-shaped* `initialize` (with the headers "
-        "and `_meta`); this request fails validation before its method is looked at.",
-        "Right: the compatibility matrix and the protocol version header section: no "
-        "MCP-Protocol-Version, so server validation rejects it with 400 (-32020).",
-        "A modern-only server does not implement `initialize`.",
-        "405 is about the HTTP method (GET); this is a POST.",
+        N_(
+            "That is the conformance suite's check, for a *modern-shaped* `initialize` (with the headers "
+            "and `_meta`); this request fails validation before its method is looked at."
+        ),
+        N_(
+            "Right: the compatibility matrix and the protocol version header section: no "
+            "MCP-Protocol-Version, so server validation rejects it with 400 (-32020)."
+        ),
+        N_("A modern-only server does not implement `initialize`."),
+        N_("405 is about the HTTP method (GET); this is a POST."),
     ],
-    situation="POST /mcp  (a modern-only server; no MCP-Protocol-Version, no Mcp-Method header)\n\n"
-    '{"jsonrpc": "2.0", "id": 1, "method": "initialize",\n'
-    ' "params": {"protocolVersion": "2025-11-25", "capabilities": {}, ...}}',
+    situation=N_(
+        "POST /mcp  (a modern-only server; no MCP-Protocol-Version, no Mcp-Method header)\n\n"
+        '{"jsonrpc": "2.0", "id": 1, "method": "initialize",\n'
+        ' "params": {"protocolVersion": "2025-11-25", "capabilities": {}, ...}}'
+    ),
 )
 CANCEL_Q = Question(
-    "A client's `tools/call` over Streamable HTTP passes its deadline. How does it cancel the request?",
+    N_("A client's `tools/call` over Streamable HTTP passes its deadline. How does it cancel the request?"),
     [
-        "It closes that request's response stream",
-        "It POSTs `notifications/cancelled` with the id",
-        "It sends `DELETE` with its session id",
-        "It cannot: it waits for the answer",
+        N_("It closes that request's response stream"),
+        N_("It POSTs `notifications/cancelled` with the id"),
+        N_("It sends `DELETE` with its session id"),
+        N_("It cannot: it waits for the answer"),
     ],
     0,
     [
-        "Right: over HTTP the disconnect is the cancellation, and the server MUST treat it so.",
-        "That is the stdio way; over HTTP no `notifications/cancelled` is required or expected.",
-        "2026-07-28 has no sessions, and DELETE is answered 405.",
-        "It SHOULD cancel and stop waiting; a timeout exists so that nobody waits forever.",
+        N_("Right: over HTTP the disconnect is the cancellation, and the server MUST treat it so."),
+        N_("That is the stdio way; over HTTP no `notifications/cancelled` is required or expected."),
+        N_("2026-07-28 has no sessions, and DELETE is answered 405."),
+        N_("It SHOULD cancel and stop waiting; a timeout exists so that nobody waits forever."),
     ],
 )
 QUESTIONS = [GET_Q, MISMATCH_Q, SAME_Q, LEGACY_Q, CANCEL_Q]
