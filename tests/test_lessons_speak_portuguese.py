@@ -27,7 +27,13 @@ from mcp_lab.notebook import i18n, interactions
 from mcp_lab.notebook.quiz import markdown_html
 from mcp_lab.wire.words import _
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(lessons.__path__) if not m.name.startswith("_"))
+# A module whose words are the sentences a function returns, not tables of texts: its own test below.
+SENTENCES_ONLY = {"lab08"}
+MODULES = sorted(
+    m.name
+    for m in pkgutil.iter_modules(lessons.__path__)
+    if not m.name.startswith("_") and m.name not in SENTENCES_ONLY
+)
 
 
 @pytest.fixture
@@ -87,3 +93,22 @@ def test_the_portuguese_prompt_replaces_the_english_one(portuguese):
     labels = [label for label, _value in guess._input.options]
     assert labels == ["um resultado completo", "-32602", "-32022", "-32601"]
     assert guess.options[0] == "a complete result"  # the value expect() compares stays English
+
+
+def test_lab08_says_what_the_server_did_in_portuguese(portuguese):
+    """lab08.said() reads the learner's server's answer into one sentence, shown in the edition's
+    language; what the server said (its TODO message, the person's question) stays as it came."""
+    from mcp_lab.course.lessons import lab08
+    from mcp_lab.wire import jsonrpc
+
+    todo = jsonrpc.Error(1, -32603, "NotImplementedError: TODO 2 in ask_for_room")
+    assert lab08.said(todo) == "ainda não terminado: TODO 2 (o servidor diz: TODO 2 in ask_for_room)"
+    asked = jsonrpc.Result(
+        1, {"resultType": "input_required", "inputRequests": {"room": {"params": {"message": "Room?"}}}}
+    )
+    assert lab08.said(asked) == "pergunta à pessoa (room: Room?)"
+    assert "NÃO DEVE" in lab08.said(asked, declared_form=False)
+    refused = jsonrpc.Error(1, lab08.MISSING_CAPABILITY, "m", data={"elicitation": {"form": {}}})
+    assert lab08.said(refused).startswith("recusada com -32021, embora esta solicitação tenha declarado um formulário")
+    assert lab08.said(refused, declared_form=False).startswith("recusada com -32021, citando {'elicitation'")
+    assert lab08.said(5) == "não há resposta para ler: 5"

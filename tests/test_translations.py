@@ -152,6 +152,50 @@ def test_the_wire_is_never_translated(edition):
     assert "io.modelcontextprotocol/protocolVersion" in found[0].message
 
 
+# One message breaking each row of the envelope table (tests/test_envelope_rules.py has many more).
+ENVELOPE_BREAKERS = {
+    "batch": [],
+    "not-object": 1,
+    "jsonrpc-version": {"jsonrpc": "1.0", "id": 1, "method": "x"},
+    "id-null": {"jsonrpc": "2.0", "id": None, "method": "x"},
+    "error-id-null": {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "m"}},
+    "id-type": {"jsonrpc": "2.0", "id": True, "method": "x"},
+    "method-missing": {"jsonrpc": "2.0", "id": 1},
+    "method-type": {"jsonrpc": "2.0", "id": 1, "method": ""},
+    "mixed-message": {"jsonrpc": "2.0", "id": 1, "method": "x", "result": {}},
+    "params-type": {"jsonrpc": "2.0", "id": 1, "method": "x", "params": [1]},
+    "result-and-error": {"jsonrpc": "2.0", "id": 1, "result": {}, "error": {"code": 1, "message": "m"}},
+    "result-id": {"jsonrpc": "2.0", "result": {}},
+    "result-type": {"jsonrpc": "2.0", "id": 1, "result": 3},
+    "error-code": {"jsonrpc": "2.0", "id": 1, "error": {"message": "m"}},
+    "error-message": {"jsonrpc": "2.0", "id": 1, "error": {"code": 1}},
+}
+
+
+def test_envelope_findings_speak_the_edition_but_the_wire_stays_english(edition):
+    """The lint shows each envelope row's line in Portuguese; what the parser raises (and a server
+    sends back as its JSON-RPC error message) is the same English in any edition."""
+    from mcp_lab.wire import jsonrpc
+    from mcp_lab.wire.lint import lint
+
+    assert set(ENVELOPE_BREAKERS) == {row.rule for row in jsonrpc.ENVELOPE_RULES}
+    rows = {row.rule: row for row in jsonrpc.ENVELOPE_RULES}
+    english = {rule: rows[rule].message(value) for rule, value in ENVELOPE_BREAKERS.items()}
+    edition.set_language("pt-BR")
+    for rule, value in ENVELOPE_BREAKERS.items():
+        assert rows[rule].message(value) == english[rule], rule
+        assert rows[rule].shown(value) != english[rule], f"{rule} has no Portuguese: {english[rule]!r}"
+
+    bad = '{"jsonrpc": "2.0", "id": true, "method": "tools/list"}'
+    shown = [f.message for f in lint(bad, era="modern") if f.rule == "id-type"]
+    assert shown == [
+        "o id precisa ser uma string ou um inteiro, e não bool true; o servidor responde -32600 Invalid Request"
+    ]
+    with pytest.raises(jsonrpc.ProtocolError) as raised:
+        jsonrpc.parse(bad)
+    assert raised.value.message == "Invalid Request: id must be a string or an integer, not bool true"
+
+
 def test_import_mcp_lab_reads_no_catalog():
     """`import mcp_lab` stays cheap in a Portuguese kernel: no polib, no Babel, no catalog read
     until the first message is shown; then the catalog is read once."""

@@ -14,7 +14,9 @@ table here, in the manner of h11's `_state.py`, and every judge reads the same r
     broken     the predicate: True when the message breaks the rule
     code       the JSON-RPC code a receiver answers with
     anchor     where the specification states it (`url` gives the public URL)
-    message    one line saying what is wrong, built from the message itself
+    wording    what is wrong, read from the message itself: an English template (marked `N_`)
+               and the values it is filled with; `message(value)` is that line in English,
+               `shown(value)` the same line in the learner's language
     stops      when broken, the rows after it cannot be judged (a batch has no "method")
     tolerated  a parser reading a peer accepts it all the same (see below)
 
@@ -29,6 +31,12 @@ accepts it so the client can still show the error (`first_broken(value, tolerate
 agreement test (tests/test_envelope_rules.py) runs every row through every judge, this exception
 included.
 
+Two readers, two languages.  What the parser raises and the HTTP binding answers goes on the wire
+(a JSON-RPC error message), and a wire never changes with the learner's language: they call
+`row.message(value)`, always English.  The lint shows its findings to a person: it calls
+`row.shown(value)`, which looks the template up in the edition's catalog at that moment (not at
+import) through `mcp_lab.wire.words`, and fills in the same values.
+
 What is not here: the framing of a line (JSON at all, one line) belongs to `jsonrpc.parse` and
 the lint's framing checks; a request id still pending is state, kept by `jsonrpc.PendingIds`; who
 may send what (a client never sends a response) is a rule of roles, not of the envelope.
@@ -40,6 +48,8 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from mcp_lab.wire.words import N_, _
 
 SPEC = "https://modelcontextprotocol.io/specification/2026-07-28/"
 INVALID_REQUEST = -32600  # the one code an envelope rule answers with; jsonrpc re-exports it
@@ -63,19 +73,40 @@ def _error_code_ok(err: Any) -> bool:
     return isinstance(code, int) and not isinstance(code, bool)
 
 
-def _jsonrpc_message(obj: dict) -> str:
+# A wording: (English template, the values its {placeholders} take).
+Wording = tuple[str, dict[str, str]]
+
+
+def _jsonrpc_message(obj: dict) -> Wording:
     if "jsonrpc" not in obj:
-        return 'the "jsonrpc": "2.0" member is missing'
-    return f'"jsonrpc" must be exactly the string "2.0", not {json.dumps(obj["jsonrpc"])}'
+        return N_('the "jsonrpc": "2.0" member is missing'), {}
+    return N_('"jsonrpc" must be exactly the string "2.0", not {value}'), {"value": json.dumps(obj["jsonrpc"])}
 
 
-def _null_id_message(obj: dict) -> str:
-    return "id must be a string or an integer, not None: never null in MCP (stricter than JSON-RPC)"
+def _null_id_message(obj: dict) -> Wording:
+    return N_("id must be a string or an integer, not None: never null in MCP (stricter than JSON-RPC)"), {}
 
 
-def _id_type_message(obj: dict) -> str:
+def _null_error_id_message(obj: dict) -> Wording:
+    return (
+        N_(
+            "id must be a string or an integer, not None: never null in MCP (stricter than JSON-RPC); "
+            "an error answering an unreadable request omits the id"
+        ),
+        {},
+    )
+
+
+def _id_type_message(obj: dict) -> Wording:
     rid = obj["id"]
-    return f"id must be a string or an integer, not {type(rid).__name__} {json.dumps(rid)}"
+    return N_("id must be a string or an integer, not {kind} {value}"), {
+        "kind": type(rid).__name__,
+        "value": json.dumps(rid),
+    }
+
+
+def _params_type_message(obj: dict) -> Wording:
+    return N_('"params" must be an object in MCP, not {value}'), {"value": json.dumps(obj["params"])[:40]}
 
 
 @dataclass(frozen=True)
@@ -87,7 +118,7 @@ class EnvelopeRule:
     broken: Callable[[Any], bool]
     code: int
     anchor: str
-    message: Callable[[Any], str]
+    wording: Callable[[Any], Wording]
     path: str = ""
     stops: bool = False
     tolerated: bool = False
@@ -96,9 +127,20 @@ class EnvelopeRule:
     def url(self) -> str:
         return SPEC + self.anchor
 
+    def message(self, value: Any) -> str:
+        """What is wrong with `value`, in English: the line the parser raises and a server sends."""
+        template, values = self.wording(value)
+        return template.format(**values)
 
-def _says(text: str) -> Callable[[Any], str]:
-    return lambda _obj: text
+    def shown(self, value: Any) -> str:
+        """The same line in the edition's language, looked up now: what the lint shows a person."""
+        template, values = self.wording(value)
+        return _(template).format(**values)
+
+
+def _says(text: str) -> Callable[[Any], Wording]:
+    """A wording with nothing to fill in (`text` is marked N_ where the row is written)."""
+    return lambda _obj: (text, {})
 
 
 ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
@@ -108,7 +150,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda v: isinstance(v, list),
         INVALID_REQUEST,
         "basic/index#messages",
-        _says("a JSON array is a JSON-RPC batch, and MCP has no batches: send one object per line"),
+        _says(N_("a JSON array is a JSON-RPC batch, and MCP has no batches: send one object per line")),
         stops=True,
     ),
     EnvelopeRule(
@@ -117,7 +159,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda v: not isinstance(v, dict),
         INVALID_REQUEST,
         "basic/index#messages",
-        _says("a message must be a JSON object"),
+        _says(N_("a message must be a JSON object")),
         stops=True,
     ),
     EnvelopeRule(
@@ -144,7 +186,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: "id" in o and o["id"] is None and _is_error_answer(o),
         INVALID_REQUEST,
         "basic/index#error-responses",
-        lambda o: _null_id_message(o) + "; an error answering an unreadable request omits the id",
+        _null_error_id_message,
         path="id",
         tolerated=True,
     ),
@@ -163,7 +205,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: not ("method" in o or "result" in o or "error" in o),
         INVALID_REQUEST,
         "basic/index#requests",
-        _says('no "method", "result" or "error": this is neither a request, a notification nor a response'),
+        _says(N_('no "method", "result" or "error": this is neither a request, a notification nor a response')),
         path="method",
         stops=True,
     ),
@@ -173,7 +215,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: "method" in o and not (isinstance(o["method"], str) and o["method"]),
         INVALID_REQUEST,
         "basic/index#requests",
-        _says('"method" must be a non-empty string'),
+        _says(N_('"method" must be a non-empty string')),
         path="method",
         stops=True,
     ),
@@ -183,7 +225,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: "method" in o and ("result" in o or "error" in o),
         INVALID_REQUEST,
         "basic/index#messages",
-        _says("a request cannot also carry result or error"),
+        _says(N_("a request cannot also carry result or error")),
     ),
     EnvelopeRule(
         "params-type",
@@ -191,7 +233,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: "method" in o and "params" in o and not isinstance(o["params"], dict),
         INVALID_REQUEST,
         "basic/index#requests",
-        lambda o: f'"params" must be an object in MCP, not {json.dumps(o["params"])[:40]}',
+        _params_type_message,
         path="params",
         stops=True,
     ),
@@ -201,7 +243,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: _is_answer(o) and "result" in o and "error" in o,
         INVALID_REQUEST,
         "basic/index#responses",
-        _says("a response carries result or error, not both"),
+        _says(N_("a response carries result or error, not both")),
         stops=True,
     ),
     EnvelopeRule(
@@ -210,7 +252,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: _is_answer(o) and "result" in o and "id" not in o,
         INVALID_REQUEST,
         "basic/index#result-responses",
-        _says("a result must carry the id of the request it answers"),
+        _says(N_("a result must carry the id of the request it answers")),
         path="id",
     ),
     EnvelopeRule(
@@ -219,7 +261,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: _is_answer(o) and "result" in o and not isinstance(o["result"], dict),
         INVALID_REQUEST,
         "basic/index#result-responses",
-        _says('"result" must be an object in MCP'),
+        _says(N_('"result" must be an object in MCP')),
         path="result",
     ),
     EnvelopeRule(
@@ -228,7 +270,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: _is_answer(o) and "error" in o and not _error_code_ok(o["error"]),
         INVALID_REQUEST,
         "basic/index#error-responses",
-        _says('"error" must be an object with an integer "code"'),
+        _says(N_('"error" must be an object with an integer "code"')),
         path="error",
         stops=True,
     ),
@@ -238,7 +280,7 @@ ENVELOPE_RULES: tuple[EnvelopeRule, ...] = (
         lambda o: _is_answer(o) and "error" in o and not isinstance(o["error"].get("message"), str),
         INVALID_REQUEST,
         "basic/index#error-responses",
-        _says('"error.message" is required and must be a string'),
+        _says(N_('"error.message" is required and must be a string')),
         path="error.message",
     ),
 )

@@ -181,7 +181,7 @@ def envelope_findings(d: Draft, out: Findings, part: str) -> bool:
             if part == "answer"
             else _("; the server answers {code} {name}").format(code=row.code, name=jsonrpc.ERROR_NAMES[row.code])
         )
-        out.append(Finding("error", row.rule, row.anchor, row.message(d.obj) + answer, path=row.path))
+        out.append(Finding("error", row.rule, row.anchor, row.shown(d.obj) + answer, path=row.path))
         stop = stop or row.stops
     return stop
 

@@ -29,6 +29,7 @@ import re
 from typing import Any
 
 from mcp_lab.wire import jsonrpc
+from mcp_lab.wire.words import _
 
 __all__ = ["said"]
 
@@ -41,20 +42,24 @@ def said(answer: Any, *, declared_form: bool = True) -> str:
     if isinstance(answer, jsonrpc.Error):
         todo = _TODO.search(answer.message or "")
         if todo:
-            return f"not finished yet: TODO {todo.group(2)} (the server says: {todo.group(1)})"
+            return _("not finished yet: TODO {n} (the server says: {says})").format(n=todo.group(2), says=todo.group(1))
         if answer.code == MISSING_CAPABILITY:
             if declared_form:
-                return "refused with -32021 although this request declared a form: look at TODO 1's test again"
-            return f"refused with -32021, naming {answer.data}: right, this client cannot show a form"
-        return f"error {answer.code}: {answer.message}"
+                return _("refused with -32021 although this request declared a form: look at TODO 1's test again")
+            return _("refused with -32021, naming {data}: right, this client cannot show a form").format(
+                data=answer.data
+            )
+        return _("error {code}: {message}").format(code=answer.code, message=answer.message)
     if not isinstance(answer, jsonrpc.Result):
-        return f"no answer to read: {answer!r}"
+        return _("no answer to read: {answer}").format(answer=repr(answer))
     if answer.result_type == "input_required":
         if not declared_form:
-            return "it asks a client that declared no form, which a server MUST NOT do: that is TODO 1"
+            return _("it asks a client that declared no form, which a server MUST NOT do: that is TODO 1")
         questions = answer.result.get("inputRequests") or {}
         asked = [f"{key}: {q.get('params', {}).get('message')}" for key, q in questions.items()]
-        return "asks the person (" + "; ".join(asked) + ")"
+        return _("asks the person ({questions})").format(questions="; ".join(asked))
     content = answer.result.get("content") or [{}]
     text = content[0].get("text", "")
-    return f"{'a tool error' if answer.result.get('isError') else 'complete'}: {text}"
+    if answer.result.get("isError"):
+        return _("a tool error: {text}").format(text=text)
+    return _("complete: {text}").format(text=text)

@@ -23,27 +23,35 @@ from typing import Any
 
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question
+from mcp_lab.wire.words import N_, _
 
+# Options are English values (what `which_name` returns and the reveal compares); the display translates them.
 NAMES = (
-    "The name in the recording",
-    "The name the other server lists at the same place",
-    "None: the call is not sent",
+    N_("The name in the recording"),
+    N_("The name the other server lists at the same place"),
+    N_("None: the call is not sent"),
 )
 
 ASKS = {
     "replayed-tool-name": Ask(
-        "The recording calls tools/call with the calendar's tool name. The solved lab 10 server "
-        "lists another tool first in its tools/list. Which tool name does the replayed tools/call carry?",
+        N_(
+            "The recording calls tools/call with the calendar's tool name. The solved lab 10 server "
+            "lists another tool first in its tools/list. Which tool name does the replayed tools/call carry?"
+        ),
         options=list(NAMES),
-        why="a replay sends exactly the recorded requests: method names and tool, prompt and "
-        "resource names are never remapped. Only a value the server minted in a result and the "
-        "client sent back (a handle, a cursor, a requestState) is taken from the new server.",
+        why=N_(
+            "a replay sends exactly the recorded requests: method names and tool, prompt and "
+            "resource names are never remapped. Only a value the server minted in a result and the "
+            "client sent back (a handle, a cursor, a requestState) is taken from the new server."
+        ),
     ),
     "my-replay": Ask(
-        "Replayed against OTHER, how many of your session's exchanges will the diff mark changed? Type a number.",
+        N_("Replayed against OTHER, how many of your session's exchanges will the diff mark changed? Type a number."),
         kind=int,
-        why="each changed row lists its JSON paths: descriptions, serverInfo, cache hints and the "
-        "server's own wording all count; only ids and requestState are set aside.",
+        why=N_(
+            "each changed row lists its JSON paths: descriptions, serverInfo, cache hints and the "
+            "server's own wording all count; only ids and requestState are set aside."
+        ),
     ),
 }
 
@@ -95,22 +103,24 @@ def ask_player(player: Any, my_request: Any) -> Any:
 
 def _judge_refusal(answer: Any) -> str | None:
     if not hasattr(answer, "ok"):
-        return 'my_request is a pair: ("method", {params}), for example ("tools/list", {})'
+        return _('my_request is a pair: ("method", {params}), for example {example}').format(
+            params="{params}", example='("tools/list", {})'
+        )
     if answer.ok:
-        return "the player had exactly that request recorded and answered it: change a param"
+        return _("the player had exactly that request recorded and answered it: change a param")
     if answer.code == -32601:
-        return "the recording holds no request with that method: pick one it holds, with other params"
+        return _("the recording holds no request with that method: pick one it holds, with other params")
     if answer.code == -32602:
         return None
-    return f"the player answered {answer.code}: read its message above"
+    return _("the player answered {code}: read its message above").format(code=answer.code)
 
 
 TASKS = {
     "player-refuses": Task(
         judge=_judge_refusal,
-        hint="The recording holds tools/list and tools/call: ask for tools/call with other arguments.",
-        prompt="Write my_request above: a method the recording holds, params it never saw; run both cells.",
-        done="refused with -32602: the player knows the method, not those params.",
+        hint=N_("The recording holds tools/list and tools/call: ask for tools/call with other arguments."),
+        prompt=N_("Write my_request above: a method the recording holds, params it never saw; run both cells."),
+        done=N_("refused with -32602: the player knows the method, not those params."),
     ),
 }
 
@@ -126,88 +136,102 @@ def person_accepts(when: str):
 
 QUESTIONS = [
     Question(
-        "A replay reaches a retry after input_required. Which requestState does it echo?",
+        N_("A replay reaches a retry after input_required. Which requestState does it echo?"),
         [
-            "The one in the recording",
-            "The one the new server just issued",
-            "None: the replay drops requestState",
-            "A fresh random value it makes up",
+            N_("The one in the recording"),
+            N_("The one the new server just issued"),
+            N_("None: the replay drops requestState"),
+            N_("A fresh random value it makes up"),
         ],
         1,
         [
-            "The recorded state was issued by another server (or another run); echoing it asks "
-            "the new server to trust state it never made.",
-            "Right: the client echoes what this server handed out; only the person's answers come from the recording.",
-            "Without requestState the server could not continue the call it began.",
-            "requestState is opaque and issued by the server; a client never invents one.",
+            N_(
+                "The recorded state was issued by another server (or another run); echoing it asks "
+                "the new server to trust state it never made."
+            ),
+            N_(
+                "Right: the client echoes what this server handed out; only the person's answers come from the recording."
+            ),
+            N_("Without requestState the server could not continue the call it began."),
+            N_("requestState is opaque and issued by the server; a client never invents one."),
         ],
     ),
     Question(
-        "Your recording calls tools/call create_event. The server you replay it against "
-        "lists create_calendar first in its tools/list. What does the replay send?",
+        N_(
+            "Your recording calls tools/call create_event. The server you replay it against "
+            "lists create_calendar first in its tools/list. What does the replay send?"
+        ),
         [
-            "tools/call create_event, as recorded",
-            "tools/call create_calendar, at the same place",
-            "Nothing: it skips a tool it has not seen",
-            "tools/list again, to learn the names",
+            N_("tools/call create_event, as recorded"),
+            N_("tools/call create_calendar, at the same place"),
+            N_("Nothing: it skips a tool it has not seen"),
+            N_("tools/list again, to learn the names"),
         ],
         0,
         [
-            "Right: a replay sends the recorded requests; names are never remapped. Only values "
-            "the server minted and the client sent back (handles, cursors, requestState) are.",
-            "A tool name is chosen by the client, not minted by the server: swapping it would "
-            "call another tool, a write to the wrong place on a real server.",
-            "It sends the call; if the server has no such tool, its answer says so and the diff shows it.",
-            "It sends the recorded requests in order, no more and no fewer.",
+            N_(
+                "Right: a replay sends the recorded requests; names are never remapped. Only values "
+                "the server minted and the client sent back (handles, cursors, requestState) are."
+            ),
+            N_(
+                "A tool name is chosen by the client, not minted by the server: swapping it would "
+                "call another tool, a write to the wrong place on a real server."
+            ),
+            N_("It sends the call; if the server has no such tool, its answer says so and the diff shows it."),
+            N_("It sends the recorded requests in order, no more and no fewer."),
         ],
     ),
     Question(
-        "Replaying the chapter's legacy probe with era='modern' against the reference server "
-        "lists 12 tools, not 13. Why?",
+        N_(
+            "Replaying the chapter's legacy probe with era='modern' against the reference server "
+            "lists 12 tools, not 13. Why?"
+        ),
         [
-            "The thirteenth tool needs a session",
-            "The reference server was upgraded since",
-            "The diff leaves out the last tool",
-            "The _meta makes the server hide one",
+            N_("The thirteenth tool needs a session"),
+            N_("The reference server was upgraded since"),
+            N_("The diff leaves out the last tool"),
+            N_("The _meta makes the server hide one"),
         ],
         0,
         [
-            "Right: without initialize there is no session, and the server lists what it lists before one.",
-            "The same pinned package answered both; only the conversation changed.",
-            "The diff reports the missing tool as a removed path, answer.result.tools[12].",
-            "A legacy server ignores _meta; the difference is the missing handshake.",
+            N_("Right: without initialize there is no session, and the server lists what it lists before one."),
+            N_("The same pinned package answered both; only the conversation changed."),
+            N_("The diff reports the missing tool as a removed path, answer.result.tools[12]."),
+            N_("A legacy server ignores _meta; the difference is the missing handshake."),
         ],
     ),
     Question(
-        "Which differences does a replay set aside before comparing, by default?",
+        N_("Which differences does a replay set aside before comparing, by default?"),
         [
-            "Nothing at all",
-            "Every field under _meta",
-            "The id and every requestState",
-            "Any field whose value is a string",
+            N_("Nothing at all"),
+            N_("Every field under _meta"),
+            N_("The id and every requestState"),
+            N_("Any field whose value is a string"),
         ],
         2,
         [
-            "Ids are remapped on replay and requestState is opaque: comparing them would call every replay different.",
-            "_meta holds the server's identity, which is worth seeing; ignore it explicitly.",
-            "Right: those vary between honest runs; anything else is reported.",
-            "That would hide almost every real difference.",
+            N_(
+                "Ids are remapped on replay and requestState is opaque: comparing them would call every replay different."
+            ),
+            N_("_meta holds the server's identity, which is worth seeing; ignore it explicitly."),
+            N_("Right: those vary between honest runs; anything else is reported."),
+            N_("That would hide almost every real difference."),
         ],
     ),
     Question(
-        "The cassette server gets a tools/call whose arguments were never recorded. What does it do?",
+        N_("The cassette server gets a tools/call whose arguments were never recorded. What does it do?"),
         [
-            "Answers with the closest recorded answer",
-            "Crashes with a traceback on stderr",
-            "Forwards it to the server it recorded",
-            "Refuses it with -32602, says why",
+            N_("Answers with the closest recorded answer"),
+            N_("Crashes with a traceback on stderr"),
+            N_("Forwards it to the server it recorded"),
+            N_("Refuses it with -32602, says why"),
         ],
         3,
         [
-            "A made-up answer would look real and mislead the client.",
-            "A server that crashes on unexpected input is of no use offline.",
-            "It is only a file; there is no real server behind it.",
-            "Right: the method is known, the params are not; -32601 is kept for a method never recorded.",
+            N_("A made-up answer would look real and mislead the client."),
+            N_("A server that crashes on unexpected input is of no use offline."),
+            N_("It is only a file; there is no real server behind it."),
+            N_("Right: the method is known, the params are not; -32601 is kept for a method never recorded."),
         ],
     ),
 ]

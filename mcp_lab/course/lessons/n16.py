@@ -25,15 +25,18 @@ from typing import Any
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question
 from mcp_lab.wire import revisions
+from mcp_lab.wire.words import N_, _
 
 ASKS = {
     "old-subscribe-on-new-server": Ask(
-        "The calendar speaks only 2026-07-28. It gets a resources/subscribe with a valid _meta. What comes back?",
-        options=["a result: subscribed", "-32601", "-32602", "-32022"],
-        why="resources/subscribe is not part of 2026-07-28 (changelog, major change 4: it moved to "
-        "subscriptions/listen), so to a modern-only server it is an unknown method: -32601, "
-        "Method not found. -32602 would mean the method exists and the params are wrong; -32022 "
-        "is about the version in _meta, which was valid.",
+        N_("The calendar speaks only 2026-07-28. It gets a resources/subscribe with a valid _meta. What comes back?"),
+        options=[N_("a result: subscribed"), "-32601", "-32602", "-32022"],
+        why=N_(
+            "resources/subscribe is not part of 2026-07-28 (changelog, major change 4: it moved to "
+            "subscriptions/listen), so to a modern-only server it is an unknown method: -32601, "
+            "Method not found. -32602 would mean the method exists and the params are wrong; -32022 "
+            "is about the version in _meta, which was valid."
+        ),
     ),
 }
 
@@ -43,27 +46,35 @@ def _judge_one_request(value: Any) -> str | None:
     from mcp_lab.servers import calendar
 
     if not isinstance(value, dict):
-        return "my_request should be a dict: one JSON-RPC request, with jsonrpc, id, method and params."
+        return _("my_request should be a dict: one JSON-RPC request, with jsonrpc, id, method and params.")
     if value.get("method") != "tools/list":
-        return f"the method is {value.get('method')!r}: the request should list the tools (tools/list)."
+        return _("the method is {method}: the request should list the tools (tools/list).").format(
+            method=repr(value.get("method"))
+        )
     answer = calendar.handle({"jsonrpc": "2.0", "id": 1, **value})
     if answer is None:
-        return "that is a notification (no id): give the request an id, or nothing comes back."
+        return _("that is a notification (no id): give the request an id, or nothing comes back.")
     if "error" in answer:
-        return f"the calendar refuses it: {answer['error']['code']} {answer['error']['message']}"
+        return _("the calendar refuses it: {code} {message}").format(
+            code=answer["error"]["code"], message=answer["error"]["message"]
+        )
     meta = value.get("params", {}).get("_meta", {})
     if meta.get(revisions.LOG_LEVEL_KEY) != "debug":
-        return f"the calendar serves it, but at no level: put {revisions.LOG_LEVEL_KEY!r}: 'debug' in its _meta."
+        return _("the calendar serves it, but at no level: put {key}: 'debug' in its _meta.").format(
+            key=repr(revisions.LOG_LEVEL_KEY)
+        )
     return None
 
 
 TASKS = {
     "one-request-at-debug": Task(
         judge=_judge_one_request,
-        hint="Start from {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/list', 'params': {'_meta': "
-        "revisions.meta()}} and add one key to that _meta: revisions.LOG_LEVEL_KEY.",
-        prompt="Set my_request to the one 2026-07-28 request, run that cell, then this one.",
-        done="the calendar serves it: the tools, listed at level debug, in one request.",
+        hint=N_(
+            "Start from {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/list', 'params': {'_meta': "
+            "revisions.meta()}} and add one key to that _meta: revisions.LOG_LEVEL_KEY."
+        ),
+        prompt=N_("Set my_request to the one 2026-07-28 request, run that cell, then this one."),
+        done=N_("the calendar serves it: the tools, listed at level debug, in one request."),
     ),
 }
 
@@ -81,20 +92,23 @@ def expedited_floor(deprecated_in: str, days: int = 90) -> date:
 
 
 # feature -> (deprecated in, migration path, earliest removal), from the spec's deprecated registry
+# (the English words are marked for the catalog; `registry_text` shows them in the edition's language)
 REGISTRY = {
-    "roots": ("2026-07-28", "tool arguments, resource URIs or configuration", "2027-07-28"),
-    "sampling": ("2026-07-28", "the LLM provider's API, called by the server", "2027-07-28"),
-    "logging": ("2026-07-28", "stderr on stdio; OpenTelemetry", "2027-07-28"),
-    "dynamic client registration": ("2026-07-28", "client ID metadata documents", "2027-07-28"),
-    "includeContext thisServer/allServers": ("2025-11-25", 'omit it, or "none"', "with sampling"),
-    "HTTP+SSE transport": ("2025-03-26", "Streamable HTTP", "3 months after SEP-2596 is Final"),
+    "roots": ("2026-07-28", N_("tool arguments, resource URIs or configuration"), "2027-07-28"),
+    "sampling": ("2026-07-28", N_("the LLM provider's API, called by the server"), "2027-07-28"),
+    "logging": ("2026-07-28", N_("stderr on stdio; OpenTelemetry"), "2027-07-28"),
+    "dynamic client registration": ("2026-07-28", N_("client ID metadata documents"), "2027-07-28"),
+    "includeContext thisServer/allServers": ("2025-11-25", N_('omit it, or "none"'), N_("with sampling")),
+    "HTTP+SSE transport": ("2025-03-26", "Streamable HTTP", N_("3 months after SEP-2596 is Final")),
 }
 
 
 def registry_text() -> str:
     """The registry's rows, one line each."""
     return "\n".join(
-        f"{feature:37} deprecated {since} -> {migrate:46} removable: {removal}"
+        _("{feature} deprecated {since} -> {migrate} removable: {removal}").format(
+            feature=f"{feature:37}", since=since, migrate=f"{_(migrate):46}", removal=_(removal)
+        )
         for feature, (since, migrate, removal) in REGISTRY.items()
     )
 
@@ -216,97 +230,117 @@ def request_id_table(candidates: tuple = ("a1", 7, 1.5, True, None)) -> str:
 
 QUESTIONS = [
     Question(
-        "Where is it stated what the date in a revision name such as 2026-07-28 marks?",
+        N_("Where is it stated what the date in a revision name such as 2026-07-28 marks?"),
         [
-            "In basic/versioning of the spec",
-            "In the versioning guide",
-            "In schema.ts, beside the version",
-            "Nowhere: it is the release day",
+            N_("In basic/versioning of the spec"),
+            N_("In the versioning guide"),
+            N_("In schema.ts, beside the version"),
+            N_("Nowhere: it is the release day"),
         ],
         1,
         [
-            "That page says how peers agree on a version, not what the date means.",
-            "Right: the guide beside the specification says it is the date of the last backwards-incompatible change.",
-            "schema.ts carries the version string (LATEST_PROTOCOL_VERSION), not its meaning.",
-            "The guide says it is the last incompatible change, what a client must know.",
+            N_("That page says how peers agree on a version, not what the date means."),
+            N_(
+                "Right: the guide beside the specification says it is the date of the last "
+                "backwards-incompatible change."
+            ),
+            N_("schema.ts carries the version string (LATEST_PROTOCOL_VERSION), not its meaning."),
+            N_("The guide says it is the last incompatible change, what a client must know."),
         ],
     ),
     Question(
-        "A feature is marked Deprecated in a revision released on 2026-07-28, with the usual "
-        "window. When may it be removed, at the earliest?",
+        N_(
+            "A feature is marked Deprecated in a revision released on 2026-07-28, with the usual "
+            "window. When may it be removed, at the earliest?"
+        ),
         [
-            "In the very next revision released",
-            "On or after 2027-07-28",
-            "Never: a deprecated feature stays",
-            "In a revision six months later",
+            N_("In the very next revision released"),
+            N_("On or after 2027-07-28"),
+            N_("Never: a deprecated feature stays"),
+            N_("In a revision six months later"),
         ],
         1,
         [
-            "The policy requires a window; only an expedited removal shortens it, to no less "
-            "than ninety days, and only for an active security risk.",
-            "Right: twelve months from the deprecating release; then the maintainers decide.",
-            "Removal is allowed after the window; deprecation is a notice, not a promise.",
-            "Six months is below the ordinary floor; only the security exception goes lower (ninety days at least).",
+            N_(
+                "The policy requires a window; only an expedited removal shortens it, to no less "
+                "than ninety days, and only for an active security risk."
+            ),
+            N_("Right: twelve months from the deprecating release; then the maintainers decide."),
+            N_("Removal is allowed after the window; deprecation is a notice, not a promise."),
+            N_(
+                "Six months is below the ordinary floor; only the security exception goes lower (ninety days at least)."
+            ),
         ],
     ),
     Question(
-        "Which of these is Deprecated in 2026-07-28, and not removed?",
+        N_("Which of these is Deprecated in 2026-07-28, and not removed?"),
         ["logging/setLevel", "notifications/initialized", "notifications/message", "initialize"],
         2,
         [
-            "Removed by 2026-07-28 itself: the level now travels in each request's _meta.",
-            "Removed with the handshake (changelog, major change 2).",
-            "Right: logging, its notifications/message and the logLevel key are deprecated by "
-            "SEP-2577 and still work during the window.",
-            "Removed with the handshake: a modern-only server does not implement it.",
+            N_("Removed by 2026-07-28 itself: the level now travels in each request's _meta."),
+            N_("Removed with the handshake (changelog, major change 2)."),
+            N_(
+                "Right: logging, its notifications/message and the logLevel key are deprecated by "
+                "SEP-2577 and still work during the window."
+            ),
+            N_("Removed with the handshake: a modern-only server does not implement it."),
         ],
     ),
     Question(
-        "A post tells you to call resources/subscribe on a 2026-07-28 server. What does that revision offer instead?",
+        N_(
+            "A post tells you to call resources/subscribe on a 2026-07-28 server. What does that "
+            "revision offer instead?"
+        ),
         ["resources/watch", "subscriptions/listen", "notifications/initialized", "Mcp-Session-Id"],
         1,
         [
-            "There is no such method in any revision.",
-            "Right: one long-lived stream the client opens, naming the notifications it wants.",
-            "That notification was removed with the handshake.",
-            "Sessions were removed in 2026-07-28; there is no session to subscribe in.",
+            N_("There is no such method in any revision."),
+            N_("Right: one long-lived stream the client opens, naming the notifications it wants."),
+            N_("That notification was removed with the handshake."),
+            N_("Sessions were removed in 2026-07-28; there is no session to subscribe in."),
         ],
     ),
     Question(
-        "What replaces MCP logging (notifications/message) according to SEP-2577?",
+        N_("What replaces MCP logging (notifications/message) according to SEP-2577?"),
         [
-            "Nothing: servers may not log",
-            "stderr or OpenTelemetry",
-            "A new logging/v2 method",
-            "Log lines on stdout",
+            N_("Nothing: servers may not log"),
+            N_("stderr or OpenTelemetry"),
+            N_("A new logging/v2 method"),
+            N_("Log lines on stdout"),
         ],
         1,
         [
-            "Servers may log; the protocol just stops carrying it.",
-            "Right: write to stderr (stdio) or export with OpenTelemetry.",
-            "There is no replacement method; the migration is out of the protocol.",
-            "stdout carries MCP messages only, in every revision.",
+            N_("Servers may log; the protocol just stops carrying it."),
+            N_("Right: write to stderr (stdio) or export with OpenTelemetry."),
+            N_("There is no replacement method; the migration is out of the protocol."),
+            N_("stdout carries MCP messages only, in every revision."),
         ],
     ),
     Question(
-        "Which era does it describe?",
+        N_("Which era does it describe?"),
         [
-            "The 2025-11-25 era",
-            "The 2026-07-28 revision",
-            "Any: these never changed",
-            "A draft of a later revision",
+            N_("The 2025-11-25 era"),
+            N_("The 2026-07-28 revision"),
+            N_("Any: these never changed"),
+            N_("A draft of a later revision"),
         ],
         0,
         [
-            "Right: `initialize` and `Mcp-Session-Id` are the legacy handshake and session.",
-            "2026-07-28 has no `initialize` and no sessions: every request carries its own `_meta`, "
-            "and a client may call `server/discover` first (it need not).",
-            "All three changed in 2026-07-28.",
-            "The post treats all three as current, and all three were removed or moved in 2026-07-28: "
-            "it describes a published revision before that one.",
+            N_("Right: `initialize` and `Mcp-Session-Id` are the legacy handshake and session."),
+            N_(
+                "2026-07-28 has no `initialize` and no sessions: every request carries its own `_meta`, "
+                "and a client may call `server/discover` first (it need not)."
+            ),
+            N_("All three changed in 2026-07-28."),
+            N_(
+                "The post treats all three as current, and all three were removed or moved in 2026-07-28: "
+                "it describes a published revision before that one."
+            ),
         ],
-        situation="A blog post's example client sends `initialize`, keeps an\n"
-        "`Mcp-Session-Id` header, and answers `sampling/createMessage`\n"
-        "requests from the server.",
+        situation=N_(
+            "A blog post's example client sends `initialize`, keeps an\n"
+            "`Mcp-Session-Id` header, and answers `sampling/createMessage`\n"
+            "requests from the server."
+        ),
     ),
 ]
