@@ -70,7 +70,7 @@ PIP_SOURCE := $(if $(OFFLINE),--no-index --find-links $(abspath $(OFFLINE))/whee
 # package fetching its binary) reads the bundle's cache offline too.
 NPM_ENV := $(if $(OFFLINE),npm_config_offline=true npm_config_cache=$(abspath $(OFFLINE))/npm-cache)
 
-.PHONY: translations lab-pt node-parts python-parts lite lite-serve recordings setup prereqs teach hub-install lab labs test lint check fmt bench hub bench-hub wheelhouse clean inspector inspector-install
+.PHONY: durations translations lab-pt node-parts python-parts lite lite-serve recordings setup prereqs teach hub-install lab labs test lint check fmt bench hub bench-hub wheelhouse clean inspector inspector-install
 
 setup: prereqs $(PIP_STAMP) $(KERNEL_STAMP) $(NPM_STAMP) $(SUITE_STAMP) $(LAB_SETTINGS) $(if $(OFFLINE),$(TEACH_STAMP) $(HUB_NPM_STAMP))
 
@@ -221,6 +221,11 @@ test: lint teach $(INSPECTOR_STAMP)
 	@sh tools/ensure_chromium.sh || { [ "$$CI" != true ] || exit 1; \
 		echo "make test: no Chromium here: the browser tests will be skipped (each says why)" >&2; }
 	$(VPY) -m pytest $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder) $(PYTEST_ARGS)
+
+# The order `make test` hands work out in: each test's time, measured by a whole run and written
+# to tests/durations.json (commit it); the slowest unit starts first (tests/_support/durations.py).
+durations: lint teach $(INSPECTOR_STAMP)
+	MCP_LAB_RECORD_DURATIONS=$(abspath tests/durations.json) $(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder $(PYTEST_ARGS)
 
 fmt: setup
 	$(VENV)/bin/ruff check --fix $(LINT_PATHS)

@@ -7,7 +7,7 @@ import copy
 import os
 
 import pytest
-from _support import kinds
+from _support import durations, kinds
 
 import mcp_lab
 
@@ -48,11 +48,12 @@ def calendar_process():
 # hands out work units in the order of the collection.  Most files are one unit (their tests share
 # module fixtures: a Lab, a hub, a lab folder, a `once` exercise).  The files in SPREAD hold
 # independent tests, each with its own kernel and servers (a notebook's re-run), so each test is a
-# unit of its own and the workers share them out.  Units start longest first (LONGEST_FIRST, the
-# slowest measured first), so no long unit starts last while the other workers sit idle.
+# unit of its own and the workers share them out.  Units start longest first, by the durations
+# `make durations` measured (tests/durations.json), so no long unit starts last while the other
+# workers sit idle.
 # (xdist's own `--dist loadgroup` renames node ids, which pytest 9 no longer reads: its groups are
 # silently ignored.  A scheduler that maps each node id to its unit does not depend on that.)
-SPREAD = {"tests/test_rerun.py"}
+SPREAD = {"tests/test_rerun.py", "tests/test_edition_waits.py"}
 # Files split into two units by test id: the tests whose id holds one of the markers form a second
 # unit, which a second worker runs with its own module fixtures (a second Lab, site and browser).
 # Each file is otherwise one serial unit of four to five minutes under load: longer than the rest
@@ -70,30 +71,6 @@ SPLIT = {
         "[labs/12-",
     ),
 }
-LONGEST_FIRST = [
-    "tests/test_offline_install.py",
-    "tests/browser/test_run_all_browser.py",
-    "tests/browser/test_lite_browser.py",
-    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[06-",
-    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[14-",
-    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[16-",
-    "tests/test_hub.py",
-    "tests/test_labs_nbgrader.py",
-    "tests/test_conformance.py",
-    "tests/test_documented_commands.py",
-    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[09-",
-    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[15-",
-    "tests/test_rerun.py::test_every_cell_runs_twice_and_the_notebook_runs_twice[07-",
-    "tests/test_conformance_engineer.py",
-    "tests/browser/",
-    "tests/test_ci_install.py",
-    "tests/test_labs_rerun.py",
-    "tests/test_rerun.py",
-]
-
-
-def _rank(nodeid: str) -> int:
-    return next((i for i, prefix in enumerate(LONGEST_FIRST) if nodeid.startswith(prefix)), len(LONGEST_FIRST))
 
 
 def work_unit(nodeid: str) -> str:
@@ -110,15 +87,20 @@ def work_unit(nodeid: str) -> str:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Mark the tests that start processes `system` (tests/_support/kinds.py), before `-m` selects;
-    then longest unit first: a stable sort, so a file's tests keep their order within it."""
+    then the longest unit first, by the durations last measured (tests/_support/durations.py): a
+    stable sort keyed by the unit, so a unit's tests stay together and in their order."""
     kinds.mark_system(items)
-    items.sort(key=lambda item: _rank(item.nodeid))
+    rank = {n: i for i, n in enumerate(durations.longest_first([i.nodeid for i in items], work_unit, durations.load()))}
+    items.sort(key=lambda item: rank[item.nodeid])
 
 
 def pytest_configure(config):
-    """When only unit tests run (`make check`), a process started by a test not marked system fails it."""
+    """When only unit tests run (`make check`), a process started by a test not marked system fails
+    it; with MCP_LAB_RECORD_DURATIONS set (`make durations`), each test's time is recorded."""
     if kinds.only_units(config):
         config.pluginmanager.register(kinds.ProcessGuard(), "mcp_lab-process-guard")
+    if os.environ.get(durations.RECORD):
+        config.pluginmanager.register(durations.Recorder(os.environ[durations.RECORD]), "mcp_lab-durations")
 
 
 def pytest_xdist_make_scheduler(config, log):
