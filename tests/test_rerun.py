@@ -109,12 +109,14 @@ def _client(nb, path: Path):
 
 
 async def _move(client, notebook, folder: Path) -> None:
-    """Point the client at `notebook` and move the kernel to `folder` (a cell never saved)."""
+    """Point the client at `notebook` and move the kernel to `folder` (a cell never saved); the
+    interactions registry starts over, as for any notebook opened anew."""
     import nbformat
 
     client.nb, first = notebook, notebook.cells[0]
+    move = f"__import__('os').chdir({str(folder)!r})\n__import__('mcp_lab.notebook.interactions').notebook.interactions.clear()"
     try:
-        await client.async_execute_cell(nbformat.v4.new_code_cell(f"__import__('os').chdir({str(folder)!r})"), 0)
+        await client.async_execute_cell(nbformat.v4.new_code_cell(move), 0)
     finally:
         notebook.cells[0] = first
 
