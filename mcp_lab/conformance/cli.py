@@ -27,7 +27,7 @@ def add_parser(sub) -> None:
         description="Run the pinned official conformance suite against a bundled server "
         "(calendar, durable, showcase, sdk_calendar, everything), a running server's URL, or any "
         "server's command after `--` (started over HTTP: {port} replaced, or --http PORT appended; "
-        "--stdio checks a stdio server through a bridge, one process per request). Each failing "
+        "--stdio checks a stdio server through a bridge, one process per connection). Each failing "
         "check is classified: a defect, a fixture of the suite the server lacks, a capability it "
         "did not declare, or untestable; defects come first, and only they fail the run.",
         epilog=cli.EXIT_HELP,
