@@ -1,7 +1,7 @@
 """The bridges the conformance suite talks through (issue 38, point 8).
 
 * `serve_stdio` starts one server process per HTTP connection and reuses it for that
-  connection's 2026-07-28 requests; a request without that envelope gets a process of its own,
+  connection's 2026-07-28 requests (and, once the connection closed, for the next one); a request without that envelope gets a process of its own,
   so it cannot set the reused process's era (the official SDK locks a stdio connection to the
   handshake era at the first request without `_meta`).  Counted in processes started, on the
   engineer's SDK server (tests/fakes/engineer_server.py).  No timing here: `make bench` and the
@@ -62,9 +62,13 @@ def test_one_process_serves_a_connection_and_keeps_its_state():
             assert [t["name"] for t in listed["result"]["tools"]] == ["add_note", "read_note"], listed
             assert b.backend.processes_started == 2
 
-        with httpx.Client() as other:  # another connection: another process, with none of the first's state
-            read = _call(other, b.url, _modern(6, "tools/call", {"name": "read_note", "arguments": {"name": "k"}}))
-            assert "no note k" in json.dumps(read["result"]), read
+            with httpx.Client() as other:  # a second connection at the same time: a process of its own
+                read = _call(other, b.url, _modern(6, "tools/call", {"name": "read_note", "arguments": {"name": "k"}}))
+                assert "no note k" in json.dumps(read["result"]), read
+                assert b.backend.processes_started == 3
+
+        with httpx.Client() as later:  # after they closed: an idle process serves the next connection
+            assert "result" in _call(later, b.url, _modern(7, "tools/list"))
             assert b.backend.processes_started == 3
         assert b.backend.framing_lines() == []
 

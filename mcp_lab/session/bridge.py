@@ -19,7 +19,8 @@ request) in front of the real server:
   so it gets a fresh process that answers it alone and is retired.  A
   Python SDK server costs about 0.8 s to start, which a process per request paid on every
   request (10x the HTTP run); per connection it is paid once per socket the suite opens.  When
-  the connection closes, its process is retired (stdin closed, stdout read to its end).  A
+  the connection closes, its process waits idle for the next connection (the suite opens many);
+  at the end every process is retired (stdin closed, stdout read to its end).  A
   process that exited or broke is replaced by a fresh one for the next request.  `reuse=False`
   gives the old rule, one fresh process per request, for a server whose state must not carry
   from one request to the next.  A few processes are started ahead (`spares`).  A legacy
@@ -28,7 +29,8 @@ request) in front of the real server:
   its answer (notifications, progress) are sent as an SSE stream ending with the answer.
   What this cannot test: the HTTP binding itself (status codes, headers, Origin and Host
   checks, SSE streams, subscriptions) is the bridge's, not the server's, so those checks are
-  classified untestable; and a stdio server's cross-request state (a handle minted by one
+  classified untestable (a `subscriptions/listen` stream is held open for LISTEN_WINDOW s, to
+  pass on the server's acknowledgement, then ended); and a stdio server's cross-request state (a handle minted by one
   request and used by the next) survives only as long as the connection (as it does on HTTP
   only while the one server process lives).
   Every line a process writes to stdout is read, to its end: after the answer the process's
@@ -57,6 +59,7 @@ import uuid
 import weakref
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 from urllib.parse import urlsplit
 
 from mcp_lab.transport.process import unbuffered_env
@@ -65,6 +68,7 @@ __all__ = ["Bridge", "StdioBackend", "ForwardBackend", "serve_stdio", "forward"]
 
 HOST = "127.0.0.1"
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LISTEN_WINDOW = 1.5  # seconds a subscriptions/listen stream is held open through the stdio bridge
 _VERSION_KEY, _MODERN = "io.modelcontextprotocol/protocolVersion", "2026-07-28"
 _STATUS_OF_ERROR = {-32601: 404, -32602: 400, -32600: 400, -32700: 400, -32020: 400, -32021: 400, -32022: 400}
 
@@ -107,8 +111,9 @@ class StdioBackend:
         reuse: bool = True,
     ):
         self.argv, self.timeout, self.spares, self.reuse = list(argv), timeout, spares, reuse
-        self._by_connection: dict[int, object] = {}  # id(connection) -> the process serving it
+        self._by_connection: dict[int, Any] = {}  # id(connection) -> the process (a StdioTransport) serving it
         self._answered: weakref.WeakSet = weakref.WeakSet()  # bound processes that answered once
+        self._idle: list = []  # processes whose connection closed, for the next connection
         self.env = {**unbuffered_env(self.argv), **(env or {})} or None
         self.framing: list[str] = []  # stdout lines that were not JSON-RPC messages, from any process
         self._retiring: list[threading.Thread] = []
@@ -187,9 +192,13 @@ class StdioBackend:
         return True
 
     def connection_closed(self, conn: object) -> None:
-        """The HTTP connection `conn` closed: retire the process that served it."""
+        """The HTTP connection `conn` closed: its process waits, idle, for the next connection
+        (it answered only self-contained requests), or is retired when it is gone."""
         with self._lock:
             t = self._by_connection.pop(id(conn), None)
+            if t is not None and t.alive and not self._closed:
+                self._idle.append(t)
+                return
         if t is not None:
             self._retire(t)
 
@@ -203,7 +212,9 @@ class StdioBackend:
             return t
         if t is not None:  # it exited since its last answer: read what it left, then a fresh one
             self._retire(t)
-        t = self._take()
+        with self._lock:
+            t = self._idle.pop() if self._idle else None
+        t = t if t is not None and t.alive else self._take()
         with self._lock:
             self._by_connection[id(conn)] = t
         return t
@@ -221,6 +232,8 @@ class StdioBackend:
         the client is done (the suite has exited)."""
         with self._lock:
             bound, self._by_connection = list(self._by_connection.values()), {}
+            bound += self._idle
+            self._idle = []
         for t in bound:
             self._retire(t)
         deadline = time.monotonic() + timeout
@@ -260,6 +273,8 @@ class StdioBackend:
             return reply
         if "id" not in msg:
             return _Reply(202)  # a notification without a session concerns no process
+        if msg.get("method") == "subscriptions/listen":
+            return self._listen(msg)
         if conn is None or not self.reuse or not _self_contained(msg):
             return self._exchange(self._take(), msg)  # a fresh process, retired after its answer
         t = self._for_connection(conn)
@@ -298,6 +313,34 @@ class StdioBackend:
         stream = b"".join(b"event: message\ndata: " + json.dumps(m).encode() + b"\n\n" for m in before + [answer])
         return _Reply(200, {"Content-Type": "text/event-stream"}, stream)
 
+    def _listen(self, msg: dict) -> _Reply:
+        """`subscriptions/listen` opens a stream that lasts until the client leaves, and the
+        changes it carries are caused by other requests, which other processes answer: a bridge
+        of processes cannot carry it.  So a fresh process gets the request, what it sends within
+        LISTEN_WINDOW s (its acknowledgement) is passed on as an SSE stream that then ends, and
+        the process is retired.  The suite's checks of the stream are classified untestable."""
+        t = self._take()
+        sent: list = []
+        try:
+            t.send_line(json.dumps(msg, separators=(",", ":")), self.timeout)
+            deadline = time.monotonic() + LISTEN_WINDOW
+            while (remaining := deadline - time.monotonic()) > 0:
+                try:
+                    _, line = t.read_line(remaining)
+                except Exception:  # the window closed (or the process ended): that is the stream
+                    break
+                if self._judge(line):
+                    m = json.loads(line)
+                    sent.append(m)
+                    if m.get("id") == msg.get("id") and ("result" in m or "error" in m):
+                        break
+        except Exception as e:
+            self._retire(t)
+            return _error(-32603, f"the stdio server did not take the request: {e}", 500, msg.get("id"))
+        self._retire(t)
+        stream = b"".join(b"event: message\ndata: " + json.dumps(m).encode() + b"\n\n" for m in sent)
+        return _Reply(200, {"Content-Type": "text/event-stream"}, iter([stream]))
+
     def _read_answer(self, t, rid) -> tuple[list, dict]:
         before: list = []
         deadline = time.monotonic() + self.timeout
@@ -318,6 +361,7 @@ class StdioBackend:
         with self._lock:
             procs, self._all = list(self._all), []
             self._sessions.clear()
+            self._idle = []
         while not self._spare.empty():
             with contextlib.suppress(queue.Empty):
                 procs.append(self._spare.get_nowait())
