@@ -290,9 +290,11 @@ def test_bad_input_is_one_clear_line(capsys, monkeypatch, tmp_path):
     port = http_servers.free_port()
     code, err = cli(f"http://127.0.0.1:{port}/mcp")
     assert code == 2 and "nothing is listening" in err and "\n" not in err
-    monkeypatch.setattr(suite, "SUITE_DIR", tmp_path / "absent")
+    from mcp_lab.conformance import install
+
+    monkeypatch.setattr(install, "locations", lambda: [(tmp_path / "absent", False), (tmp_path / "cache", True)])
     code, err = cli("calendar")
-    assert code == 2 and "run `make setup`" in err and "\n" not in err
+    assert code == 2 and "run `make setup`, or `mcp-lab conformance --install`" in err and "\n" not in err
 
 
 def test_cli_exit_status_follows_the_verdict(capsys):

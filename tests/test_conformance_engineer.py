@@ -5,7 +5,7 @@ with host="0.0.0.0" as one does for a container, which turns the SDK's Host chec
 Over HTTP the suite reports 26 failures; exactly one is a defect of the server (DNS rebinding:
 `Host: evil.example.com` is served), every other one is classified as a fixture the suite calls,
 or a capability the server does not declare.  Over stdio, through the bridge, the same server
-runs (one process per request) and the HTTP binding's checks are untestable.  A bearer-protected
+runs (one process per connection) and the HTTP binding's checks are untestable.  A bearer-protected
 server is refused in one line, and checked with the token.
 """
 
@@ -97,7 +97,7 @@ def test_a_stdio_server_is_checked_through_the_bridge():
     r = conformance.run(
         ENGINEER, stdio=True, scenarios=["tools-list", "dns-rebinding-protection", "prompts-get-simple"]
     )
-    assert any("one process per HTTP request" in n for n in r.notes), r.notes
+    assert any("one process per HTTP connection" in n for n in r.notes), r.notes
     tools = [c for c in r.checks if c.scenario == "tools-list"]
     assert tools and all(c.status == "SUCCESS" for c in tools), r.text()
     rebinding = [c for c in r.checks if c.scenario == "dns-rebinding-protection" and c.failed]
@@ -108,11 +108,11 @@ def test_a_stdio_server_is_checked_through_the_bridge():
     assert http_servers.live() == []
 
 
-def test_the_bridge_starts_one_process_per_request():
+def test_without_reuse_the_bridge_starts_one_process_per_request():
     from mcp_lab import connect
     from mcp_lab.session.bridge import serve_stdio
 
-    with serve_stdio(ENGINEER, spares=1) as b:
+    with serve_stdio(ENGINEER, spares=1, reuse=False) as b:
         with connect(b.url, timeout=20) as c:
             assert c.request("server/discover").ok
             assert c.request("tools/call", {"name": "add_note", "arguments": {"name": "k", "text": "v"}}).ok

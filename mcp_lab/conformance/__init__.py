@@ -7,7 +7,8 @@
     conformance.run_client()                                # mcp_lab's own Client, client mode
 
 The suite (`@modelcontextprotocol/conformance`, pinned, with its own Node 22) is installed by
-`make setup` into `mcp_lab/conformance/suite/`.  Modules: `suite` (where it is, one process
+`make setup` into `mcp_lab/conformance/suite/`, or, for a pip install, by `mcp-lab conformance
+--install` into a per-user cache (`install`: where it looks, install, uninstall).  Modules: `suite` (where it is, one process
 under a deadline), `runner` (targets, the runs), `results` (checks.json -> Result, rendered),
 `baseline` (expected failures with reasons), `spec_links` (each check's 2026-07-28 page).
 """

@@ -6,6 +6,8 @@ untestable are shown, not counted) and no baseline entry is stale; 1 when one di
 scenario hung or wrote nothing; 2 when the run could not be made (one line on stderr: unknown
 server, nothing listening, a 401/403, a server that would not start, suite not installed, a
 usage error).  `--client` runs the suite's client scenarios against mcp_lab's Client.
+`--install` puts the pinned suite and its Node 22 in a per-user cache (for a pip install;
+`install.py`), `--uninstall` removes it: 0 done, 2 could not (one line: no npm, no network).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ def add_parser(sub) -> None:
         description="Run the pinned official conformance suite against a bundled server "
         "(calendar, durable, showcase, sdk_calendar, everything), a running server's URL, or any "
         "server's command after `--` (started over HTTP: {port} replaced, or --http PORT appended; "
-        "--stdio checks a stdio server through a bridge, one process per request). Each failing "
+        "--stdio checks a stdio server through a bridge, one process per connection). Each failing "
         "check is classified: a defect, a fixture of the suite the server lacks, a capability it "
         "did not declare, or untestable; defects come first, and only they fail the run.",
         epilog=cli.EXIT_HELP,
@@ -66,6 +68,13 @@ def add_parser(sub) -> None:
         action="store_true",
         help="run the suite's 2026-07-28 client scenarios against mcp_lab's own Client instead",
     )
+    c.add_argument(
+        "--install",
+        action="store_true",
+        help="install the pinned suite and its Node 22 (npm ci, about 240 MB) into a per-user cache, "
+        "$XDG_CACHE_HOME/mcp_lab (default ~/.cache/mcp_lab), for a pip install; a checkout's `make setup` does it too",
+    )
+    c.add_argument("--uninstall", action="store_true", help="remove the per-user install of the suite")
 
 
 def main(args, server_argv, parser, extra=()) -> int:
@@ -73,6 +82,8 @@ def main(args, server_argv, parser, extra=()) -> int:
     from mcp_lab.session import cli_support as cli
     from mcp_lab.wire.errors import McpError
 
+    if args.install or args.uninstall:
+        return _install(args, server_argv, extra)
     if args.timeout <= 0:
         raise cli.UsageError("--timeout must be a positive number of seconds")
     if not args.client:
@@ -111,3 +122,23 @@ def main(args, server_argv, parser, extra=()) -> int:
         else result.text(all_checks=not args.failures_only, include_baselined=not args.failures_only)
     )
     return cli.EXIT_OK if result.ok else cli.EXIT_FOUND
+
+
+def _install(args, server_argv, extra) -> int:
+    from mcp_lab.session import cli_support as cli
+
+    from . import install
+
+    if args.install and args.uninstall:
+        raise cli.UsageError("--install and --uninstall: give one of them")
+    if args.name or extra or server_argv is not None:
+        raise cli.UsageError(f"{'--install' if args.install else '--uninstall'} takes no server")
+    say = lambda line: print(f"mcp-lab conformance: {line}", file=sys.stderr, flush=True)
+    if args.uninstall:
+        install.uninstall(progress=say)
+        return cli.EXIT_OK
+    try:
+        install.install(progress=say)
+    except (install.InstallError, OSError) as e:
+        return cli.report("conformance", e, as_json=args.json)
+    return cli.EXIT_OK

@@ -120,8 +120,8 @@ def run(
     path, or a Baseline.  `timeout`: the suite's per-scenario deadline, in seconds.
     `headers`: sent with every request (credentials), through a local forwarding bridge since the
     suite sends none.  `stdio=True`: `server` is a stdio server (an argv or a bundled name),
-    checked through `mcp_lab.session.bridge` (one process per request; the HTTP binding's checks
-    are then untestable).  `path`: the endpoint of a server started here (default /mcp).
+    checked through `mcp_lab.session.bridge` (one process per HTTP connection; the HTTP
+    binding's checks are then untestable).  `path`: the endpoint of a server started here (default /mcp).
     Each failing check is classified (`Check.kind`: defect, fixture, capability, untestable);
     only defects fail the run.
     """
@@ -175,8 +175,9 @@ def _run_against(
         result = _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir)
     if bridged:
         result.notes.append(
-            "a stdio server, run through a bridge: one process per HTTP request (per session for a "
-            "legacy initialize); checks of the HTTP binding test the bridge and are marked untestable"
+            "a stdio server, run through a bridge: one process per HTTP connection, reused for its "
+            "requests since 2026-07-28 is stateless (per session for a legacy initialize); checks of the "
+            "HTTP binding test the bridge and are marked untestable"
         )
     _classify(result, surface, bridged, "legacy" if legacy else "modern")
     return result

@@ -2,7 +2,9 @@
 
 Theory of operation.  `make setup` installs `@modelcontextprotocol/conformance` and the
 Node 22 it needs (the `node` npm package) into `mcp_lab/conformance/suite/` from a committed
-lock, so a run needs no network.  `run_suite(args, ...)` starts
+lock, so a run needs no network; a pip install gets the same from `mcp-lab conformance
+--install`, in a per-user cache (`install`).  The checkout's folder is looked at first, then
+that cache.  `run_suite(args, ...)` starts
 `<node 22> <suite>/dist/index.js ARGS` in a process group of its own, with the pinned Node
 first on PATH (the suite starts the client under test with whatever `node`/`npx` it finds),
 reads its stdout line by line, and keeps a deadline that restarts whenever the suite
@@ -31,18 +33,18 @@ _SCENARIO_LINE = re.compile(r"^=== Running scenario: (\S+) ===|^Starting scenari
 
 
 class SuiteNotInstalled(FileNotFoundError):
-    """The pinned suite or its Node 22 is missing; the message says to run `make setup`."""
+    """The pinned suite or its Node 22 is missing; the message says what installs it (`make setup`
+    in a checkout, `mcp-lab conformance --install` anywhere)."""
 
 
 def suite_paths() -> tuple[Path, Path]:
     """(node 22 binary, the suite's CLI script), or SuiteNotInstalled with what to do."""
-    node = SUITE_DIR / "node_modules" / "node" / "bin" / "node"
-    cli = SUITE_DIR / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
-    if not cli.exists() or not node.exists():
-        raise SuiteNotInstalled(
-            f"the conformance suite {SUITE_PACKAGE} is not installed: run `make setup` (or `npm ci` in {SUITE_DIR})"
-        )
-    return node, cli
+    from . import install
+
+    folder = install.find()
+    if folder is None:
+        raise SuiteNotInstalled(install.not_installed_message())
+    return install.parts(folder)
 
 
 def requirement_set(revision: str) -> dict:

@@ -108,6 +108,7 @@ class WebInspector:
 
     def __init__(self, names: tuple[str, ...] = ("calendar",), *, folder: Path | None = None):
         _require()
+        self._own_folder = folder is None  # a temporary folder of ours goes when it stops
         self.folder = Path(folder or tempfile.mkdtemp(prefix="mcp_lab-inspector-"))
         self.folder.mkdir(parents=True, exist_ok=True)
         self.token = secrets.token_urlsafe(16)
@@ -138,8 +139,9 @@ class WebInspector:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the Inspector exited with {self.proc.returncode}: {self.log_tail()}")
             if time.monotonic() > deadline:
+                tail = self.log_tail()
                 self.stop()
-                raise RuntimeError(f"the Inspector did not start within {timeout:g} s: {self.log_tail()}")
+                raise RuntimeError(f"the Inspector did not start within {timeout:g} s: {tail}")
             time.sleep(0.1)
         return self
 
@@ -159,12 +161,37 @@ class WebInspector:
             except subprocess.TimeoutExpired:
                 continue
         self._log.close()
+        if self._own_folder:
+            import shutil
+
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> "WebInspector":
-        return self.wait_ready()
+        try:
+            return self.wait_ready()
+        except BaseException:  # a signal or Ctrl-C while it starts: __exit__ will not run, so stop here
+            self.stop()
+            raise
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+class _Stopped(Exception):
+    """SIGTERM or SIGHUP arrived: leave the `with` block, whose exit stops the Inspector's group."""
+
+
+def _stop_on_signals() -> None:
+    """SIGTERM (`make` passes it on to its recipe, `kill`, a CI runner's cancel) and SIGHUP (a
+    closed terminal) end this process; the Inspector runs in a process group of its own, so
+    without this it and its Node children would outlive us.  Turned into an exception, the
+    signal unwinds through WebInspector.__exit__, which ends the whole group."""
+
+    def stop(signum, frame):
+        raise _Stopped(signal.Signals(signum).name)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, stop)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,10 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", default=["calendar"], help="bundled servers (default: calendar)")
     parser.add_argument("--cli", metavar="METHOD", help="run the Inspector's CLI once with this method instead")
     args = parser.parse_args(argv)
+    _stop_on_signals()
     try:
         if args.cli:
             print(json.dumps(cli(args.cli, args.names[0]), indent=2))
             return 0
+        # `make inspector` / Ctrl-C / SIGTERM: the `with` block's exit ends the Inspector's whole group.
         with WebInspector(tuple(args.names)) as web:
             print(
                 f"MCP Inspector {VERSION} on {', '.join(args.names)} (protocolEra auto): {web.url}\n"
@@ -191,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
                 web.proc.wait()
             except KeyboardInterrupt:
                 pass
+    except _Stopped:
+        return 0
     except (NotInstalled, RuntimeError, ValueError) as e:
         print(f"mcp_lab inspector: {e}", file=sys.stderr)
         return 1

@@ -9,25 +9,40 @@ Theory of operation.  The suite speaks Streamable HTTP only and sends no credent
 is a small HTTP server on 127.0.0.1 (the standard library's ThreadingHTTPServer, one thread per
 request) in front of the real server:
 
-* `serve_stdio`: ONE FRESH PROCESS PER HTTP REQUEST.  The 2026-07-28 revision is stateless:
-  every request carries its `_meta` and no session exists, so a process that answers exactly one
-  request and exits is a faithful server, and nothing leaks from one scenario into the next (a
-  process per connection would tie the server's state to how Node pools its sockets).  A few
-  processes are started ahead (`spares`), so a slow start-up is not paid per request.  A legacy
+* `serve_stdio`: ONE PROCESS PER HTTP CONNECTION.  The 2026-07-28 revision is stateless: every
+  request carries its `_meta` and no session exists, so any process of the server may answer
+  any request, and the process that answered the connection's last request answers its next
+  one (a connection carries one request at a time, so a process never sees two at once).
+  Only a request that carries the 2026-07-28 envelope is self-contained that way: one without it
+  (the suite's tests of a missing `_meta` or of another version) can set a server's era for good
+  (the official SDK locks a stdio connection to the handshake era at the first such request),
+  so it gets a fresh process that answers it alone and is retired.  A
+  Python SDK server costs about 0.8 s to start, which a process per request paid on every
+  request (10x the HTTP run); per connection it is paid once per socket the suite opens.  When
+  the connection closes, its process waits idle for the next connection (the suite opens many);
+  at the end every process is retired (stdin closed, stdout read to its end).  A
+  process that exited or broke is replaced by a fresh one for the next request.  `reuse=False`
+  gives the old rule, one fresh process per request, for a server whose state must not carry
+  from one request to the next.  A few processes are started ahead (`spares`).  A legacy
   request is different: `initialize` opens a session, so it gets a process of its own that
   lives as long as the `Mcp-Session-Id` the bridge mints.  Messages the server writes before
   its answer (notifications, progress) are sent as an SSE stream ending with the answer.
   What this cannot test: the HTTP binding itself (status codes, headers, Origin and Host
   checks, SSE streams, subscriptions) is the bridge's, not the server's, so those checks are
-  classified untestable; and a stdio server's cross-request state (a handle minted by one
-  request and used by the next) does not survive from one process to the next.
+  classified untestable (a `subscriptions/listen` stream is held open for LISTEN_WINDOW s, to
+  pass on the server's acknowledgement, then ended); and a stdio server's cross-request state (a handle minted by one
+  request and used by the next) survives only as long as the connection (as it does on HTTP
+  only while the one server process lives).
   Every line a process writes to stdout is read, to its end: after the answer the process's
   stdin is closed and its stdout read until EOF (a Python server on a pipe flushes a stray
   start-up `print()` only then); a line that is not a JSON-RPC message is kept in `framing`,
   which the conformance run reports as a defect of the server (stdio: MUST NOT).  A Python
   server runs with PYTHONUNBUFFERED=1, so such a line also arrives where it was written.
 * `forward`: every request is passed on to the real URL with extra headers (credentials), and
-  the reply streamed back unchanged.
+  the reply streamed back unchanged.  The suite's `Host` and `Origin` headers are kept: one that
+  names the bridge itself becomes the real server's (what the suite would have sent talking to it
+  directly), any other (the DNS-rebinding scenario's `evil.example.com`) reaches the server as
+  the suite wrote it, so the server's own Host check is what the scenario tests.
 
 Every wait has a deadline; `close()` stops the server and reaps every process it started.
 """
@@ -41,14 +56,20 @@ import queue
 import threading
 import time
 import uuid
+import weakref
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
 
 from mcp_lab.transport.process import unbuffered_env
 
 __all__ = ["Bridge", "StdioBackend", "ForwardBackend", "serve_stdio", "forward"]
 
 HOST = "127.0.0.1"
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LISTEN_WINDOW = 1.5  # seconds a subscriptions/listen stream is held open through the stdio bridge
+_VERSION_KEY, _MODERN = "io.modelcontextprotocol/protocolVersion", "2026-07-28"
 _STATUS_OF_ERROR = {-32601: 404, -32602: 400, -32600: 400, -32700: 400, -32020: 400, -32021: 400, -32022: 400}
 
 
@@ -66,11 +87,33 @@ def _error(code: int, message: str, status: int, rid=None) -> _Reply:
     return _json_reply({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}, status)
 
 
+def _self_contained(msg: dict) -> bool:
+    """True when `msg` carries the 2026-07-28 envelope (`_meta` with that protocol version): a
+    request a process can answer without changing what it is.  A request without it (a test of
+    a missing `_meta`, another version) may set a server's era for good (the official SDK locks
+    a stdio connection to the handshake era at the first such request), so it gets a process of
+    its own that answers it alone."""
+    params = msg.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and meta.get(_VERSION_KEY) == _MODERN
+
+
 class StdioBackend:
     """Serve a stdio server: a fresh process per modern request, one per legacy session."""
 
-    def __init__(self, argv: Sequence[str], *, env: dict | None = None, timeout: float = 30.0, spares: int = 2):
-        self.argv, self.timeout, self.spares = list(argv), timeout, spares
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        env: dict | None = None,
+        timeout: float = 30.0,
+        spares: int = 2,
+        reuse: bool = True,
+    ):
+        self.argv, self.timeout, self.spares, self.reuse = list(argv), timeout, spares, reuse
+        self._by_connection: dict[int, Any] = {}  # id(connection) -> the process (a StdioTransport) serving it
+        self._answered: weakref.WeakSet = weakref.WeakSet()  # bound processes that answered once
+        self._idle: list = []  # processes whose connection closed, for the next connection
         self.env = {**unbuffered_env(self.argv), **(env or {})} or None
         self.framing: list[str] = []  # stdout lines that were not JSON-RPC messages, from any process
         self._retiring: list[threading.Thread] = []
@@ -148,9 +191,51 @@ class StdioBackend:
             return False
         return True
 
+    def connection_closed(self, conn: object) -> None:
+        """The HTTP connection `conn` closed: its process waits, idle, for the next connection
+        (it answered only self-contained requests), or is retired when it is gone."""
+        with self._lock:
+            t = self._by_connection.pop(id(conn), None)
+            if t is not None and t.alive and not self._closed:
+                self._idle.append(t)
+                return
+        if t is not None:
+            self._retire(t)
+
+    def _for_connection(self, conn: object | None):
+        """The process serving `conn` (a live one), or a fresh one bound to it."""
+        if conn is None or not self.reuse:
+            return self._take()
+        with self._lock:
+            t = self._by_connection.get(id(conn))
+        if t is not None and t.alive:
+            return t
+        if t is not None:  # it exited since its last answer: read what it left, then a fresh one
+            self._retire(t)
+        with self._lock:
+            t = self._idle.pop() if self._idle else None
+        t = t if t is not None and t.alive else self._take()
+        with self._lock:
+            self._by_connection[id(conn)] = t
+        return t
+
+    def _drop(self, conn: object | None, t) -> None:
+        """`t` broke while serving `conn`: unbind and retire it; the next request gets a fresh one."""
+        with self._lock:
+            if conn is not None and self._by_connection.get(id(conn)) is t:
+                del self._by_connection[id(conn)]
+        self._retire(t)
+
     def framing_lines(self, timeout: float = 5.0) -> list[str]:
-        """The framing violations seen so far, after the processes being retired were read to
-        their end (at most `timeout` s)."""
+        """The framing violations seen so far, after every connection's process was retired and
+        the processes being retired were read to their end (at most `timeout` s).  Call it when
+        the client is done (the suite has exited)."""
+        with self._lock:
+            bound, self._by_connection = list(self._by_connection.values()), {}
+            bound += self._idle
+            self._idle = []
+        for t in bound:
+            self._retire(t)
         deadline = time.monotonic() + timeout
         with self._lock:
             threads = list(self._retiring)
@@ -159,7 +244,7 @@ class StdioBackend:
         with self._lock:
             return list(self.framing)
 
-    def handle(self, method: str, headers: dict[str, str], body: bytes) -> _Reply:
+    def handle(self, method: str, headers: dict[str, str], body: bytes, conn: object | None = None) -> _Reply:
         if method != "POST":
             return _Reply(405, {"Allow": "POST"})
         try:
@@ -188,9 +273,20 @@ class StdioBackend:
             return reply
         if "id" not in msg:
             return _Reply(202)  # a notification without a session concerns no process
-        return self._exchange(self._take(), msg)
+        if msg.get("method") == "subscriptions/listen":
+            return self._listen(msg)
+        if conn is None or not self.reuse or not _self_contained(msg):
+            return self._exchange(self._take(), msg)  # a fresh process, retired after its answer
+        t = self._for_connection(conn)
+        reused = t in self._answered
+        reply = self._exchange(t, msg, keep=True, conn=conn)
+        if reply.status == 500 and reused and not t.alive:
+            # it exited after its previous answer (a server that serves one request and ends), before
+            # reading this one: the request is the next process's, as a process per request would do
+            reply = self._exchange(self._for_connection(conn), msg, keep=True, conn=conn)
+        return reply
 
-    def _exchange(self, t, msg: dict, *, keep: bool = False, session_lock=None) -> _Reply:
+    def _exchange(self, t, msg: dict, *, keep: bool = False, session_lock=None, conn=None) -> _Reply:
         lock = session_lock or contextlib.nullcontext()
         with lock:
             try:
@@ -199,12 +295,16 @@ class StdioBackend:
                     return _Reply(202)
                 before, answer = self._read_answer(t, msg["id"])
             except Exception as e:  # the process died (TransportClosed) or went silent: answer, never hang
-                if not keep:
+                if conn is not None:
+                    self._drop(conn, t)
+                elif not keep:
                     self._retire(t)
                 tail = " | ".join(t.stderr_tail())
                 return _error(-32603, f"the stdio server did not answer: {e}" + (f" ({tail})" if tail else ""), 500)
         if not keep:
             self._retire(t)
+        elif conn is not None:
+            self._answered.add(t)
         status = 200
         if isinstance(answer.get("error"), dict):
             status = _STATUS_OF_ERROR.get(answer["error"].get("code"), 200)
@@ -212,6 +312,34 @@ class StdioBackend:
             return _json_reply(answer, status)
         stream = b"".join(b"event: message\ndata: " + json.dumps(m).encode() + b"\n\n" for m in before + [answer])
         return _Reply(200, {"Content-Type": "text/event-stream"}, stream)
+
+    def _listen(self, msg: dict) -> _Reply:
+        """`subscriptions/listen` opens a stream that lasts until the client leaves, and the
+        changes it carries are caused by other requests, which other processes answer: a bridge
+        of processes cannot carry it.  So a fresh process gets the request, what it sends within
+        LISTEN_WINDOW s (its acknowledgement) is passed on as an SSE stream that then ends, and
+        the process is retired.  The suite's checks of the stream are classified untestable."""
+        t = self._take()
+        sent: list = []
+        try:
+            t.send_line(json.dumps(msg, separators=(",", ":")), self.timeout)
+            deadline = time.monotonic() + LISTEN_WINDOW
+            while (remaining := deadline - time.monotonic()) > 0:
+                try:
+                    _, line = t.read_line(remaining)
+                except Exception:  # the window closed (or the process ended): that is the stream
+                    break
+                if self._judge(line):
+                    m = json.loads(line)
+                    sent.append(m)
+                    if m.get("id") == msg.get("id") and ("result" in m or "error" in m):
+                        break
+        except Exception as e:
+            self._retire(t)
+            return _error(-32603, f"the stdio server did not take the request: {e}", 500, msg.get("id"))
+        self._retire(t)
+        stream = b"".join(b"event: message\ndata: " + json.dumps(m).encode() + b"\n\n" for m in sent)
+        return _Reply(200, {"Content-Type": "text/event-stream"}, iter([stream]))
 
     def _read_answer(self, t, rid) -> tuple[list, dict]:
         before: list = []
@@ -233,6 +361,7 @@ class StdioBackend:
         with self._lock:
             procs, self._all = list(self._all), []
             self._sessions.clear()
+            self._idle = []
         while not self._spare.empty():
             with contextlib.suppress(queue.Empty):
                 procs.append(self._spare.get_nowait())
@@ -247,13 +376,36 @@ class ForwardBackend:
         import httpx
 
         self.url, self.headers = url, dict(headers)
+        self.upstream = urlsplit(url)
+        self.bridge_port: int | None = None  # set by the Bridge once it listens
         self._client = httpx.Client(timeout=httpx.Timeout(timeout, connect=5.0), trust_env=False)
 
-    def handle(self, method: str, headers: dict[str, str], body: bytes) -> _Reply:
+    def _names_bridge(self, authority: str) -> bool:
+        try:
+            u = urlsplit(f"//{authority}")
+            return u.port == self.bridge_port and u.hostname in _LOOPBACK
+        except ValueError:
+            return False
+
+    def _addressed(self, headers: dict[str, str]) -> dict[str, str]:
+        """The suite's Host and Origin, re-aimed at the real server only where they name the bridge."""
+        out = {}
+        host = headers.get("host")
+        if host:
+            out["Host"] = self.upstream.netloc if self._names_bridge(host) else host
+        origin = headers.get("origin")
+        if origin:
+            o = urlsplit(origin)
+            named = o.netloc and self._names_bridge(o.netloc)
+            out["Origin"] = f"{self.upstream.scheme}://{self.upstream.netloc}" if named else origin
+        return out
+
+    def handle(self, method: str, headers: dict[str, str], body: bytes, conn: object | None = None) -> _Reply:
         import httpx
 
-        drop = {"host", "content-length", "connection", "accept-encoding"}
+        drop = {"host", "origin", "content-length", "connection", "accept-encoding"}
         out = {k: v for k, v in headers.items() if k.lower() not in drop}
+        out.update(self._addressed(headers))
         out.update(self.headers)
         try:
             req = self._client.build_request(method, self.url, headers=out, content=body or None)
@@ -294,7 +446,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.split("?")[0] != bridge.path:
             reply = _Reply(404, {"Content-Type": "text/plain"}, b"not the MCP endpoint")
         else:
-            reply = bridge.backend.handle(self.command, {k.lower(): v for k, v in self.headers.items()}, body)
+            # this handler object lives as long as the connection: the stdio backend binds a process to it
+            reply = bridge.backend.handle(
+                self.command, {k.lower(): v for k, v in self.headers.items()}, body, conn=self
+            )
         self.send_response(reply.status)
         for k, v in reply.headers.items():
             self.send_header(k, v)
@@ -318,6 +473,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_POST = do_GET = do_DELETE = _guarded
 
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            closed = getattr(self.server.bridge.backend, "connection_closed", None)  # type: ignore[attr-defined]
+            if closed is not None:
+                closed(self)
+
 
 class _Server(ThreadingHTTPServer):
     def handle_error(self, request, client_address) -> None:  # a peer that hung up is no news
@@ -335,6 +498,8 @@ class Bridge:
         self._httpd.daemon_threads = True
         self._httpd.bridge = self  # type: ignore[attr-defined]
         self.port = self._httpd.server_address[1]
+        if hasattr(backend, "bridge_port"):
+            backend.bridge_port = self.port
         self.url = f"http://{HOST}:{self.port}{path}"
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, name=f"mcp-bridge-{next(self._ids)}", daemon=True
@@ -354,9 +519,12 @@ class Bridge:
         self.close()
 
 
-def serve_stdio(argv: Sequence[str], *, env: dict | None = None, timeout: float = 30.0, spares: int = 2) -> Bridge:
-    """A bridge serving the stdio server `argv` over Streamable HTTP (see the module's notes)."""
-    return Bridge(StdioBackend(argv, env=env, timeout=timeout, spares=spares))
+def serve_stdio(
+    argv: Sequence[str], *, env: dict | None = None, timeout: float = 30.0, spares: int = 2, reuse: bool = True
+) -> Bridge:
+    """A bridge serving the stdio server `argv` over Streamable HTTP (see the module's notes):
+    one process per connection, or per request with `reuse=False`."""
+    return Bridge(StdioBackend(argv, env=env, timeout=timeout, spares=spares, reuse=reuse))
 
 
 def forward(url: str, headers: dict[str, str], *, timeout: float = 30.0) -> Bridge:
