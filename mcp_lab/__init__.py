@@ -32,7 +32,9 @@ from mcp_lab.wire.errors import (
     RoundsExceeded,
     TransportClosed,
 )
-from mcp_lab.wire.revisions import LATEST, LEGACY, meta
+
+# LEGACY is the old name of LEGACY_VERSION (a version, not an era), kept for notebook 06's import.
+from mcp_lab.wire.revisions import LATEST, LEGACY, LEGACY_VERSION, Era, meta
 from mcp_lab.wire.trace import Event, Trace
 
 __version__ = "0.1.0"
@@ -42,7 +44,7 @@ __all__ = [
     "Verdict", "Client", "Trace", "Event",
     "McpError", "RemoteError", "LocalError", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "HttpError", "RoundsExceeded",
-    "LATEST", "LEGACY", "meta", "jsonrpc", "revisions", "mrtr", "widgets", "tokens", "course",
+    "LATEST", "LEGACY_VERSION", "LEGACY", "Era", "meta", "jsonrpc", "revisions", "mrtr", "widgets", "tokens", "course",
     "flip_one_character", "side_by_side", "predict", "self_check", "your_turn", "interactions",
 ]  # fmt: skip
 

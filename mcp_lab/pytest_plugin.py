@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:  # the wire check's modules load when a run asks for it, not with pytest
-    from mcp_lab.wire.schema_check import Finding, WireChecker
+    from mcp_lab.wire.schema_check import SchemaVerdict, WireChecker
 
 SENDER = {"send": "client", "recv": "server"}
 
@@ -83,7 +83,7 @@ class WireCheckState:
         self.valid_by_era: Counter = Counter()
         self.deliberate_by_reason: Counter = Counter()
         self.unchecked = 0
-        self.invalid: list[Finding] = []
+        self.invalid: list[SchemaVerdict] = []
         self.worker_invalid: list[str] = []  # what pytest-xdist workers found (already failed there)
         self._inbox: list[tuple] = []
         self._lock = threading.Lock()
@@ -109,7 +109,7 @@ class WireCheckState:
                 out.append((r["pid"], r["trace"], r["peer"], r["kind"], r["line"], r.get("deliberate")))
         return out
 
-    def drain(self, exempt: dict[str, str] | None = None) -> list[Finding]:
+    def drain(self, exempt: dict[str, str] | None = None) -> list[SchemaVerdict]:
         """Judge everything recorded since the last drain; return the invalid findings.
 
         `exempt` maps a sender ("client" / "server") to the reason its invalid messages in this
@@ -117,7 +117,7 @@ class WireCheckState:
         with self._lock:
             records, self._inbox = self._inbox, []
         records += self._from_file()
-        from mcp_lab.wire.schema_check import WireChecker, era_of
+        from mcp_lab.wire.schema_check import WireChecker, schema_version_of
 
         bad = []
         for pid, tid, peer, kind, line, deliberate in records:
@@ -131,7 +131,7 @@ class WireCheckState:
                 obj = line  # not JSON at all: the envelope check says so (or it is deliberate)
             f = checker.feed(obj, sender=SENDER[kind], line=line, deliberate=bool(deliberate))
             if f.verdict == "valid":
-                self.valid_by_era[era_of(f.version)] += 1
+                self.valid_by_era[schema_version_of(f.version)] += 1
             elif f.verdict == "deliberate":
                 self.deliberate_by_reason[deliberate] += 1
             elif f.verdict == "unchecked":
@@ -149,16 +149,16 @@ class WireCheckState:
             self._inbox = []
         self._from_file()
 
-    def _noise(self, line: str, deliberate: str | None, exempt: dict[str, str] | None) -> list[Finding]:
+    def _noise(self, line: str, deliberate: str | None, exempt: dict[str, str] | None) -> list[SchemaVerdict]:
         """A stdout line that is not an MCP message: a framing violation, unless it is deliberate."""
         why = deliberate or (exempt or {}).get("server_noise") or (exempt or {}).get("server")
         if why:
             self.deliberate_by_reason[why if deliberate else f"test mark: {why}"] += 1
             return []
-        from mcp_lab.wire.schema_check import Finding
+        from mcp_lab.wire.schema_check import SchemaVerdict
 
         error = "a line that is not an MCP message (framing: a stdio server MUST NOT write one to stdout)"
-        return [Finding("invalid", "server", "noise", None, None, "stdio framing", error, line)]
+        return [SchemaVerdict("invalid", "server", "noise", None, None, "stdio framing", error, line)]
 
     def summary(self) -> str:
         eras = ", ".join(f"{era}: {n}" for era, n in sorted(self.valid_by_era.items(), reverse=True))
@@ -171,7 +171,7 @@ class WireCheckState:
         )
 
 
-def _exemption(f: Finding, exempt: dict[str, str]) -> str | None:
+def _exemption(f: SchemaVerdict, exempt: dict[str, str]) -> str | None:
     """The reason a test's mark gives for this invalid message, if the mark covers it:
     `client=` / `server=` cover every invalid message of that side; `server_id_null=` only a
     server's error with "id": null (JSON-RPC 2.0 allows it; the MCP schema does not);
@@ -199,7 +199,7 @@ class InvalidWireMessage(AssertionError):
     """A message on the wire does not match the official schema of its era."""
 
 
-def _short(f: Finding) -> str:
+def _short(f: SchemaVerdict) -> str:
     line = f.line or ""
     line = line if len(line) <= 240 else line[:240] + f"... ({len(line)} chars)"
     if f.kind == "noise":
@@ -207,7 +207,7 @@ def _short(f: Finding) -> str:
     return f"INVALID {f.sender} {f.kind} {f.method or ''} ({f.version}, model {f.model}): {f.error}\n  {line}"
 
 
-def _fail(bad: list[Finding]) -> None:
+def _fail(bad: list[SchemaVerdict]) -> None:
     shown = "\n".join(_short(f) for f in bad[:5])
     more = f"\n... and {len(bad) - 5} more" if len(bad) > 5 else ""
     raise InvalidWireMessage(

@@ -26,6 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mcp_lab.wire.revisions import Era
+
 from .baseline import BASELINE_DIR, Baseline, judge, load_baseline
 from .results import Result, build_checks, read_checks
 from .suite import requirement_set, run_suite
@@ -178,7 +180,7 @@ def _run_against(
             "a stdio server, run through a bridge: one process per HTTP request (per session for a "
             "legacy initialize); checks of the HTTP binding test the bridge and are marked untestable"
         )
-    _classify(result, surface, bridged, "legacy" if legacy else "modern")
+    _classify(result, surface, bridged, Era.LEGACY if legacy else Era.MODERN)
     return result
 
 
@@ -207,7 +209,7 @@ def _add_framing(result: Result, lines: list[str]) -> None:
     result.checks.insert(0, check)
 
 
-def _classify(result: Result, surface, bridged: bool, era: str) -> None:
+def _classify(result: Result, surface, bridged: bool, era: Era) -> None:
     from .classify import NOT_OBSERVED, classify, judge, not_observed
 
     if not surface.read:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_lab.wire import jsonrpc, severity
+from mcp_lab.wire.revisions import Era
 
 __all__ = ["check", "CheckReport", "CheckFinding"]
 
@@ -65,7 +66,7 @@ class CheckFinding:
 @dataclass
 class CheckReport:
     server: str
-    era: str | None
+    era: Era | None
     version: str | None
     capabilities: dict
     served: dict[str, int] = field(default_factory=dict)  # kind -> how many listed
@@ -185,7 +186,7 @@ class _Run:
         if "resources" in listed:
             a = self.ask("resources/read", {"uri": UNKNOWN_URI})
             what = f"resources/read of a resource that does not exist ({UNKNOWN_URI})"
-            if isinstance(a, jsonrpc.Error) and a.code == -32002 and self.r.era == "legacy":
+            if isinstance(a, jsonrpc.Error) and a.code == -32002 and self.r.era == Era.LEGACY:
                 return  # the not-found code of 2025-11-25 and earlier: right for a legacy server
             if isinstance(a, jsonrpc.Result) and a.result.get("contents") == []:
                 self.find(

@@ -46,9 +46,10 @@ from mcp_lab.session.diff import Exchange, ExchangeDiff, TraceDiff, compare, exc
 from mcp_lab.session.minted import Minted, candidates
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.errors import McpError
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.trace import Trace
 
-__all__ = ["replay", "convert", "Step", "era_of"]
+__all__ = ["replay", "convert", "Step", "recorded_era"]
 
 _META_KEYS = (revisions.PROTOCOL_VERSION_KEY, revisions.CLIENT_CAPABILITIES_KEY, revisions.CLIENT_INFO_KEY)
 
@@ -66,17 +67,17 @@ class Step:
     line: str | None = None  # raw text (kind "raw")
 
 
-def era_of(steps: Iterable[Exchange]) -> str | None:
+def recorded_era(steps: Iterable[Exchange]) -> Era | None:
     """The era a conversation was recorded in, read off the client's own messages: a handshake
     anywhere means legacy (a probe's server/discover may come first), else discover or _meta
     means modern."""
     requests = [x for x in steps if x.kind == "request"]
     if any(x.method == "initialize" for x in requests):
-        return "legacy"
+        return Era.LEGACY
     for x in requests:
         meta = (x.params or {}).get("_meta")
         if x.method == "server/discover" or isinstance(meta, dict) and revisions.PROTOCOL_VERSION_KEY in meta:
-            return "modern"
+            return Era.MODERN
     return None
 
 
@@ -86,15 +87,17 @@ def _plain(x: Exchange) -> Step:
     return Step(x.peer, x.kind, x.method, copy.deepcopy(x.request.get("params")), x)
 
 
-def convert(recorded: list[Exchange], to: str | None, *, source: str | None = None) -> tuple[list[Step], list[str]]:
-    """The steps to send for `to` era ("modern", "legacy" or None = as recorded), and notes."""
+def convert(
+    recorded: list[Exchange], to: Era | str | None, *, source: Era | str | None = None
+) -> tuple[list[Step], list[str]]:
+    """The steps to send for `to` era (an `Era`, its string, or None = as recorded), and notes."""
     client_side = [x for x in recorded if x.kind != "server"]
-    source = source or era_of(client_side)
+    source = source or recorded_era(client_side)
     if to is None or to == source:
         return [_plain(x) for x in client_side], []
-    if to not in ("modern", "legacy"):
-        raise ValueError(f"era must be 'modern' or 'legacy', not {to!r}")
-    if to == "modern":
+    if to not in tuple(Era):
+        raise ValueError(f"era must be one of {', '.join(repr(e) for e in Era)}, not {to!r}")
+    if to == Era.MODERN:
         return _to_modern(client_side)
     return _to_legacy(client_side)
 
@@ -149,7 +152,7 @@ def _to_modern(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
 def _handshake(x: Exchange, meta: dict) -> list[Step]:
     """initialize + notifications/initialized for the connection `x` opens (from its _meta)."""
     init = {
-        "protocolVersion": revisions.LEGACY,
+        "protocolVersion": revisions.LEGACY_VERSION,
         "capabilities": meta.get(revisions.CLIENT_CAPABILITIES_KEY) or {},
         "clientInfo": meta.get(revisions.CLIENT_INFO_KEY) or dict(revisions.DEFAULT_CLIENT_INFO),
     }
@@ -186,7 +189,7 @@ def _to_legacy(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
         else:
             steps.append(_plain(x))
     notes = [
-        f"converted a modern recording for a legacy server: initialize ({revisions.LEGACY}) and "
+        f"converted a modern recording for a legacy server: initialize ({revisions.LEGACY_VERSION}) and "
         "notifications/initialized on every connection, server/discover dropped, _meta removed"
     ]
     return steps, notes
@@ -219,7 +222,7 @@ def replay(
     cassette: Any,
     server: Any,
     *,
-    era: str | None = None,
+    era: Era | str | None = None,
     timeout: float = 5.0,
     deadline: float = 60.0,
     server_version: bool = False,
@@ -241,7 +244,11 @@ def replay(
     steps, notes = convert(recorded, era, source=c.era)
     rules = rules_for(server_version=server_version, ignore=ignore)
     run = _Run(
-        server, steps, timeout, time.monotonic() + deadline, legacy=(era or c.era or era_of(recorded)) == "legacy"
+        server,
+        steps,
+        timeout,
+        time.monotonic() + deadline,
+        legacy=(era or c.era or recorded_era(recorded)) == Era.LEGACY,
     )
     run.headers = headers
     try:
@@ -291,7 +298,7 @@ class _Run:
         if peer not in self.clients:
             c = _open(self.server, peer, self.many, self.timeout, self.trace, self.headers)  # one lifeline per process
             if self.legacy:
-                c.era = "legacy"
+                c.era = Era.LEGACY
             self.clients[peer] = c
             if self.trace.title is None:
                 self.trace.title = f"replay -> {c.name}"

@@ -45,6 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Literal, Protocol, TypeGuard, get_args
 
 from mcp_lab.wire import jsonrpc, trace_views
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.trace_views import Diagram
 
 __all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram", "add_tap", "remove_tap", "WIRE_LOG_ENV"]
@@ -125,7 +126,7 @@ class Event:
     elapsed_ms: float | None = None  # for a recv that answers a send: the round trip
     note: str | None = None  # a remark (why a line is noise, what a probe step concluded)
     peer: str = "server"  # which server side (one lifeline per process)
-    era: str | None = None  # "legacy" when the trace shows a 2025-11-25 exchange (an initialize answer)
+    era: Era | None = None  # LEGACY when the trace shows a 2025-11-25 exchange (an initialize answer)
     deliberate: str | None = None  # why this message is broken on purpose (a lesson's point)
 
     @property
@@ -142,7 +143,7 @@ class Event:
             if rt:
                 return f"result (id {m.id}) {rt}"
             # A legacy-era result has no resultType by design; a modern one must carry it.
-            return f"legacy result (id {m.id})" if self.era == "legacy" else f"result (id {m.id}) [no resultType]"
+            return f"legacy result (id {m.id})" if self.era == Era.LEGACY else f"result (id {m.id}) [no resultType]"
         if isinstance(m, jsonrpc.Error):
             return f"error {m.code} (id {m.id})"
         if self.kind == "noise":
@@ -176,8 +177,8 @@ class Trace:
             self._remember_ids(e.kind, e.line, msg_id, e.peer)
             if e.kind == "recv" and isinstance(e.message, jsonrpc.Result) and e.era is None:
                 if e.peer in self._legacy_peers or self._methods.get((e.peer, msg_id)) == "initialize":
-                    self._events[i] = e = replace(e, era="legacy")
-            if e.era == "legacy":
+                    self._events[i] = e = replace(e, era=Era.LEGACY)
+            if e.era == Era.LEGACY:
                 self._legacy_peers.add(e.peer)
         self.title = title
         self.id = f"{os.getpid()}-{next(_TRACE_IDS)}"  # unique across the processes of one run
@@ -192,7 +193,7 @@ class Trace:
         note: str | None = None,
         peer: str = "server",
         at: float | None = None,
-        era: str | None = None,
+        era: Era | None = None,
         deliberate: str | None = None,
     ) -> Event:
         if not _is_event_kind(kind):
@@ -210,7 +211,7 @@ class Trace:
             if kind == "recv" and isinstance(message, jsonrpc.Result) and self._methods.get(key) == "initialize":
                 self._legacy_peers.add(peer)
             if era is None and kind == "recv" and peer in self._legacy_peers:
-                era = "legacy"
+                era = Era.LEGACY
             self._remember_ids(kind, line, msg_id, peer)
             ev = Event(kind, line, message, now - self._t0, elapsed, note, peer, era, deliberate)
             self._events.append(ev)
