@@ -52,17 +52,17 @@ HOST = "127.0.0.1"
 _STATUS_OF_ERROR = {-32601: 404, -32602: 400, -32600: 400, -32700: 400, -32020: 400, -32021: 400, -32022: 400}
 
 
-class _Reply:
+class _BridgeReply:
     def __init__(self, status: int, headers: dict[str, str] | None = None, body: bytes | Iterator[bytes] = b""):
         self.status, self.headers, self.body = status, dict(headers or {}), body
 
 
-def _json_reply(obj: dict, status: int = 200, extra: dict | None = None) -> _Reply:
+def _json_reply(obj: dict, status: int = 200, extra: dict | None = None) -> _BridgeReply:
     body = json.dumps(obj, separators=(",", ":")).encode("utf-8")
-    return _Reply(status, {"Content-Type": "application/json", **(extra or {})}, body)
+    return _BridgeReply(status, {"Content-Type": "application/json", **(extra or {})}, body)
 
 
-def _error(code: int, message: str, status: int, rid=None) -> _Reply:
+def _error(code: int, message: str, status: int, rid=None) -> _BridgeReply:
     return _json_reply({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}, status)
 
 
@@ -159,9 +159,9 @@ class StdioBackend:
         with self._lock:
             return list(self.framing)
 
-    def handle(self, method: str, headers: dict[str, str], body: bytes) -> _Reply:
+    def handle(self, method: str, headers: dict[str, str], body: bytes) -> _BridgeReply:
         if method != "POST":
-            return _Reply(405, {"Allow": "POST"})
+            return _BridgeReply(405, {"Allow": "POST"})
         try:
             msg = json.loads(body.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
@@ -187,16 +187,16 @@ class StdioBackend:
                 self._retire(t)
             return reply
         if "id" not in msg:
-            return _Reply(202)  # a notification without a session concerns no process
+            return _BridgeReply(202)  # a notification without a session concerns no process
         return self._exchange(self._take(), msg)
 
-    def _exchange(self, t, msg: dict, *, keep: bool = False, session_lock=None) -> _Reply:
+    def _exchange(self, t, msg: dict, *, keep: bool = False, session_lock=None) -> _BridgeReply:
         lock = session_lock or contextlib.nullcontext()
         with lock:
             try:
                 t.send_line(json.dumps(msg, separators=(",", ":")), self.timeout)
                 if "id" not in msg:
-                    return _Reply(202)
+                    return _BridgeReply(202)
                 before, answer = self._read_answer(t, msg["id"])
             except Exception as e:  # the process died (TransportClosed) or went silent: answer, never hang
                 if not keep:
@@ -211,7 +211,7 @@ class StdioBackend:
         if not before:
             return _json_reply(answer, status)
         stream = b"".join(b"event: message\ndata: " + json.dumps(m).encode() + b"\n\n" for m in before + [answer])
-        return _Reply(200, {"Content-Type": "text/event-stream"}, stream)
+        return _BridgeReply(200, {"Content-Type": "text/event-stream"}, stream)
 
     def _read_answer(self, t, rid) -> tuple[list, dict]:
         before: list = []
@@ -249,7 +249,7 @@ class ForwardBackend:
         self.url, self.headers = url, dict(headers)
         self._client = httpx.Client(timeout=httpx.Timeout(timeout, connect=5.0), trust_env=False)
 
-    def handle(self, method: str, headers: dict[str, str], body: bytes) -> _Reply:
+    def handle(self, method: str, headers: dict[str, str], body: bytes) -> _BridgeReply:
         import httpx
 
         drop = {"host", "content-length", "connection", "accept-encoding"}
@@ -274,7 +274,7 @@ class ForwardBackend:
             finally:
                 r.close()
 
-        return _Reply(r.status_code, keep, stream())
+        return _BridgeReply(r.status_code, keep, stream())
 
     def close(self) -> None:
         self._client.close()
@@ -292,7 +292,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         if self.path.split("?")[0] != bridge.path:
-            reply = _Reply(404, {"Content-Type": "text/plain"}, b"not the MCP endpoint")
+            reply = _BridgeReply(404, {"Content-Type": "text/plain"}, b"not the MCP endpoint")
         else:
             reply = bridge.backend.handle(self.command, {k.lower(): v for k, v in self.headers.items()}, body)
         self.send_response(reply.status)
@@ -319,7 +319,7 @@ class _Handler(BaseHTTPRequestHandler):
     do_POST = do_GET = do_DELETE = _guarded
 
 
-class _Server(ThreadingHTTPServer):
+class _QuietHttpServer(ThreadingHTTPServer):
     def handle_error(self, request, client_address) -> None:  # a peer that hung up is no news
         pass
 
@@ -331,7 +331,7 @@ class Bridge:
 
     def __init__(self, backend, *, path: str = "/mcp"):
         self.backend, self.path = backend, path
-        self._httpd = _Server((HOST, 0), _Handler)
+        self._httpd = _QuietHttpServer((HOST, 0), _Handler)
         self._httpd.daemon_threads = True
         self._httpd.bridge = self  # type: ignore[attr-defined]
         self.port = self._httpd.server_address[1]

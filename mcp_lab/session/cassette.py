@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from mcp_lab.session.exchanges import Exchange, exchanges
+from mcp_lab.session.exchanges import RpcExchange, exchanges
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.trace import EVENT_KINDS, Event, Trace
@@ -100,7 +100,7 @@ class Cassette:
         return Era(era) if era in tuple(Era) else None
 
     @property
-    def exchanges(self) -> list[Exchange]:
+    def exchanges(self) -> list[RpcExchange]:
         """The recorded conversation as exchanges: each client message with its answer."""
         return exchanges(self.trace)
 
