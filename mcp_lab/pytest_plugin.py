@@ -27,12 +27,13 @@ same as a factory, for a test that needs several servers.
 
 The wire check
 --------------
-Messages reach the plugin two ways.  In this process a tap on the Trace model (`add_tap`) hands
-over each event as it is recorded.  Other processes that record Traces (notebook kernels started
-by nbclient, a pytest run in a subprocess) inherit MCP_LAB_WIRE_LOG, which the plugin points at
-a file for the whole session: the Trace module appends each send / recv event there as a JSON
-line, and the plugin reads what was appended after each test phase.  Lines this process wrote
-itself are skipped (the tap already saw them).
+Messages reach the plugin two ways.  In this process it listens to every Trace
+(`mcp_lab.session.trace_listeners.listen`) and is handed each event as it is recorded.  Other
+processes that record Traces (notebook kernels started by nbclient, a pytest run in a subprocess)
+inherit MCP_LAB_WIRE_LOG, which the plugin points at a file for the whole session: their
+`trace_listeners` append each send / recv event there as a JSON line, and the plugin reads what
+was appended after each test phase.  This process writes no line there (its listener already
+sees every message), and a line carrying its pid is skipped.
 
 Each (process, trace, peer) is one conversation with a `WireChecker` of its own, kept for the
 whole session, since a module-scoped Trace can span tests.  A message marked `deliberate` where
@@ -88,6 +89,7 @@ class WireCheckState:
         self._inbox: list[tuple] = []
         self._lock = threading.Lock()
         self.only_marked = False  # asked for by a mark only: a failure fails only a marked test
+        self.inherited_log: str | None = None  # the wire log this process wrote to before the check
 
     def tap(self, trace, ev) -> None:
         if ev.kind in SENDER or ev.kind == "noise":
@@ -322,16 +324,18 @@ def pytest_unconfigure(config) -> None:
 
 
 def _enable(*, only_marked: bool) -> None:
-    """Start the wire check: the log folder, the environment variable, the tap, the clean-ups."""
+    """Start the wire check: the log folder, the environment variable, the listener, the clean-ups."""
     global _STATE
-    from mcp_lab.wire import trace as trace_model
+    from mcp_lab.session import trace_listeners
 
     _sweep_orphans()
     folder = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
     _STATE = WireCheckState(folder / "wire.jsonl")
     _STATE.only_marked = only_marked
-    os.environ[trace_model.WIRE_LOG_ENV] = str(_STATE.log_path)
-    trace_model.add_tap(_STATE.tap)
+    os.environ[trace_listeners.WIRE_LOG_ENV] = str(_STATE.log_path)  # for the processes the run starts
+    _STATE.inherited_log = trace_listeners.wire_log()
+    trace_listeners.log_messages_to(None)  # this process: the listener sees every message
+    trace_listeners.listen(_STATE.tap)
     atexit.register(_disable)
     _on_sigterm_remove(folder)
 
@@ -340,11 +344,12 @@ def _disable() -> None:
     global _STATE
     if _STATE is None:
         return
-    from mcp_lab.wire import trace as trace_model
+    from mcp_lab.session import trace_listeners
 
-    trace_model.remove_tap(_STATE.tap)
-    if os.environ.get(trace_model.WIRE_LOG_ENV) == str(_STATE.log_path):
-        os.environ.pop(trace_model.WIRE_LOG_ENV, None)
+    trace_listeners.unlisten(_STATE.tap)
+    trace_listeners.log_messages_to(_STATE.inherited_log)
+    if os.environ.get(trace_listeners.WIRE_LOG_ENV) == str(_STATE.log_path):
+        os.environ.pop(trace_listeners.WIRE_LOG_ENV, None)
     shutil.rmtree(_STATE.log_path.parent, ignore_errors=True)
     _STATE = None
 
