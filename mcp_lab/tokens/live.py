@@ -92,7 +92,7 @@ def _fetch(client: Any, *, timeout: float, max_pages: int, **probe_kwargs: Any) 
             f"{client.name}: no mutual protocol version (the server supports "
             f"{', '.join(verdict.supported_versions) or 'none it named'}); nothing can be listed"
         )
-    era = verdict.era
+    era = None if verdict.era is None else Era(verdict.era)  # the probe's Verdict.era is still typed str
     info = verdict.server_info
     instructions = verdict.instructions
     tools: list[dict[str, Any]] = []
