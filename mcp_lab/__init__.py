@@ -32,7 +32,9 @@ from mcp_lab.wire.errors import (
     RoundsExceeded,
     TransportClosed,
 )
-from mcp_lab.wire.revisions import LATEST, LEGACY, meta
+
+# LEGACY is the old name of LEGACY_VERSION (a version, not an era), kept for notebook 06's import.
+from mcp_lab.wire.revisions import LATEST, LEGACY, LEGACY_VERSION, Era, meta
 from mcp_lab.wire.trace import Event, Trace
 
 __version__ = "0.1.0"
@@ -42,7 +44,7 @@ __all__ = [
     "Verdict", "Client", "Trace", "Event",
     "McpError", "RemoteError", "LocalError", "ProtocolError", "TransportClosed", "DeadlineExceeded",
     "HttpError", "RoundsExceeded",
-    "LATEST", "LEGACY", "meta", "jsonrpc", "revisions", "mrtr", "widgets", "tokens", "course",
+    "LATEST", "LEGACY_VERSION", "LEGACY", "Era", "meta", "jsonrpc", "revisions", "mrtr", "widgets", "tokens", "course",
     "flip_one_character", "side_by_side", "predict", "self_check", "your_turn", "interactions",
 ]  # fmt: skip
 
@@ -77,6 +79,10 @@ _LAZY = {
 # Trace.save / Trace.load hand the Trace to the cassette module (session/: the file format and its
 # I/O), loaded on the first save or load. The facade names it: the wire layer names no layer above.
 _trace.use_cassette_files(lambda: importlib.import_module("mcp_lab.session.cassette"))
+# A Trace built without its own listener reports to the session layer's, which owns the run's
+# listeners (the pytest plugin's wire check) and the MCP_LAB_WIRE_LOG file; the wire layer does
+# no I/O and names no layer above it.
+_trace.use_default_listener(importlib.import_module("mcp_lab.session.trace_listeners").announce)
 # The words every layer shows a learner come from the edition's catalog (mcp_lab.wire.words): the
 # notebook layer chooses the language and reads the catalog, at the first lookup; the wire layer
 # only looks up. An English kernel never imports more than the choice itself.

@@ -27,6 +27,8 @@ import os
 import sys
 from typing import Callable
 
+from mcp_lab.wire.revisions import Era
+
 __all__ = ["SCENARIOS", "OUT_OF_SCOPE", "EXTRA_SCENARIOS", "main", "run_scenario"]
 
 # Required for a client by the 2026-07-28 requirement set of the pinned suite, minus auth/*.
@@ -59,13 +61,13 @@ def _connect(url: str):
     from mcp_lab.session.probe_http import probe_http
 
     verdict = probe_http(url, timeout=TIMEOUT, name="conformance-mock")
-    if not verdict.ok or verdict.era != "modern":
+    if not verdict.ok or verdict.era != Era.MODERN:
         verdict.close()
         raise ScenarioFailed(
             f"the mock server at {url} did not probe as a modern server (era {verdict.era}, version {verdict.version})"
         )
     client = verdict.client
-    client.era = "modern"
+    client.era = Era.MODERN
     client.protocol_version = verdict.version
     return client
 

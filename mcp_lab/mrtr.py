@@ -6,7 +6,7 @@ ipywidgets forms in a notebook. The loop lives in `mcp_lab.session.mrtr`, the fo
 """
 
 from mcp_lab.notebook.interactive import Interactive, interactive
-from mcp_lab.session.mrtr import MAX_ROUNDS, Exchange, RoundsExceeded, call
+from mcp_lab.session.mrtr import MAX_ROUNDS, MrtrCall, RoundsExceeded, call
 from mcp_lab.wire.revisions import MRTR_METHODS  # the requests that may answer input_required
 
-__all__ = ["MAX_ROUNDS", "MRTR_METHODS", "RoundsExceeded", "Exchange", "call", "interactive", "Interactive"]
+__all__ = ["MAX_ROUNDS", "MRTR_METHODS", "RoundsExceeded", "MrtrCall", "call", "interactive", "Interactive"]

@@ -27,12 +27,13 @@ same as a factory, for a test that needs several servers.
 
 The wire check
 --------------
-Messages reach the plugin two ways.  In this process a tap on the Trace model (`add_tap`) hands
-over each event as it is recorded.  Other processes that record Traces (notebook kernels started
-by nbclient, a pytest run in a subprocess) inherit MCP_LAB_WIRE_LOG, which the plugin points at
-a file for the whole session: the Trace module appends each send / recv event there as a JSON
-line, and the plugin reads what was appended after each test phase.  Lines this process wrote
-itself are skipped (the tap already saw them).
+Messages reach the plugin two ways.  In this process it listens to every Trace
+(`mcp_lab.session.trace_listeners.listen`) and is handed each event as it is recorded.  Other
+processes that record Traces (notebook kernels started by nbclient, a pytest run in a subprocess)
+inherit MCP_LAB_WIRE_LOG, which the plugin points at a file for the whole session: their
+`trace_listeners` append each send / recv event there as a JSON line, and the plugin reads what
+was appended after each test phase.  This process writes no line there (its listener already
+sees every message), and a line carrying its pid is skipped.
 
 Each (process, trace, peer) is one conversation with a `WireChecker` of its own, kept for the
 whole session, since a module-scoped Trace can span tests.  A message marked `deliberate` where
@@ -68,7 +69,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:  # the wire check's modules load when a run asks for it, not with pytest
-    from mcp_lab.wire.schema_check import Finding, WireChecker
+    from mcp_lab.wire.schema_check import SchemaVerdict, WireChecker
 
 SENDER = {"send": "client", "recv": "server"}
 
@@ -83,11 +84,12 @@ class WireCheckState:
         self.valid_by_era: Counter = Counter()
         self.deliberate_by_reason: Counter = Counter()
         self.unchecked = 0
-        self.invalid: list[Finding] = []
+        self.invalid: list[SchemaVerdict] = []
         self.worker_invalid: list[str] = []  # what pytest-xdist workers found (already failed there)
         self._inbox: list[tuple] = []
         self._lock = threading.Lock()
         self.only_marked = False  # asked for by a mark only: a failure fails only a marked test
+        self.inherited_log: str | None = None  # the wire log this process wrote to before the check
 
     def tap(self, trace, ev) -> None:
         if ev.kind in SENDER or ev.kind == "noise":
@@ -109,7 +111,7 @@ class WireCheckState:
                 out.append((r["pid"], r["trace"], r["peer"], r["kind"], r["line"], r.get("deliberate")))
         return out
 
-    def drain(self, exempt: dict[str, str] | None = None) -> list[Finding]:
+    def drain(self, exempt: dict[str, str] | None = None) -> list[SchemaVerdict]:
         """Judge everything recorded since the last drain; return the invalid findings.
 
         `exempt` maps a sender ("client" / "server") to the reason its invalid messages in this
@@ -117,7 +119,7 @@ class WireCheckState:
         with self._lock:
             records, self._inbox = self._inbox, []
         records += self._from_file()
-        from mcp_lab.wire.schema_check import WireChecker, era_of
+        from mcp_lab.wire.schema_check import WireChecker, schema_version_of
 
         bad = []
         for pid, tid, peer, kind, line, deliberate in records:
@@ -131,7 +133,7 @@ class WireCheckState:
                 obj = line  # not JSON at all: the envelope check says so (or it is deliberate)
             f = checker.feed(obj, sender=SENDER[kind], line=line, deliberate=bool(deliberate))
             if f.verdict == "valid":
-                self.valid_by_era[era_of(f.version)] += 1
+                self.valid_by_era[schema_version_of(f.version)] += 1
             elif f.verdict == "deliberate":
                 self.deliberate_by_reason[deliberate] += 1
             elif f.verdict == "unchecked":
@@ -149,16 +151,16 @@ class WireCheckState:
             self._inbox = []
         self._from_file()
 
-    def _noise(self, line: str, deliberate: str | None, exempt: dict[str, str] | None) -> list[Finding]:
+    def _noise(self, line: str, deliberate: str | None, exempt: dict[str, str] | None) -> list[SchemaVerdict]:
         """A stdout line that is not an MCP message: a framing violation, unless it is deliberate."""
         why = deliberate or (exempt or {}).get("server_noise") or (exempt or {}).get("server")
         if why:
             self.deliberate_by_reason[why if deliberate else f"test mark: {why}"] += 1
             return []
-        from mcp_lab.wire.schema_check import Finding
+        from mcp_lab.wire.schema_check import SchemaVerdict
 
         error = "a line that is not an MCP message (framing: a stdio server MUST NOT write one to stdout)"
-        return [Finding("invalid", "server", "noise", None, None, "stdio framing", error, line)]
+        return [SchemaVerdict("invalid", "server", "noise", None, None, "stdio framing", error, line)]
 
     def summary(self) -> str:
         eras = ", ".join(f"{era}: {n}" for era, n in sorted(self.valid_by_era.items(), reverse=True))
@@ -171,7 +173,7 @@ class WireCheckState:
         )
 
 
-def _exemption(f: Finding, exempt: dict[str, str]) -> str | None:
+def _exemption(f: SchemaVerdict, exempt: dict[str, str]) -> str | None:
     """The reason a test's mark gives for this invalid message, if the mark covers it:
     `client=` / `server=` cover every invalid message of that side; `server_id_null=` only a
     server's error with "id": null (JSON-RPC 2.0 allows it; the MCP schema does not);
@@ -199,7 +201,7 @@ class InvalidWireMessage(AssertionError):
     """A message on the wire does not match the official schema of its era."""
 
 
-def _short(f: Finding) -> str:
+def _short(f: SchemaVerdict) -> str:
     line = f.line or ""
     line = line if len(line) <= 240 else line[:240] + f"... ({len(line)} chars)"
     if f.kind == "noise":
@@ -207,7 +209,7 @@ def _short(f: Finding) -> str:
     return f"INVALID {f.sender} {f.kind} {f.method or ''} ({f.version}, model {f.model}): {f.error}\n  {line}"
 
 
-def _fail(bad: list[Finding]) -> None:
+def _fail(bad: list[SchemaVerdict]) -> None:
     shown = "\n".join(_short(f) for f in bad[:5])
     more = f"\n... and {len(bad) - 5} more" if len(bad) > 5 else ""
     raise InvalidWireMessage(
@@ -322,16 +324,18 @@ def pytest_unconfigure(config) -> None:
 
 
 def _enable(*, only_marked: bool) -> None:
-    """Start the wire check: the log folder, the environment variable, the tap, the clean-ups."""
+    """Start the wire check: the log folder, the environment variable, the listener, the clean-ups."""
     global _STATE
-    from mcp_lab.wire import trace as trace_model
+    from mcp_lab.session import trace_listeners
 
     _sweep_orphans()
     folder = Path(tempfile.mkdtemp(prefix=f"{_FOLDER_PREFIX}{os.getpid()}-"))
     _STATE = WireCheckState(folder / "wire.jsonl")
     _STATE.only_marked = only_marked
-    os.environ[trace_model.WIRE_LOG_ENV] = str(_STATE.log_path)
-    trace_model.add_tap(_STATE.tap)
+    os.environ[trace_listeners.WIRE_LOG_ENV] = str(_STATE.log_path)  # for the processes the run starts
+    _STATE.inherited_log = trace_listeners.wire_log()
+    trace_listeners.log_messages_to(None)  # this process: the listener sees every message
+    trace_listeners.listen(_STATE.tap)
     atexit.register(_disable)
     _on_sigterm_remove(folder)
 
@@ -340,11 +344,12 @@ def _disable() -> None:
     global _STATE
     if _STATE is None:
         return
-    from mcp_lab.wire import trace as trace_model
+    from mcp_lab.session import trace_listeners
 
-    trace_model.remove_tap(_STATE.tap)
-    if os.environ.get(trace_model.WIRE_LOG_ENV) == str(_STATE.log_path):
-        os.environ.pop(trace_model.WIRE_LOG_ENV, None)
+    trace_listeners.unlisten(_STATE.tap)
+    trace_listeners.log_messages_to(_STATE.inherited_log)
+    if os.environ.get(trace_listeners.WIRE_LOG_ENV) == str(_STATE.log_path):
+        os.environ.pop(trace_listeners.WIRE_LOG_ENV, None)
     shutil.rmtree(_STATE.log_path.parent, ignore_errors=True)
     _STATE = None
 

@@ -138,7 +138,7 @@ def test_a_server_with_no_http_and_a_guarded_one_get_one_line(capsys):
 
 def test_a_check_reported_twice_counts_by_its_failing_occurrence():
     from mcp_lab.conformance.baseline import judge
-    from mcp_lab.conformance.results import Result, build_checks
+    from mcp_lab.conformance.results import ConformanceResult, build_checks
 
     raw = {
         "server-stateless": [
@@ -146,7 +146,7 @@ def test_a_check_reported_twice_counts_by_its_failing_occurrence():
             {"id": "sep-2575-http-server-meta-invalid-400", "status": "SUCCESS"},
         ]
     }
-    r = Result("t", "2026-07-28", "server", build_checks(raw, None, None), judge(raw, None))
+    r = ConformanceResult("t", "2026-07-28", "server", build_checks(raw, None, None), judge(raw, None))
     failing = [c for c in r.checks if c.failed]
     failing[0].kind, failing[0].kind_reason = "untestable", "through the bridge"
     assert r.unexpected_checks() == failing and r.defects() == [] and r.ok, r.text()

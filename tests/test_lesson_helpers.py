@@ -1,6 +1,6 @@
 """The helpers notebooks 14 to 18 call in one line, each shown doing its job on made-up input.
 
-- a conformance Result's HTML opens with the scored failures that fail the run, and folds the
+- a ConformanceResult's HTML opens with the scored failures that fail the run, and folds the
   baselined ones, the unscored scenarios and the passing checks; INFO is counted;
 - `conformance_reading.kind_of` sorts failures by their message; its exercise keeps its answers;
 - `dating.span` dates a set of features, and says when none fits;
@@ -17,14 +17,14 @@ import re
 import pytest
 
 from mcp_lab.conformance.baseline import Judgement
-from mcp_lab.conformance.results import Check, Result
+from mcp_lab.conformance.results import Check, ConformanceResult
 from mcp_lab.course import conformance_reading, dating, host_config
 from mcp_lab.session import cassette
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.trace import Trace
 
 
-def _result() -> Result:
+def _result() -> ConformanceResult:
     checks = [
         Check("tasks-lifecycle", "tasks-sync", "TasksSync", "FAILURE", error="no tasks", scored=False),
         Check(
@@ -40,7 +40,9 @@ def _result() -> Result:
         Check("server-stateless", "lifecycle-skipped", "Info", "INFO"),
     ]
     judgement = Judgement(unexpected=["sep-2575-bad"], stale=[], expected=["tools-call-simple-text"])
-    return Result("demo", "2026-07-28", "server", checks, judgement, not_scored={"tasks-lifecycle": "extension"})
+    return ConformanceResult(
+        "demo", "2026-07-28", "server", checks, judgement, not_scored={"tasks-lifecycle": "extension"}
+    )
 
 
 def test_conformance_html_shows_what_fails_the_run_first_and_folds_the_rest():
@@ -84,11 +86,11 @@ def test_the_failure_exercise_picks_one_of_each_kind_and_keeps_its_answers():
         Check("b", "b1", "n", "FAILURE", error="Failed: Method not found: completion/complete"),
         Check("c", "c1", "n", "FAILURE", error="Expected InputRequiredResult"),
     ]
-    result = Result("mine", "2026-07-28", "server", checks, Judgement(["a1", "b1", "c1"], [], []))
+    result = ConformanceResult("mine", "2026-07-28", "server", checks, Judgement(["a1", "b1", "c1"], [], []))
     exercise = conformance_reading.exercise(result, key="test-sort")
     assert [v[0] for v in exercise.solution.values()] == conformance_reading.KINDS
     assert not exercise.checked and "right" not in exercise._feedback.value
-    empty = Result("none", "2026-07-28", "server", [], Judgement([], [], []))
+    empty = ConformanceResult("none", "2026-07-28", "server", [], Judgement([], [], []))
     assert conformance_reading.exercise(empty).startswith("No scored check failed")
 
 

@@ -26,7 +26,7 @@ RIGHT_ERAS = {"A": "modern", "B": "legacy", "C": "legacy", "D": "modern", "E": "
 
 
 def test_the_right_reading_is_what_probe_concludes(capsys):
-    assert {k: n06.era_of(v) for k, v in n06.FIRST_ANSWERS.items()} == RIGHT_ERAS
+    assert {k: n06.era_concluded_from(v) for k, v in n06.FIRST_ANSWERS.items()} == RIGHT_ERAS
     mcp_lab.your_turn("read-the-era", {k: v.upper() for k, v in RIGHT_ERAS.items()})  # case does not matter
     assert "read-the-era: all five read right" in capsys.readouterr().out
 

@@ -122,12 +122,12 @@ def test_a_replay_across_catalogs_sends_the_recorded_requests(tmp_path):
 
 def test_only_argument_values_are_minted():
     """A cursor and a handle sent back as arguments are minted; a name from a catalog is not."""
-    from mcp_lab.session.exchanges import Exchange
+    from mcp_lab.session.exchanges import RpcExchange
     from mcp_lab.session.minted import Minted, candidates
     from mcp_lab.session.replay import Step
 
     def step(method, params, result):
-        return Step("p", "request", method, params, Exchange("request", "p", {}, {"result": result}))
+        return Step("p", "request", method, params, RpcExchange("request", "p", {}, {"result": result}))
 
     steps = [
         step("tools/list", {}, {"tools": [{"name": "create_event"}], "nextCursor": "page-2-abc"}),

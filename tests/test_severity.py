@@ -58,11 +58,11 @@ def test_a_should_warns_and_never_fails():
 
 def test_junit_names_are_unique_and_the_headline_says_what_unexpected_means(tmp_path):
     from mcp_lab.conformance.baseline import judge
-    from mcp_lab.conformance.results import Result, build_checks
+    from mcp_lab.conformance.results import ConformanceResult, build_checks
     from mcp_lab.session.junit import write_conformance
 
     raw = {"s": [{"id": "a", "status": "FAILURE"}, {"id": "a", "status": "FAILURE"}, {"id": "a", "status": "SUCCESS"}]}
-    r = Result("t", "2026-07-28", "server", build_checks(raw, None, None), judge(raw, None))
+    r = ConformanceResult("t", "2026-07-28", "server", build_checks(raw, None, None), judge(raw, None))
     write_conformance(r, tmp_path / "j.xml")
     names = [c.get("name") for c in ET.parse(tmp_path / "j.xml").getroot().iter("testcase")]
     assert names == ["a", "a (2)", "a (3)"], names

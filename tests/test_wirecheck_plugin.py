@@ -159,13 +159,13 @@ import os
 import sys
 
 import mcp_lab
-from mcp_lab.wire import trace
+from mcp_lab.session import trace_listeners
 
 
 def test_nothing_is_on(mcp_connect):
     assert "mcp_lab.wire.schema_check" not in sys.modules, "the wire check's models were loaded"
     assert "MCP_LAB_WIRE_LOG" not in os.environ
-    assert trace._TAPS == []
+    assert trace_listeners.listening() == [] and trace_listeners.wire_log() is None
     with mcp_lab.connect("calendar") as c:
         assert c.request("tools/list").ok
 """

@@ -9,21 +9,21 @@
 The suite (`@modelcontextprotocol/conformance`, pinned, with its own Node 22) is installed by
 `make setup` into `mcp_lab/conformance/suite/`, or, for a pip install, by `mcp-lab conformance
 --install` into a per-user cache (`install`: where it looks, install, uninstall).  Modules: `suite` (where it is, one process
-under a deadline), `runner` (targets, the runs), `results` (checks.json -> Result, rendered),
+under a deadline), `runner` (targets, the runs), `results` (checks.json -> ConformanceResult, rendered),
 `baseline` (expected failures with reasons), `spec_links` (each check's 2026-07-28 page).
 """
 
 from __future__ import annotations
 
 from .baseline import Baseline, load_baseline
-from .results import Check, Result
+from .results import Check, ConformanceResult
 from .runner import BUNDLED, DEFAULT_REQUIREMENTS, run, run_client
 from .suite import SuiteNotInstalled, requirement_set
 
 __all__ = [
     "run",
     "run_client",
-    "Result",
+    "ConformanceResult",
     "Check",
     "Baseline",
     "load_baseline",

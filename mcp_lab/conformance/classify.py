@@ -46,6 +46,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from mcp_lab.wire.revisions import Era
+
 __all__ = [
     "DEFECT",
     "FIXTURE",
@@ -282,7 +284,7 @@ def classify(check, surface: Surface, *, bridged: bool = False) -> tuple[str, st
     return DEFECT, "the server broke the rule this check tests"
 
 
-def judge(check, era: str | None) -> None:
+def judge(check, era: Era | None) -> None:
     """Record the severity table's reading of one check (see the module's notes)."""
     from mcp_lab.wire import severity
 

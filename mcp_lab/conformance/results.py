@@ -3,7 +3,7 @@
 The suite writes one folder per scenario (`server-<scenario>-<timestamp>/checks.json`, or
 `<scenario>-<timestamp>/` in client mode), each an array of checks: id, name, description,
 status (SUCCESS, FAILURE, WARNING, SKIPPED, INFO), spec references, details and, on failure,
-an error message.  `read_checks` collects them; `Result` holds them with the requirement set's
+an error message.  `read_checks` collects them; `ConformanceResult` holds them with the requirement set's
 scoring (scored, or not scored and why), the baseline's verdict, and renders them.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from .baseline import FAILING, Baseline, Judgement
 from .spec_links import spec_link
 
-__all__ = ["Check", "Result", "read_checks"]
+__all__ = ["Check", "ConformanceResult", "read_checks"]
 
 _TIMESTAMP = re.compile(r"-\d{4}-\d\d-\d\dT[\d-]+Z$")
 _SYMBOL = {"SUCCESS": "✓", "FAILURE": "✗", "WARNING": "!", "SKIPPED": "-", "INFO": "i"}
@@ -104,7 +104,7 @@ def read_checks(out_dir: Path, mode: str = "server") -> dict[str, list[dict]]:
 
 
 @dataclass
-class Result:
+class ConformanceResult:
     """One conformance run of one target: the checks, the scoring, the baseline's verdict."""
 
     target: str

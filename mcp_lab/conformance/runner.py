@@ -26,8 +26,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mcp_lab.wire.revisions import Era
+
 from .baseline import BASELINE_DIR, Baseline, judge, load_baseline
-from .results import Result, build_checks, read_checks
+from .results import ConformanceResult, build_checks, read_checks
 from .suite import requirement_set, run_suite
 
 __all__ = ["run", "run_client", "BUNDLED", "DEFAULT_REQUIREMENTS"]
@@ -109,8 +111,8 @@ def run(
     headers: dict[str, str] | None = None,
     stdio: bool = False,
     path: str = "/mcp",
-) -> Result:
-    """Run the conformance suite's server scenarios against `server`; return the Result.
+) -> ConformanceResult:
+    """Run the conformance suite's server scenarios against `server`; return the ConformanceResult.
 
     `server`: a bundled name (see BUNDLED), an http(s) URL of a running server, or an argv
     (started with `--http PORT` appended, or with "{port}" replaced).  `requirements`: the
@@ -159,7 +161,7 @@ def run(
 
 def _run_against(
     url, label, reqs, requirements, scenarios, baseline, timeout, output_dir, *, headers=None, bridged=False
-) -> Result:
+) -> ConformanceResult:
     from .classify import surface_of
 
     legacy = bool(requirements) and requirements < DEFAULT_REQUIREMENTS
@@ -179,11 +181,11 @@ def _run_against(
             "requests since 2026-07-28 is stateless (per session for a legacy initialize); checks of the "
             "HTTP binding test the bridge and are marked untestable"
         )
-    _classify(result, surface, bridged, "legacy" if legacy else "modern")
+    _classify(result, surface, bridged, Era.LEGACY if legacy else Era.MODERN)
     return result
 
 
-def _add_framing(result: Result, lines: list[str]) -> None:
+def _add_framing(result: ConformanceResult, lines: list[str]) -> None:
     """The stdio bridge's own check: every stdout line of every process was a JSON-RPC message.
     The suite cannot see a stdio server's stdout (it talks to the bridge), so mcp_lab reports it,
     as a scored check judged by the severity table's `framing` row (MUST NOT)."""
@@ -208,7 +210,7 @@ def _add_framing(result: Result, lines: list[str]) -> None:
     result.checks.insert(0, check)
 
 
-def _classify(result: Result, surface, bridged: bool, era: str) -> None:
+def _classify(result: ConformanceResult, surface, bridged: bool, era: Era) -> None:
     from .classify import NOT_OBSERVED, classify, judge, not_observed
 
     if not surface.read:
@@ -221,7 +223,7 @@ def _classify(result: Result, surface, bridged: bool, era: str) -> None:
             c.kind, c.kind_reason = NOT_OBSERVED, why
 
 
-def _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir) -> Result:
+def _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, output_dir) -> ConformanceResult:
     keep = output_dir is not None
     folder = Path(output_dir) if keep else Path(tempfile.mkdtemp(prefix="mcp_lab-conformance-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -263,7 +265,7 @@ def _run_suite(url, label, reqs, requirements, scenarios, baseline, timeout, out
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _result(label, url, mode, requirements, reqs, scenarios, raw, baseline, runs) -> Result:
+def _result(label, url, mode, requirements, reqs, scenarios, raw, baseline, runs) -> ConformanceResult:
     scored = set(reqs[mode]) if reqs else None
     not_scored = {
         n["scenario"]: n.get("reason", "not scored") for n in (reqs or {}).get("not_scored", []) if n.get("leg") == mode
@@ -290,7 +292,7 @@ def _result(label, url, mode, requirements, reqs, scenarios, raw, baseline, runs
             f"{', ...' if len(missing) > 5 else ''})" + (f"; the suite said: {tail}" if tail else "")
         )
     judged = {s: c for s, c in raw.items() if scored is None or s in scored}
-    return Result(
+    return ConformanceResult(
         target=label,
         requirements=requirements,
         mode=mode,
@@ -312,7 +314,7 @@ def run_client(
     timeout: float = 30.0,
     parallel: int = 4,
     output_dir: str | os.PathLike | None = None,
-) -> Result:
+) -> ConformanceResult:
     """Run the suite's client scenarios against a client command (default: mcp_lab's own,
     `python -m mcp_lab.conformance_client`), one suite process per scenario, `parallel` at a time."""
     import shlex

@@ -28,7 +28,8 @@ import json
 from typing import Any, Sequence
 
 from mcp_lab.course._check import SPEC, CheckFailed, failure, shown
-from mcp_lab.wire.schema_check import MODERN, WireChecker, check_message
+from mcp_lab.wire.revisions import LATEST
+from mcp_lab.wire.schema_check import WireChecker, check_message
 
 __all__ = ["probe", "judge", "judge_request", "judge_trace", "UNKNOWN_VERSION"]
 
@@ -97,7 +98,7 @@ def _fail(what: str, model: str | None, error: str | None, line: str | None) -> 
     url, hint = _RULES.get(model or "", _DEFAULT_RULE)
     return failure(
         what,
-        expected=f"an answer that validates against the {MODERN} schema" + (f" ({model})" if model else ""),
+        expected=f"an answer that validates against the {LATEST} schema" + (f" ({model})" if model else ""),
         got=f"{error} in {shown(line, 200)}",
         rule=f"{url} (the schema's {model or 'message'} type)",
         hint=hint,
@@ -135,7 +136,7 @@ def judge(what: str, request: Any, answer: Any) -> None:
         checker.feed(req, sender="client")
     if isinstance(ans, dict) and "error" in ans:
         # An error answers in the server's era, even when the request asked for a version nobody speaks.
-        finding = check_message(ans, sender="server", version=MODERN, line=line)
+        finding = check_message(ans, sender="server", version=LATEST, line=line)
     else:
         finding = checker.feed(ans, sender="server", line=line)
     model, error = _verdict(finding, ans)
@@ -146,11 +147,11 @@ def judge(what: str, request: Any, answer: Any) -> None:
 
 def judge_request(what: str, request: dict) -> None:
     """A request a learner wrote, judged by the 2026-07-28 schema of its method (ClientRequest)."""
-    finding = check_message(request, sender="client", version=MODERN, line=json.dumps(request))
+    finding = check_message(request, sender="client", version=LATEST, line=json.dumps(request))
     if finding.verdict == "invalid":
         raise failure(
             what,
-            expected=f"a request that validates against the {MODERN} schema ({finding.model})",
+            expected=f"a request that validates against the {LATEST} schema ({finding.model})",
             got=f"{finding.error}",
             rule=SPEC + f"basic/index#requests (the schema's {finding.model} type)",
             hint="compare each field with the method's page in the specification",
@@ -169,7 +170,7 @@ def judge_trace(what: str, trace: Any) -> int:
             continue
         finding = checker.feed(obj, sender="client" if ev.kind == "send" else "server", line=ev.line)
         if ev.kind == "recv" and isinstance(obj, dict) and "error" in obj:
-            finding = check_message(obj, sender="server", version=MODERN, line=ev.line)
+            finding = check_message(obj, sender="server", version=LATEST, line=ev.line)
         if ev.kind == "recv":
             judged += 1
             model, error = _verdict(finding, obj)
@@ -179,7 +180,7 @@ def judge_trace(what: str, trace: Any) -> int:
     return judged
 
 
-def _meta(version: str = MODERN) -> dict:
+def _meta(version: str = LATEST) -> dict:
     return {
         "io.modelcontextprotocol/protocolVersion": version,
         "io.modelcontextprotocol/clientCapabilities": {},
@@ -203,8 +204,8 @@ def probe(
     try:
         lines = []
         for method, version, want in (
-            ("server/discover", MODERN, "the discover result"),
-            ("tools/list", MODERN, "the tools/list result"),
+            ("server/discover", LATEST, "the discover result"),
+            ("tools/list", LATEST, "the tools/list result"),
             ("tools/list", UNKNOWN_VERSION, "the -32022 error"),
         ):
             what = f"{name} ({method} asking {version})"
@@ -227,7 +228,7 @@ def probe(
             -32600,
         )
         lines.append("the -32700 and -32600 errors with no id")
-        return [f"{name}: {', '.join(lines)} validate against the {MODERN} schema"]
+        return [f"{name}: {', '.join(lines)} validate against the {LATEST} schema"]
     finally:
         client.close()
 
@@ -270,7 +271,7 @@ def _unreadable(client: Any, what: str, line: str, code: int) -> dict:
             hint="answer a request you cannot read with an error that has no id",
         )
     obj = _loads(lines[-1])
-    model, error = _verdict(check_message(obj, sender="server", version=MODERN, line=lines[-1]), obj)
+    model, error = _verdict(check_message(obj, sender="server", version=LATEST, line=lines[-1]), obj)
     if model:
         raise _fail(what, model, error, lines[-1])
     if not (isinstance(obj, dict) and isinstance(obj.get("error"), dict) and obj["error"].get("code") == code):

@@ -19,17 +19,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SdkRun", "sdk_auto_connect"]
+__all__ = ["SdkProbeRun", "sdk_auto_connect"]
 
 
 @dataclass(frozen=True)
-class SdkRun:
+class SdkProbeRun:
     received: list[Any]
     protocol_version: str | None
     tool_text: str
 
 
-async def sdk_auto_connect(module: str, *, tool: str, arguments: dict | None = None, deadline: float = 20.0) -> SdkRun:
+async def sdk_auto_connect(
+    module: str, *, tool: str, arguments: dict | None = None, deadline: float = 20.0
+) -> SdkProbeRun:
     """Connect the SDK's `mcp.Client` (auto mode) to `module`, call `tool`, and return the run."""
     import anyio
     from mcp import Client, StdioServerParameters
@@ -52,4 +54,4 @@ async def sdk_auto_connect(module: str, *, tool: str, arguments: dict | None = N
                 f"the SDK client did not finish within {deadline:g} s; "
                 f"the server's stderr is in {log.with_suffix('.stderr')}"
             ) from None
-    return SdkRun(read_log(log), version, text)
+    return SdkProbeRun(read_log(log), version, text)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SdkRun", "run_sdk"]
+__all__ = ["SdkStdioRun", "run_sdk"]
 
 REPO = Path(__file__).resolve().parents[2]  # the folder holding the mcp_lab package
 LOGGER = "mcp.client.stdio"
@@ -43,7 +43,7 @@ DENTIST = {"title": "Dentist", "startsAt": "2026-09-10T08:30:00Z"}
 
 
 @dataclass
-class SdkRun:
+class SdkStdioRun:
     """What one SDK run showed: log records, messages handed over, results, the child's stderr."""
 
     log: list[logging.LogRecord] = field(default_factory=list)
@@ -92,13 +92,13 @@ def _params(flags: tuple[str, ...]):
     )
 
 
-async def run_sdk(*flags: str, mode: str = "auto", deadline: float = 10.0) -> SdkRun:
+async def run_sdk(*flags: str, mode: str = "auto", deadline: float = 10.0) -> SdkStdioRun:
     """Connect the SDK to `noisy` (with `flags`), list tools, call create_event; say what happened."""
     import anyio
     from mcp import Client
     from mcp.client.stdio import stdio_client
 
-    run = SdkRun()
+    run = SdkStdioRun()
     logger = logging.getLogger(LOGGER)
     handler, propagate = _Collect(run.log), logger.propagate
     logger.addHandler(handler)

@@ -19,7 +19,7 @@ from typing import Callable
 
 from mcp_lab.notebook import interactions
 from mcp_lab.notebook.form import answer_form as _answer_form
-from mcp_lab.session.mrtr import MAX_ROUNDS, Exchange, answering, declared, retry_params
+from mcp_lab.session.mrtr import MAX_ROUNDS, MrtrCall, answering, declared, retry_params
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.revisions import MRTR_METHODS
 
@@ -67,7 +67,7 @@ class Interactive:
             self.capabilities.setdefault("sampling", {})
         if roots is not None:
             self.capabilities.setdefault("roots", {})
-        self.exchange = Exchange(method, dict(params))
+        self.exchange = MrtrCall(method, dict(params))
         self.round = None
         self.error: Exception | None = None
         self.widget = w.VBox()

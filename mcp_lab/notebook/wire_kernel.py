@@ -46,6 +46,7 @@ from ipykernel.kernelbase import Kernel
 from mcp_lab.wire import lint as lint_mod
 from mcp_lab.wire import revisions
 from mcp_lab.wire.lint import LEGACY_REQUEST_METHODS, REQUEST_META_KEYS
+from mcp_lab.wire.revisions import Era
 
 KERNEL_NAME = "mcp-wire"
 DISPLAY_NAME = "MCP wire"
@@ -322,7 +323,7 @@ class _CellError(Exception):
 _OPEN_STRING = re.compile(r'"((?:[^"\\]|\\.)*)$')
 
 
-def complete(code: str, cursor_pos: int, *, era: str | None = None) -> dict:
+def complete(code: str, cursor_pos: int, *, era: Era | str | None = None) -> dict:
     """Complete a method name after `"method": "`, a `_meta` key inside `_meta`, or a directive."""
     before = code[:cursor_pos]
     matches: list[str] = []
@@ -348,9 +349,9 @@ def complete(code: str, cursor_pos: int, *, era: str | None = None) -> dict:
     start = m.start() + 1
     lead = before[: m.start()].rstrip()
     if re.search(r'"method"\s*:\s*$', lead):
-        if era == "legacy":
+        if era == Era.LEGACY:
             pool = sorted(LEGACY_REQUEST_METHODS | {"notifications/initialized", "notifications/cancelled"})
-        elif era == "modern":
+        elif era == Era.MODERN:
             pool = sorted(revisions.MODERN_REQUEST_METHODS | {"notifications/cancelled"})
         else:
             pool = sorted(revisions.MODERN_REQUEST_METHODS | LEGACY_REQUEST_METHODS)

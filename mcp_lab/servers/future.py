@@ -27,9 +27,9 @@ from typing import Any
 
 from mcp_lab.servers import calendar as core
 from mcp_lab.servers.calendar import META_VERSION, Refusal
+from mcp_lab.wire.revisions import LEGACY_VERSION  # the one handshake version it still answers
 
 SUPPORTED = ["2027-06-30"]  # the per-request versions it serves
-LEGACY = "2025-11-25"  # the one handshake version it still answers
 SERVER_INFO = {"name": "mcp_lab-future", "version": "0.1.0"}
 INSTRUCTIONS = "A server of a later revision. which_revision says which revision served the call."
 
@@ -61,11 +61,11 @@ def _check_envelope(params: dict, *, any_version: bool = False) -> str:
 def _initialize(params: dict) -> dict:
     asked = params.get("protocolVersion")
     if not isinstance(asked, str):
-        raise Refusal(-32602, f"initialize needs a protocolVersion string such as {LEGACY!r}, not {asked!r}")
+        raise Refusal(-32602, f"initialize needs a protocolVersion string such as {LEGACY_VERSION!r}, not {asked!r}")
     # The handshake era: the server answers the version it will speak, here its only one.
-    SESSION["version"] = LEGACY
+    SESSION["version"] = LEGACY_VERSION
     return {
-        "protocolVersion": LEGACY,
+        "protocolVersion": LEGACY_VERSION,
         "capabilities": {"tools": {}},
         "serverInfo": SERVER_INFO,
         "instructions": INSTRUCTIONS,
@@ -73,7 +73,7 @@ def _initialize(params: dict) -> dict:
 
 
 def _served_as(version: str) -> dict:
-    text = f"served under {version}" + (" (the legacy session initialize opened)" if version == LEGACY else "")
+    text = f"served under {version}" + (" (the legacy session initialize opened)" if version == LEGACY_VERSION else "")
     return {"content": [{"type": "text", "text": text}], "isError": False}
 
 
@@ -113,7 +113,7 @@ def _legacy(method: str, params: dict) -> dict:
     if version is None:
         raise Refusal(
             -32600,
-            f"Invalid Request: no _meta and no session: send initialize ({LEGACY}) first, "
+            f"Invalid Request: no _meta and no session: send initialize ({LEGACY_VERSION}) first, "
             f"or carry _meta with protocolVersion {SUPPORTED[0]}",
         )
     if method == "tools/list":
@@ -133,7 +133,7 @@ def handle_line(line: bytes | str) -> bytes | None:
 def main() -> None:
     core.serve_stdio(
         handle_msg=handle,
-        banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving {SUPPORTED[0]} and {LEGACY} on stdio",
+        banner=f"{SERVER_INFO['name']} {SERVER_INFO['version']}: serving {SUPPORTED[0]} and {LEGACY_VERSION} on stdio",
     )
 
 

@@ -73,17 +73,17 @@ _VERSION_KEY, _MODERN = "io.modelcontextprotocol/protocolVersion", "2026-07-28"
 _STATUS_OF_ERROR = {-32601: 404, -32602: 400, -32600: 400, -32700: 400, -32020: 400, -32021: 400, -32022: 400}
 
 
-class _Reply:
+class _BridgeReply:
     def __init__(self, status: int, headers: dict[str, str] | None = None, body: bytes | Iterator[bytes] = b""):
         self.status, self.headers, self.body = status, dict(headers or {}), body
 
 
-def _json_reply(obj: dict, status: int = 200, extra: dict | None = None) -> _Reply:
+def _json_reply(obj: dict, status: int = 200, extra: dict | None = None) -> _BridgeReply:
     body = json.dumps(obj, separators=(",", ":")).encode("utf-8")
-    return _Reply(status, {"Content-Type": "application/json", **(extra or {})}, body)
+    return _BridgeReply(status, {"Content-Type": "application/json", **(extra or {})}, body)
 
 
-def _error(code: int, message: str, status: int, rid=None) -> _Reply:
+def _error(code: int, message: str, status: int, rid=None) -> _BridgeReply:
     return _json_reply({"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message}}, status)
 
 
@@ -244,9 +244,9 @@ class StdioBackend:
         with self._lock:
             return list(self.framing)
 
-    def handle(self, method: str, headers: dict[str, str], body: bytes, conn: object | None = None) -> _Reply:
+    def handle(self, method: str, headers: dict[str, str], body: bytes, conn: object | None = None) -> _BridgeReply:
         if method != "POST":
-            return _Reply(405, {"Allow": "POST"})
+            return _BridgeReply(405, {"Allow": "POST"})
         try:
             msg = json.loads(body.decode("utf-8"))
         except (ValueError, UnicodeDecodeError):
@@ -272,7 +272,7 @@ class StdioBackend:
                 self._retire(t)
             return reply
         if "id" not in msg:
-            return _Reply(202)  # a notification without a session concerns no process
+            return _BridgeReply(202)  # a notification without a session concerns no process
         if msg.get("method") == "subscriptions/listen":
             return self._listen(msg)
         if conn is None or not self.reuse or not _self_contained(msg):
@@ -286,13 +286,13 @@ class StdioBackend:
             reply = self._exchange(self._for_connection(conn), msg, keep=True, conn=conn)
         return reply
 
-    def _exchange(self, t, msg: dict, *, keep: bool = False, session_lock=None, conn=None) -> _Reply:
+    def _exchange(self, t, msg: dict, *, keep: bool = False, session_lock=None, conn=None) -> _BridgeReply:
         lock = session_lock or contextlib.nullcontext()
         with lock:
             try:
                 t.send_line(json.dumps(msg, separators=(",", ":")), self.timeout)
                 if "id" not in msg:
-                    return _Reply(202)
+                    return _BridgeReply(202)
                 before, answer = self._read_answer(t, msg["id"])
             except Exception as e:  # the process died (TransportClosed) or went silent: answer, never hang
                 if conn is not None:
@@ -311,9 +311,9 @@ class StdioBackend:
         if not before:
             return _json_reply(answer, status)
         stream = b"".join(b"event: message\ndata: " + json.dumps(m).encode() + b"\n\n" for m in before + [answer])
-        return _Reply(200, {"Content-Type": "text/event-stream"}, stream)
+        return _BridgeReply(200, {"Content-Type": "text/event-stream"}, stream)
 
-    def _listen(self, msg: dict) -> _Reply:
+    def _listen(self, msg: dict) -> _BridgeReply:
         """`subscriptions/listen` opens a stream that lasts until the client leaves, and the
         changes it carries are caused by other requests, which other processes answer: a bridge
         of processes cannot carry it.  So a fresh process gets the request, what it sends within
@@ -339,7 +339,7 @@ class StdioBackend:
             return _error(-32603, f"the stdio server did not take the request: {e}", 500, msg.get("id"))
         self._retire(t)
         stream = b"".join(b"event: message\ndata: " + json.dumps(m).encode() + b"\n\n" for m in sent)
-        return _Reply(200, {"Content-Type": "text/event-stream"}, iter([stream]))
+        return _BridgeReply(200, {"Content-Type": "text/event-stream"}, iter([stream]))
 
     def _read_answer(self, t, rid) -> tuple[list, dict]:
         before: list = []
@@ -400,7 +400,7 @@ class ForwardBackend:
             out["Origin"] = f"{self.upstream.scheme}://{self.upstream.netloc}" if named else origin
         return out
 
-    def handle(self, method: str, headers: dict[str, str], body: bytes, conn: object | None = None) -> _Reply:
+    def handle(self, method: str, headers: dict[str, str], body: bytes, conn: object | None = None) -> _BridgeReply:
         import httpx
 
         drop = {"host", "origin", "content-length", "connection", "accept-encoding"}
@@ -426,7 +426,7 @@ class ForwardBackend:
             finally:
                 r.close()
 
-        return _Reply(r.status_code, keep, stream())
+        return _BridgeReply(r.status_code, keep, stream())
 
     def close(self) -> None:
         self._client.close()
@@ -444,7 +444,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         if self.path.split("?")[0] != bridge.path:
-            reply = _Reply(404, {"Content-Type": "text/plain"}, b"not the MCP endpoint")
+            reply = _BridgeReply(404, {"Content-Type": "text/plain"}, b"not the MCP endpoint")
         else:
             # this handler object lives as long as the connection: the stdio backend binds a process to it
             reply = bridge.backend.handle(
@@ -482,7 +482,7 @@ class _Handler(BaseHTTPRequestHandler):
                 closed(self)
 
 
-class _Server(ThreadingHTTPServer):
+class _QuietHttpServer(ThreadingHTTPServer):
     def handle_error(self, request, client_address) -> None:  # a peer that hung up is no news
         pass
 
@@ -494,7 +494,7 @@ class Bridge:
 
     def __init__(self, backend, *, path: str = "/mcp"):
         self.backend, self.path = backend, path
-        self._httpd = _Server((HOST, 0), _Handler)
+        self._httpd = _QuietHttpServer((HOST, 0), _Handler)
         self._httpd.daemon_threads = True
         self._httpd.bridge = self  # type: ignore[attr-defined]
         self.port = self._httpd.server_address[1]

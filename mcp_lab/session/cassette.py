@@ -51,8 +51,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from mcp_lab.session.exchanges import Exchange, exchanges
+from mcp_lab.session.exchanges import RpcExchange, exchanges
 from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.trace import EVENT_KINDS, Event, Trace
 
 __all__ = [
@@ -93,11 +94,13 @@ class Cassette:
         return self.header.get("server") or {}
 
     @property
-    def era(self) -> str | None:
-        return self.server.get("era")
+    def era(self) -> Era | None:
+        """The era the recording shows (read from the header: a plain string there)."""
+        era = self.server.get("era")
+        return Era(era) if era in tuple(Era) else None
 
     @property
-    def exchanges(self) -> list[Exchange]:
+    def exchanges(self) -> list[RpcExchange]:
         """The recorded conversation as exchanges: each client message with its answer."""
         return exchanges(self.trace)
 
@@ -126,12 +129,12 @@ def _seen_identity(trace: Trace) -> dict:
                 meta: dict = raw_meta if isinstance(raw_meta, dict) else {}
                 versions = [v for v in r["supportedVersions"] if v in revisions.MODERN_VERSIONS]
                 found = {
-                    "era": "modern",
+                    "era": Era.MODERN,
                     "version": versions[0] if versions else None,
                     "info": meta.get(revisions.SERVER_INFO_KEY),
                 }
             elif method == "initialize" and isinstance(r.get("protocolVersion"), str):
-                found = {"era": "legacy", "version": r["protocolVersion"], "info": r.get("serverInfo")}
+                found = {"era": Era.LEGACY, "version": r["protocolVersion"], "info": r.get("serverInfo")}
     return found
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from mcp_lab.session import cli_support as cli
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
+from mcp_lab.wire.revisions import Era
 
 __all__ = ["COMMANDS", "register", "run", "parse_script"]
 
@@ -71,7 +72,7 @@ def register(sub) -> None:
     )
     p.add_argument("cassette")
     p.add_argument("name", nargs="?", metavar="SERVER", help=cli.SERVER_HELP)
-    p.add_argument("--era", choices=("modern", "legacy"), help="convert the conversation to this era first")
+    p.add_argument("--era", choices=tuple(Era), type=Era, help="convert the conversation to this era first")
     p.add_argument("--timeout", type=float, default=5.0, help="deadline of each request, seconds (default 5)")
     p.add_argument("--deadline", type=float, default=60.0, help="deadline of the whole replay (default 60)")
     p.add_argument("--save", metavar="OUT", help="also save the new conversation as a cassette")

@@ -34,8 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_lab.wire import jsonrpc, severity
+from mcp_lab.wire.revisions import Era
 
-__all__ = ["check", "CheckReport", "CheckFinding"]
+__all__ = ["check", "ServerCheckReport", "CheckFinding"]
 
 SPEC = "https://modelcontextprotocol.io/specification/2026-07-28/"
 _KINDS = {
@@ -63,9 +64,9 @@ class CheckFinding:
 
 
 @dataclass
-class CheckReport:
+class ServerCheckReport:
     server: str
-    era: str | None
+    era: Era | None
     version: str | None
     capabilities: dict
     served: dict[str, int] = field(default_factory=dict)  # kind -> how many listed
@@ -115,8 +116,8 @@ class CheckReport:
         }
 
 
-class _Run:
-    def __init__(self, client, report: CheckReport, limit: int):
+class _CheckRun:
+    def __init__(self, client, report: ServerCheckReport, limit: int):
         self.c, self.r, self.limit = client, report, limit
         self.judged_ids: set = set()  # answers already reported under an unknown-name rule
 
@@ -185,7 +186,7 @@ class _Run:
         if "resources" in listed:
             a = self.ask("resources/read", {"uri": UNKNOWN_URI})
             what = f"resources/read of a resource that does not exist ({UNKNOWN_URI})"
-            if isinstance(a, jsonrpc.Error) and a.code == -32002 and self.r.era == "legacy":
+            if isinstance(a, jsonrpc.Error) and a.code == -32002 and self.r.era == Era.LEGACY:
                 return  # the not-found code of 2025-11-25 and earlier: right for a legacy server
             if isinstance(a, jsonrpc.Result) and a.result.get("contents") == []:
                 self.find(
@@ -260,7 +261,7 @@ class _Run:
 
 def check(
     server: Any, *, timeout: float = 10.0, headers: dict | None = None, limit: int = 20, **connect_kwargs
-) -> CheckReport:
+) -> ServerCheckReport:
     """Exercise `server`'s declared surface and judge every answer (see the module's notes).
 
     `server`: a known short name, an argv list, or an http(s) URL; `headers` go with every HTTP
@@ -275,8 +276,10 @@ def check(
     try:
         c = verdict.client
         c.timeout = timeout
-        report = CheckReport(verdict.server, verdict.era, verdict.version, dict(verdict.capabilities), trace=c.trace)
-        run = _Run(c, report, limit)
+        report = ServerCheckReport(
+            verdict.server, verdict.era, verdict.version, dict(verdict.capabilities), trace=c.trace
+        )
+        run = _CheckRun(c, report, limit)
         if verdict.ok:
             listed = run.kinds()
             run.exercise(listed)

@@ -22,6 +22,7 @@ from mcp_lab.transport.base import Transport
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.errors import ConnectionClosed, TransportClosed
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.trace import Trace
 
 __all__ = ["Client", "DEFAULT_CAPABILITIES"]
@@ -63,8 +64,8 @@ class Client:
         self.client_info = dict(revisions.DEFAULT_CLIENT_INFO if client_info is None else client_info)
         self.protocol_version = protocol_version
         self.timeout = timeout
-        # None until someone (the probe, or the learner) decides; "legacy" turns auto-_meta off.
-        self.era: str | None = None
+        # None until someone (the probe, or the learner) decides; LEGACY turns auto-_meta off.
+        self._era: Era | None = None
         # The caller may own the record (one Trace for several connections, as isolated() does).
         self.trace = trace if trace is not None else Trace(title=f"mcp_lab <-> {name}")
         self.pending = jsonrpc.PendingIds()
@@ -99,14 +100,14 @@ class Client:
         """Send one request and return its answer (a Result or an Error message)."""
         self._check_open()
         rid = self.new_id() if id is None else id
-        if meta and self.era != "legacy":
+        if meta and self.era != Era.LEGACY:
             params = dict(params or {})
             given = params.get("_meta") or {}
             params["_meta"] = {**self.meta(), **given}
         msg = Request(id=rid, method=method, params=params)
         deadline = self.timeout if timeout is None else timeout
         why = None
-        if not meta and self.era != "legacy":
+        if not meta and self.era != Era.LEGACY:
             why = "request(meta=False): a modern request without _meta, on purpose"
         self.pending.add(rid)
         try:
@@ -191,6 +192,16 @@ class Client:
             if (not expected and not unknown) or (stop_after is not None and len(got) >= stop_after):
                 break
         return got
+
+    @property
+    def era(self) -> Era | None:
+        """The connection's era, None until someone (the probe, or the learner) decides."""
+        return self._era
+
+    @era.setter
+    def era(self, value: Era | str | None) -> None:
+        # A learner may type the string ("legacy"); a typo is refused here, not ignored later.
+        self._era = None if value is None else Era(value)
 
     def meta(self) -> dict:
         """The `_meta` this client stamps on a modern request."""
@@ -311,7 +322,7 @@ class Client:
             )
         note = None
         mid = getattr(msg, "id", None)
-        legacy = self.era == "legacy" or self.trace.is_legacy_answer(self.name, mid)
+        legacy = self.era == Era.LEGACY or self.trace.is_legacy_answer(self.name, mid)
         if isinstance(msg, (jsonrpc.Result, jsonrpc.Error)) and mid in self.abandoned:
             self.abandoned.discard(mid)
             self.pending.resolve(mid)
@@ -332,7 +343,7 @@ class Client:
             peer=self.name,
             at=at,
             note=note,
-            era="legacy" if legacy else None,
+            era=Era.LEGACY if legacy else None,
             deliberate=self.deliberate,
         )
 

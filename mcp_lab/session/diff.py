@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from mcp_lab.session import cassette
-from mcp_lab.session.exchanges import Exchange, exchanges
+from mcp_lab.session.exchanges import RpcExchange, exchanges
 from mcp_lab.wire import jsondiff
 from mcp_lab.wire.jsondiff import Change, view_rules
 from mcp_lab.wire.trace import Trace
 
-__all__ = ["Exchange", "ExchangeDiff", "TraceDiff", "exchanges", "compare", "diff", "rules_for"]
+__all__ = ["RpcExchange", "ExchangeDiff", "TraceDiff", "exchanges", "compare", "diff", "rules_for"]
 
 STATUSES = ("same", "changed", "missing", "extra")
 
@@ -33,8 +33,8 @@ STATUSES = ("same", "changed", "missing", "extra")
 @dataclass
 class ExchangeDiff:
     status: str  # same | changed | missing | extra
-    left: Exchange | None
-    right: Exchange | None
+    left: RpcExchange | None
+    right: RpcExchange | None
     changes: list[Change] = field(default_factory=list)
     why: str | None = None  # a reason: why an exchange is missing, what the era change did
 
@@ -129,11 +129,11 @@ def _strip(v: Any) -> Any:
     return v
 
 
-def _view(x: Exchange, rules: tuple) -> dict:
+def _view(x: RpcExchange, rules: tuple) -> dict:
     """What is compared: the request and the answer, with what varies normalised (the default
     rules: a placeholder, so presence still counts) and what the caller ignores removed (so a
     place present on one side only is ignored too).  A replayed exchange is read in the
-    recording's names (`Exchange.compared_as`)."""
+    recording's names (`RpcExchange.compared_as`)."""
     x = x.compared_as or x
     view: dict[str, Any] = {}
     if x.kind != "server":
@@ -168,7 +168,7 @@ def unmatched(items: list["ExchangeDiff"], ignore: Iterable[str]) -> list[str]:
 _HIT = "\0ignored"
 
 
-def pair(left: Exchange | None, right: Exchange | None, rules: tuple, why: str | None = None) -> ExchangeDiff:
+def pair(left: RpcExchange | None, right: RpcExchange | None, rules: tuple, why: str | None = None) -> ExchangeDiff:
     """One aligned pair, compared (either side may be absent: missing or extra)."""
     if right is None:
         return ExchangeDiff("missing", left, None, [], why)
@@ -178,7 +178,9 @@ def pair(left: Exchange | None, right: Exchange | None, rules: tuple, why: str |
     return ExchangeDiff("changed" if changes else "same", left, right, changes, why)
 
 
-def compare(left: list[Exchange], right: list[Exchange], rules: tuple = jsondiff.DEFAULT_RULES) -> list[ExchangeDiff]:
+def compare(
+    left: list[RpcExchange], right: list[RpcExchange], rules: tuple = jsondiff.DEFAULT_RULES
+) -> list[ExchangeDiff]:
     """Align two exchange lists by what was asked, then compare each aligned pair."""
     matcher = difflib.SequenceMatcher(None, [x.key for x in left], [x.key for x in right], autojunk=False)
     out: list[ExchangeDiff] = []

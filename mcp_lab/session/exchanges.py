@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.trace import Trace
 
-__all__ = ["Exchange", "exchanges"]
+__all__ = ["RpcExchange", "exchanges"]
 
 _NAMED = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
 
 @dataclass
-class Exchange:
+class RpcExchange:
     """One client message and its answer, or one message the server sent unasked."""
 
     kind: str  # request | notification | raw | server
@@ -30,7 +30,7 @@ class Exchange:
     answer_line: str | None = None
     # A replay's exchange read in the recording's names (minted values mapped back): what the
     # diff compares.  The fields above stay exactly what was sent and received.
-    compared_as: "Exchange | None" = field(default=None, repr=False)
+    compared_as: "RpcExchange | None" = field(default=None, repr=False)
 
     @property
     def method(self) -> str:
@@ -72,22 +72,22 @@ class Exchange:
         return "message" if self.kind == "server" else "?"
 
 
-def exchanges(trace: Trace) -> list[Exchange]:
+def exchanges(trace: Trace) -> list[RpcExchange]:
     """The exchanges of a Trace, in the order the client sent (or the server volunteered) them."""
-    out: list[Exchange] = []
-    pending: dict[tuple, Exchange] = {}
-    last_raw: dict[str, Exchange] = {}
+    out: list[RpcExchange] = []
+    pending: dict[tuple, RpcExchange] = {}
+    last_raw: dict[str, RpcExchange] = {}
     for e in trace:
         m = e.message
-        x: Exchange | None
+        x: RpcExchange | None
         if e.kind == "send":
             if isinstance(m, jsonrpc.Request):
-                x = Exchange("request", e.peer, m.to_dict(), request_line=e.line)
+                x = RpcExchange("request", e.peer, m.to_dict(), request_line=e.line)
                 pending[(e.peer, m.id)] = x
             elif isinstance(m, jsonrpc.Notification):
-                x = Exchange("notification", e.peer, m.to_dict(), request_line=e.line)
+                x = RpcExchange("notification", e.peer, m.to_dict(), request_line=e.line)
             else:
-                x = Exchange("raw", e.peer, None, request_line=e.line)
+                x = RpcExchange("raw", e.peer, None, request_line=e.line)
                 last_raw[e.peer] = x
             out.append(x)
         elif e.kind == "recv":
@@ -98,5 +98,5 @@ def exchanges(trace: Trace) -> list[Exchange]:
                 if x is not None and x.answer is None:
                     x.answer, x.answer_line = m.to_dict(), e.line
                     continue
-            out.append(Exchange("server", e.peer, None, m.to_dict() if m is not None else None, answer_line=e.line))
+            out.append(RpcExchange("server", e.peer, None, m.to_dict() if m is not None else None, answer_line=e.line))
     return out

@@ -27,7 +27,7 @@ from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import InvalidAnswer, RoundsExceeded
 from mcp_lab.wire.revisions import CLIENT_CAPABILITIES_KEY, MRTR_METHODS
 
-__all__ = ["MAX_ROUNDS", "RoundsExceeded", "Exchange", "call", "retry_params", "declared", "answering"]
+__all__ = ["MAX_ROUNDS", "RoundsExceeded", "MrtrCall", "call", "retry_params", "declared", "answering"]
 
 # The spec sets no cap; the official SDKs stop after 10 rounds, and so do we.
 MAX_ROUNDS = 10
@@ -36,7 +36,7 @@ Answer = Callable[[str, dict], dict]
 
 
 @dataclass
-class Exchange:
+class MrtrCall:
     """Every round of one multi round-trip call, in order."""
 
     method: str
@@ -105,10 +105,10 @@ def call(
     max_rounds: int = MAX_ROUNDS,
     timeout: float | None = None,
     backoff: tuple[float, float] = (0.05, 0.25),
-) -> Exchange:
+) -> MrtrCall:
     """Run `method` to completion, asking `answer` for every input the server requests.
 
-    Returns the Exchange (every round's answer); `exchange.final` is the last answer, an
+    Returns the MrtrCall (every round's answer); `exchange.final` is the last answer, an
     Error as soon as the server answers with one.  A result that carries only
     `requestState` ("try again later") is retried after a short, growing, bounded pause.
     `capabilities` is what every round declares; by default the client's own plus form
@@ -116,7 +116,7 @@ def call(
     """
     if method not in MRTR_METHODS:
         raise ValueError(f"{method} cannot answer input_required; only {', '.join(sorted(MRTR_METHODS))} can")
-    ex = Exchange(method, dict(params))
+    ex = MrtrCall(method, dict(params))
     if capabilities is None:
         capabilities = answering(client.capabilities)
     request_params = declared(dict(params), capabilities)

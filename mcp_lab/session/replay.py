@@ -42,13 +42,14 @@ from typing import Any, Iterable
 from mcp_lab.servers.inprocess import NotInBrowser
 from mcp_lab.session import cassette as cassettes
 from mcp_lab.session.connect import connect
-from mcp_lab.session.diff import Exchange, ExchangeDiff, TraceDiff, compare, exchanges, pair, rules_for, unmatched
+from mcp_lab.session.diff import ExchangeDiff, RpcExchange, TraceDiff, compare, exchanges, pair, rules_for, unmatched
 from mcp_lab.session.minted import Minted, candidates
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire.errors import McpError
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.trace import Trace
 
-__all__ = ["replay", "convert", "Step", "era_of"]
+__all__ = ["replay", "convert", "Step", "recorded_era"]
 
 _META_KEYS = (revisions.PROTOCOL_VERSION_KEY, revisions.CLIENT_CAPABILITIES_KEY, revisions.CLIENT_INFO_KEY)
 
@@ -61,45 +62,47 @@ class Step:
     kind: str  # request | notification | raw
     method: str | None
     params: dict | None
-    recorded: Exchange | None  # the exchange it stands for (None: added by the conversion)
+    recorded: RpcExchange | None  # the exchange it stands for (None: added by the conversion)
     why: str | None = None  # what the conversion did to it
     line: str | None = None  # raw text (kind "raw")
 
 
-def era_of(steps: Iterable[Exchange]) -> str | None:
+def recorded_era(steps: Iterable[RpcExchange]) -> Era | None:
     """The era a conversation was recorded in, read off the client's own messages: a handshake
     anywhere means legacy (a probe's server/discover may come first), else discover or _meta
     means modern."""
     requests = [x for x in steps if x.kind == "request"]
     if any(x.method == "initialize" for x in requests):
-        return "legacy"
+        return Era.LEGACY
     for x in requests:
         meta = (x.params or {}).get("_meta")
         if x.method == "server/discover" or isinstance(meta, dict) and revisions.PROTOCOL_VERSION_KEY in meta:
-            return "modern"
+            return Era.MODERN
     return None
 
 
-def _plain(x: Exchange) -> Step:
+def _plain(x: RpcExchange) -> Step:
     if x.kind == "raw":
         return Step(x.peer, "raw", None, None, x, line=x.request_line)
     return Step(x.peer, x.kind, x.method, copy.deepcopy(x.request.get("params")), x)
 
 
-def convert(recorded: list[Exchange], to: str | None, *, source: str | None = None) -> tuple[list[Step], list[str]]:
-    """The steps to send for `to` era ("modern", "legacy" or None = as recorded), and notes."""
+def convert(
+    recorded: list[RpcExchange], to: Era | str | None, *, source: Era | str | None = None
+) -> tuple[list[Step], list[str]]:
+    """The steps to send for `to` era (an `Era`, its string, or None = as recorded), and notes."""
     client_side = [x for x in recorded if x.kind != "server"]
-    source = source or era_of(client_side)
+    source = source or recorded_era(client_side)
     if to is None or to == source:
         return [_plain(x) for x in client_side], []
-    if to not in ("modern", "legacy"):
-        raise ValueError(f"era must be 'modern' or 'legacy', not {to!r}")
-    if to == "modern":
+    if to not in tuple(Era):
+        raise ValueError(f"era must be one of {', '.join(repr(e) for e in Era)}, not {to!r}")
+    if to == Era.MODERN:
         return _to_modern(client_side)
     return _to_legacy(client_side)
 
 
-def _to_modern(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
+def _to_modern(recorded: list[RpcExchange]) -> tuple[list[Step], list[str]]:
     caps, info = {}, dict(revisions.DEFAULT_CLIENT_INFO)
     for x in recorded:
         if x.method == "initialize":
@@ -146,10 +149,10 @@ def _to_modern(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
     return steps, notes
 
 
-def _handshake(x: Exchange, meta: dict) -> list[Step]:
+def _handshake(x: RpcExchange, meta: dict) -> list[Step]:
     """initialize + notifications/initialized for the connection `x` opens (from its _meta)."""
     init = {
-        "protocolVersion": revisions.LEGACY,
+        "protocolVersion": revisions.LEGACY_VERSION,
         "capabilities": meta.get(revisions.CLIENT_CAPABILITIES_KEY) or {},
         "clientInfo": meta.get(revisions.CLIENT_INFO_KEY) or dict(revisions.DEFAULT_CLIENT_INFO),
     }
@@ -162,7 +165,7 @@ def _handshake(x: Exchange, meta: dict) -> list[Step]:
     ]
 
 
-def _to_legacy(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
+def _to_legacy(recorded: list[RpcExchange]) -> tuple[list[Step], list[str]]:
     steps: list[Step] = []
     opened: set[str] = set()
     for x in recorded:
@@ -186,7 +189,7 @@ def _to_legacy(recorded: list[Exchange]) -> tuple[list[Step], list[str]]:
         else:
             steps.append(_plain(x))
     notes = [
-        f"converted a modern recording for a legacy server: initialize ({revisions.LEGACY}) and "
+        f"converted a modern recording for a legacy server: initialize ({revisions.LEGACY_VERSION}) and "
         "notifications/initialized on every connection, server/discover dropped, _meta removed"
     ]
     return steps, notes
@@ -219,7 +222,7 @@ def replay(
     cassette: Any,
     server: Any,
     *,
-    era: str | None = None,
+    era: Era | str | None = None,
     timeout: float = 5.0,
     deadline: float = 60.0,
     server_version: bool = False,
@@ -240,8 +243,12 @@ def replay(
     recorded = exchanges(c.trace)
     steps, notes = convert(recorded, era, source=c.era)
     rules = rules_for(server_version=server_version, ignore=ignore)
-    run = _Run(
-        server, steps, timeout, time.monotonic() + deadline, legacy=(era or c.era or era_of(recorded)) == "legacy"
+    run = _ReplayRun(
+        server,
+        steps,
+        timeout,
+        time.monotonic() + deadline,
+        legacy=(era or c.era or recorded_era(recorded)) == Era.LEGACY,
     )
     run.headers = headers
     try:
@@ -272,7 +279,7 @@ def _sent_line(trace: Trace, peer: str, rid: Any) -> str | None:
     return None
 
 
-class _Run:
+class _ReplayRun:
     """One replay: its connections (one per recorded process), its shared Trace, its deadline."""
 
     def __init__(self, server: Any, steps: list[Step], timeout: float, end: float, legacy: bool):
@@ -281,7 +288,7 @@ class _Run:
         self.clients: dict[str, Any] = {}
         self.trace = Trace(title=None)
         self.states: dict[str, str] = {}  # recorded requestState -> the new server's
-        self.sent: list[tuple[Step, Exchange | None, str | None]] = []
+        self.sent: list[tuple[Step, RpcExchange | None, str | None]] = []
         self.error: str | None = None
         self.headers: dict | None = None
         self.exception: BaseException | None = None
@@ -291,7 +298,7 @@ class _Run:
         if peer not in self.clients:
             c = _open(self.server, peer, self.many, self.timeout, self.trace, self.headers)  # one lifeline per process
             if self.legacy:
-                c.era = "legacy"
+                c.era = Era.LEGACY
             self.clients[peer] = c
             if self.trace.title is None:
                 self.trace.title = f"replay -> {c.name}"
@@ -322,17 +329,17 @@ class _Run:
         for step in self.steps[n:]:
             self.sent.append((step, None, "not sent: the replay stopped before it"))
 
-    def one(self, step: Step, timeout: float) -> tuple[Step, Exchange | None, str | None]:
+    def one(self, step: Step, timeout: float) -> tuple[Step, RpcExchange | None, str | None]:
         c = self.client(step.peer)
         if step.kind == "raw":
             got = c.send_raw(step.line, timeout=timeout)
             answer = next((m for m in got if isinstance(m, (jsonrpc.Result, jsonrpc.Error))), None)
-            return step, Exchange("raw", c.name, None, answer.to_dict() if answer else None, step.line), step.why
+            return step, RpcExchange("raw", c.name, None, answer.to_dict() if answer else None, step.line), step.why
         if step.kind == "notification":
             c.notify(step.method, step.params)
             return (
                 step,
-                Exchange("notification", c.name, jsonrpc.Notification(step.method, step.params).to_dict()),
+                RpcExchange("notification", c.name, jsonrpc.Notification(step.method, step.params).to_dict()),
                 step.why,
             )
         params = step.params
@@ -367,10 +374,10 @@ class _Run:
         # The row keeps what was sent and what came back, byte for byte; the comparison alone
         # reads them in the recording's names, so a handle drawn anew is not a difference.
         req = jsonrpc.Request(rid, step.method, params).to_dict()
-        sent = Exchange("request", c.name, req, answer.to_dict(), request_line=_sent_line(self.trace, c.name, rid))
+        sent = RpcExchange("request", c.name, req, answer.to_dict(), request_line=_sent_line(self.trace, c.name, rid))
         if isinstance(answer, jsonrpc.Result):
             self.minted.learn(old, answer.result)
-        sent.compared_as = Exchange("request", c.name, self.minted.back(req), self.minted.back(answer.to_dict()))
+        sent.compared_as = RpcExchange("request", c.name, self.minted.back(req), self.minted.back(answer.to_dict()))
         return step, sent, "; ".join(notes) or None
 
     def _learn_state(self, step: Step, answer: Any) -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from mcp_lab.tokens.chart import Bar, Chart, bar_svg
 from mcp_lab.tokens.encodings import DEFAULT_ENCODING, _enc, count
+from mcp_lab.wire.revisions import Era
 
 if TYPE_CHECKING:  # pragma: no cover - typing only, keeps the import light
     import tiktoken
@@ -61,7 +62,7 @@ class CatalogCost:
     catalog_bytes: int  # wire bytes of the tools/list result
     # Who was counted; filled in by cost(), empty for a catalog_cost() of a bare list.
     server: str = ""
-    era: str | None = None
+    era: Era | None = None
     protocol_version: str | None = None
 
     @property
@@ -175,7 +176,7 @@ def catalog_cost(
     encoding: "str | tiktoken.Encoding" = DEFAULT_ENCODING,
     *,
     server: str = "",
-    era: str | None = None,
+    era: Era | None = None,
     protocol_version: str | None = None,
 ) -> CatalogCost:
     """Cost of a ``tools/list`` catalog plus the server's ``instructions`` (pure: no I/O)."""

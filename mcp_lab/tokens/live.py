@@ -10,6 +10,7 @@ from typing import Any
 
 from mcp_lab.tokens.catalog import CatalogCost, catalog_cost
 from mcp_lab.tokens.encodings import DEFAULT_ENCODING, _enc, _spec
+from mcp_lab.wire.revisions import Era
 
 # --- a live server's cost ------------------------------------------------------------------
 #
@@ -33,7 +34,7 @@ class Catalog:
     """A server's tool catalog as fetched, plus who answered and in which era."""
 
     server: str  # serverInfo.name when the server gave one, else the connection's label
-    era: str | None  # "modern" | "legacy", the probe's verdict
+    era: Era | None  # the probe's verdict
     protocol_version: str | None
     server_info: dict[str, Any] | None
     instructions: str | None
@@ -91,7 +92,7 @@ def _fetch(client: Any, *, timeout: float, max_pages: int, **probe_kwargs: Any) 
             f"{client.name}: no mutual protocol version (the server supports "
             f"{', '.join(verdict.supported_versions) or 'none it named'}); nothing can be listed"
         )
-    era = verdict.era
+    era = None if verdict.era is None else Era(verdict.era)  # the probe's Verdict.era is still typed str
     info = verdict.server_info
     instructions = verdict.instructions
     tools: list[dict[str, Any]] = []

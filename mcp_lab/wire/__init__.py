@@ -1,6 +1,7 @@
 """The sans-IO layer: JSON-RPC messages and the error tree, the envelope rules as one table
 (`jsonrpc.ENVELOPE_RULES`), revisions and eras, the era decision, header rules, elicitation schema
 analysis, the lint, the wire check and the Trace model.  No imports from any other layer of
-mcp_lab, no threads (the Trace's lock aside), and no I/O with one exception still to move out
-(issue 39, point 5): `trace.py` reads the MCP_LAB_WIRE_LOG environment variable on every `add()`
-and appends each message to the file it names."""
+mcp_lab, no threads (the Trace's lock aside), and no I/O: no file, no socket, no environment
+variable (tests/test_wire_no_io.py reads the source to hold it).  A Trace hands its events to the
+listener its caller gave it; whatever writes them to a file is the session layer's
+(`mcp_lab.session.trace_listeners`)."""

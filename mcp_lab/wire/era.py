@@ -41,6 +41,7 @@ from enum import StrEnum
 from typing import Any
 
 from mcp_lab.wire import jsonrpc, revisions
+from mcp_lab.wire.revisions import Era  # defined beside the versions; re-exported here
 
 __all__ = [
     "Era",
@@ -53,16 +54,6 @@ __all__ = [
     "supported_versions",
     "discover_shape",
 ]
-
-
-class Era(StrEnum):
-    """The two eras; a `str` so that `verdict.era == "modern"` and f-strings read naturally."""
-
-    MODERN = "modern"
-    LEGACY = "legacy"
-
-    def __repr__(self) -> str:  # a learner printing (v.era, v.version) sees ('modern', ...)
-        return repr(self.value)
 
 
 class Next(StrEnum):
@@ -193,7 +184,7 @@ def decide_initialize_refused(answer: Any, *, http: HttpReply | None = None) -> 
 def _is_modern(version: str) -> bool:
     """A known modern version, or an unknown one dated after the last initialize-era revision."""
     known = revisions.era_of(version)
-    return known == "modern" or (known is None and version > revisions.LEGACY)
+    return known == Era.MODERN or (known is None and version > revisions.LEGACY_VERSION)
 
 
 def _from_result(result: Any, said: str) -> Decision:

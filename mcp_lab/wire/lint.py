@@ -53,11 +53,12 @@ from mcp_lab.wire.lint_schema import check_schema
 from mcp_lab.wire.revisions import (
     CLIENT_INFO_KEY,
     LATEST,
-    LEGACY,
     LEGACY_ONLY_METHODS,
+    LEGACY_VERSION,
     LOG_LEVEL_KEY,
     MODERN_ONLY_METHODS,
     MODERN_REQUEST_METHODS,
+    Era,
 )
 from mcp_lab.wire.words import N_, _, ngettext
 
@@ -112,7 +113,7 @@ class Draft:
     """One hand-typed message as the checks read it: the text to send, the connection's era,
     the ids still pending, and the text decoded once (`obj`, or `json_error` when it is not JSON)."""
 
-    def __init__(self, text: str, *, era: str | None = None, pending: Collection = (), raw: bool = False):
+    def __init__(self, text: str, *, era: Era | None = None, pending: Collection = (), raw: bool = False):
         self.text, self.era, self.pending, self.raw = text, era, pending, raw
         self.body = text[:-1] if text.endswith("\n") else text
         self.obj: Any = None
@@ -222,11 +223,11 @@ def check_method_and_params(d: Draft, out: Findings) -> bool:
     obj = d.obj
     if "method" not in obj and ("result" in obj or "error" in obj):
         envelope_findings(d, out, "answer")
-        asked = " (a legacy server may have asked one)" if d.era == "legacy" else ""
+        asked = " (a legacy server may have asked one)" if d.era == Era.LEGACY else ""
         why = (
             f"this is a response; in 2026-07-28 servers never send requests, so a client never sends a response{asked}"
         )
-        severity = "error" if d.era != "legacy" else "warning"
+        severity = "error" if d.era != Era.LEGACY else "warning"
         out.append(Finding(severity, "response-from-client", "basic/patterns/index", why))
         return True
     return envelope_findings(d, out, "method")
@@ -261,7 +262,7 @@ def check_request_or_notification(d: Draft, out: Findings) -> bool:
 def check_legacy_connection(d: Draft, out: Findings) -> bool:
     """On a legacy connection: modern-only methods, modern `_meta`, and the legacy schema. The
     modern checks below do not apply, so this ends the lint on such a connection."""
-    if d.era != "legacy":
+    if d.era != Era.LEGACY:
         return False
     method, meta = d.method, d.meta
     if method in MODERN_ONLY_METHODS:
@@ -279,15 +280,15 @@ def check_legacy_connection(d: Draft, out: Findings) -> bool:
         )
         out.append(Finding("warning", "meta-on-legacy", "basic/versioning", why, path="params._meta"))
     if d.has_id and method in LEGACY_REQUEST_METHODS:
-        check_schema(out, method, LEGACY, d.params, notification=False)
+        check_schema(out, method, LEGACY_VERSION, d.params, notification=False)
     elif not d.has_id and method.startswith("notifications/"):
-        check_schema(out, method, LEGACY, d.params, notification=True)
+        check_schema(out, method, LEGACY_VERSION, d.params, notification=True)
     elif method not in MODERN_ONLY_METHODS:
         why = (
             _("{method} is not a {legacy} client request; expect -32601 unless the server defines it")
             if d.has_id
             else _("{method} is not a {legacy} client notification; expect -32601 unless the server defines it")
-        ).format(method=method, legacy=LEGACY)
+        ).format(method=method, legacy=LEGACY_VERSION)
         out.append(Finding("warning", "unknown-method", "changelog", why))
     return True
 
@@ -331,7 +332,7 @@ def check_legacy_only_method(d: Draft, out: Findings) -> bool:
             "-32601 (method not found) or, if it reads the missing _meta first, -32602 "
             "(the bundled calendar answers -32601, the official SDK's server -32602)"
         )
-    if d.era == "modern":
+    if d.era == Era.MODERN:
         why = _(
             "{method} was removed in {latest} (replaced by {replacement}); this modern server answers {answer}"
         ).format(method=method, latest=LATEST, replacement=replacement, answer=answer)
@@ -340,9 +341,9 @@ def check_legacy_only_method(d: Draft, out: Findings) -> bool:
         why = _(
             "{method} exists only in the handshake era (<= {legacy}); a {latest} server answers {answer}; its "
             "replacement is {replacement}"
-        ).format(method=method, legacy=LEGACY, latest=LATEST, answer=answer, replacement=replacement)
+        ).format(method=method, legacy=LEGACY_VERSION, latest=LATEST, answer=answer, replacement=replacement)
         out.append(Finding("warning", "legacy-only-method", "changelog", why))
-        check_schema(out, method, LEGACY, d.params, notification=not d.has_id)
+        check_schema(out, method, LEGACY_VERSION, d.params, notification=not d.has_id)
     return True
 
 
@@ -393,16 +394,16 @@ CHECKS = (
 )
 
 
-def lint(text: str, *, era: str | None = None, pending: Collection = (), raw: bool = False) -> Findings:
+def lint(text: str, *, era: Era | str | None = None, pending: Collection = (), raw: bool = False) -> Findings:
     """Lint one hand-typed message: each check of CHECKS in turn, until one says stop.
 
     `text` is what will be sent (with `raw=True`, byte-exact, so a newline in it is a framing
     error; otherwise newlines are JSON whitespace the sender compacts away).  `era` is the
     connection's era ("modern", "legacy" or None); `pending` holds ids still awaiting answers.
     """
-    if era not in (None, "modern", "legacy"):
-        raise ValueError(f"era must be 'modern', 'legacy' or None, not {era!r}")
-    draft = Draft(text, era=era, pending=pending, raw=raw)
+    if era is not None and era not in tuple(Era):
+        raise ValueError(f"era must be one of {', '.join(repr(e) for e in Era)} or None, not {era!r}")
+    draft = Draft(text, era=None if era is None else Era(era), pending=pending, raw=raw)
     out = Findings()
     for check in CHECKS:
         if check(draft, out):

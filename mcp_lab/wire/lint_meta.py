@@ -74,7 +74,7 @@ def check_request_meta(out: Findings, params: Any) -> None:
             era = revisions.era_of(v)
             why = (
                 _("{version} is a handshake-era revision, negotiated by initialize, not by _meta").format(version=v)
-                if era == "legacy"
+                if era == revisions.Era.LEGACY
                 else _("{version} is not a known revision").format(version=str(v))
             )
             add(

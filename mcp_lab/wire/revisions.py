@@ -18,10 +18,13 @@ comparing strings (the design of the official SDK v2, which keeps negotiation in
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 __all__ = [
+    "Era",
     "LATEST",
+    "LEGACY_VERSION",
     "LEGACY",
     "MODERN_VERSIONS",
     "LEGACY_VERSIONS",
@@ -43,11 +46,30 @@ __all__ = [
     "missing_meta_keys",
 ]
 
+
+class Era(StrEnum):
+    """The two eras, the one word for an era everywhere in mcp_lab.
+
+    A `str` whose values are "modern" and "legacy", so that cassettes, JSON output and a
+    notebook's `verdict.era == "modern"` read and compare as before."""
+
+    MODERN = "modern"
+    LEGACY = "legacy"
+
+    def __repr__(self) -> str:  # a learner printing (v.era, v.version) sees ('modern', ...)
+        return repr(self.value)
+
+
+# Versions are named as versions: LATEST is the newest modern revision, LEGACY_VERSION the newest
+# handshake-era one (what a client asks for when it falls back to initialize).
 LATEST = "2026-07-28"
-LEGACY = "2025-11-25"
+LEGACY_VERSION = "2025-11-25"
+# The old name of LEGACY_VERSION: the facade's `mcp_lab.LEGACY` (notebook 06 imports it) and
+# session/probe*.py (being reshaped by the probe split) still read it.
+LEGACY = LEGACY_VERSION
 MODERN_VERSIONS = (LATEST,)
 # The handshake-era revisions, newest first (the same list the official SDK carries).
-LEGACY_VERSIONS = (LEGACY, "2025-06-18", "2025-03-26", "2024-11-05")
+LEGACY_VERSIONS = (LEGACY_VERSION, "2025-06-18", "2025-03-26", "2024-11-05")
 ALL_VERSIONS = MODERN_VERSIONS + LEGACY_VERSIONS
 
 _PREFIX = "io.modelcontextprotocol/"
@@ -121,12 +143,14 @@ def meta(
     return out
 
 
-def era_of(version: str | None) -> str | None:
-    """ "modern", "legacy", or None for a version this package does not know."""
+def era_of(version: str | None) -> Era | None:
+    """The era of a protocol version, or None for a version this package does not know.
+
+    The package's one `era_of`: every other question about eras is asked of this one."""
     if version in MODERN_VERSIONS:
-        return "modern"
+        return Era.MODERN
     if version in LEGACY_VERSIONS:
-        return "legacy"
+        return Era.LEGACY
     return None
 
 

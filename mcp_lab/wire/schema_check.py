@@ -37,19 +37,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from mcp_lab.wire.jsonrpc import first_broken
+from mcp_lab.wire.revisions import LATEST, LEGACY_VERSION
 
-__all__ = ["Finding", "Tally", "WireChecker", "check_message", "era_of"]
+__all__ = ["SchemaVerdict", "Tally", "WireChecker", "check_message", "schema_version_of"]
 
 Sender = Literal["client", "server"]
 Verdict = Literal["valid", "invalid", "unchecked", "deliberate"]
 
-MODERN = "2026-07-28"
-LEGACY = "2025-11-25"
 _VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 
 
 @dataclass(frozen=True)
-class Finding:
+class SchemaVerdict:
     """What the check concluded about one message."""
 
     verdict: Verdict
@@ -76,17 +75,18 @@ class Tally:
     invalid: int = 0
     unchecked: int = 0
     deliberate: int = 0
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[SchemaVerdict] = field(default_factory=list)
 
-    def add(self, f: Finding) -> None:
+    def add(self, f: SchemaVerdict) -> None:
         setattr(self, f.verdict, getattr(self, f.verdict) + 1)
         if f.verdict == "invalid":
             self.findings.append(f)
 
 
-def era_of(version: str | None) -> str:
-    """The schema era of a protocol version: 2026-07-28, or 2025-11-25 for every older one."""
-    return MODERN if version == MODERN else LEGACY
+def schema_version_of(version: str | None) -> str:
+    """The schema a message of protocol `version` is judged by: 2026-07-28's, or 2025-11-25's for
+    every older (or unknown) one.  A version, not an era: see `revisions.era_of` for the era."""
+    return LATEST if version == LATEST else LEGACY_VERSION
 
 
 def _first_error(exc: Exception) -> str:
@@ -140,7 +140,7 @@ def check_message(
     method: str | None = None,
     line: str | None = None,
     deliberate: bool = False,
-) -> Finding:
+) -> SchemaVerdict:
     """Judge one parsed message sent by `sender` under protocol `version`.
 
     `method` is the method of the request an answer answers (results and errors carry none).
@@ -150,7 +150,7 @@ def check_message(
 
     kind, problem = _envelope(obj)
     method = obj.get("method", method) if isinstance(obj, Mapping) else method
-    base = Finding("valid", sender, kind, method, version, line=line)  # each verdict below replaces fields
+    base = SchemaVerdict("valid", sender, kind, method, version, line=line)  # each verdict below replaces fields
     if deliberate:
         return replace(base, verdict="deliberate")
     if problem:
@@ -159,7 +159,7 @@ def check_message(
         code = obj["error"]["code"]
         # -32020..-32022 exist only in 2026-07-28: their shape applies whatever version was asked
         # (a -32022 answers precisely a request in a version the server does not know).
-        model = _error_model(code) if era_of(version) == MODERN or -32022 <= code <= -32020 else None
+        model = _error_model(code) if schema_version_of(version) == LATEST or -32022 <= code <= -32020 else None
         if model is None:
             return replace(base, model="JSON-RPC error")
         # The three MCP error types describe the whole response; the JSON-RPC ones the error object.
@@ -209,7 +209,7 @@ def _result_member(target, obj: Mapping):
     return chosen[0] if len(chosen) == 1 else None
 
 
-def _judge(base: Finding, model: str, run: Callable[[], object]) -> Finding:
+def _judge(base: SchemaVerdict, model: str, run: Callable[[], object]) -> SchemaVerdict:
     try:
         run()
     except Exception as exc:  # noqa: BLE001 - pydantic.ValidationError, or the surface's own refusal
@@ -233,7 +233,7 @@ class WireChecker:
         # modern server's list_changed, a client's notifications/cancelled) is judged by.
         self._request_version: str | None = None
 
-    def feed(self, obj: Any, *, sender: Sender, line: str | None = None, deliberate: bool = False) -> Finding:
+    def feed(self, obj: Any, *, sender: Sender, line: str | None = None, deliberate: bool = False) -> SchemaVerdict:
         version, method = self._version_for(obj, sender)
         f = check_message(obj, sender=sender, version=version, method=method, line=line, deliberate=deliberate)
         self.tally.add(f)
@@ -254,8 +254,8 @@ class WireChecker:
                 return meta[_VERSION_KEY], obj["method"]
             if obj["method"] == "initialize":
                 asked = params.get("protocolVersion")
-                return (asked if isinstance(asked, str) and asked != MODERN else LEGACY), "initialize"
-            return self._session_version or self._request_version or LEGACY, obj["method"]
+                return (asked if isinstance(asked, str) and asked != LATEST else LEGACY_VERSION), "initialize"
+            return self._session_version or self._request_version or LEGACY_VERSION, obj["method"]
         answered_by: Sender = "client" if sender == "server" else "server"
         method, version = self._pending.get((answered_by, obj.get("id"))) or (None, None)
         result = obj.get("result")

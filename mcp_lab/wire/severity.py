@@ -30,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_lab.wire.revisions import Era
+
 __all__ = ["Rule", "RULES", "DEFECT", "WARNING", "rule", "verdict", "code_rule", "suite_rule", "SUITE_CHECKS"]
 
 DEFECT, WARNING = "defect", "warning"
@@ -40,16 +42,15 @@ _VERDICT_OF_LEVEL = {
     "SHOULD": WARNING,
     "SHOULD NOT": WARNING,
 }
-_MODERN, _LEGACY = "modern", "legacy"
-_BOTH = frozenset({_MODERN, _LEGACY})
-_ONLY_MODERN = frozenset({_MODERN})
+_BOTH = frozenset(Era)
+_ONLY_MODERN = frozenset({Era.MODERN})
 
 
 @dataclass(frozen=True)
 class Rule:
     id: str
     level: str  # a key of _VERDICT_OF_LEVEL
-    eras: frozenset[str]  # the server eras the rule binds
+    eras: frozenset[Era]  # the server eras the rule binds
     url: str  # the spec heading that states it
     says: str  # the rule in one line, in our words
 
@@ -159,16 +160,16 @@ def rule(rule_id: str) -> Rule:
     return _BY_ID[rule_id]
 
 
-def verdict(rule_id: str, era: str | None) -> str | None:
+def verdict(rule_id: str, era: Era | None) -> str | None:
     """The verdict for breaking `rule_id` on a server of `era` (None: the rule does not bind it).
     An unknown era is judged as modern (the revision this course teaches)."""
     r = _BY_ID[rule_id]
-    return r.verdict if (era or _MODERN) in r.eras else None
+    return r.verdict if (era or Era.MODERN) in r.eras else None
 
 
-def code_rule(code: Any, era: str | None) -> Rule | None:
+def code_rule(code: Any, era: Era | None) -> Rule | None:
     """The row an error code breaks wherever a server emits it, or None."""
-    if not isinstance(code, int) or (era or _MODERN) != _MODERN:
+    if not isinstance(code, int) or (era or Era.MODERN) != Era.MODERN:
         return None
     if code in RETIRED_CODES:
         return _BY_ID["retired-code"]
@@ -177,7 +178,7 @@ def code_rule(code: Any, era: str | None) -> Rule | None:
     return None
 
 
-def suite_rule(check_id: str, details: dict | None, era: str | None) -> Rule | None:
+def suite_rule(check_id: str, details: dict | None, era: Era | None) -> Rule | None:
     """The row a conformance suite check stands for, judged from its details: a check mapped in
     SUITE_CHECKS, or any check whose details show an error code the table forbids."""
     details = details if isinstance(details, dict) else {}

@@ -17,11 +17,12 @@ Three renderers read the same events (`mcp_lab.wire.trace_views`): `text()` for 
 `_repr_html_()` for notebooks (long lines folded behind <details>), and `mermaid()`, a sequence
 diagram that JupyterLab 4 draws natively from the `text/vnd.mermaid` MIME type.
 
-Taps.  `add_tap(fn)` registers a callback that every Trace calls with (trace, event) after each
-append, in the appending thread; the test suite's wire check listens this way.  When the
-environment variable MCP_LAB_WIRE_LOG names a file, each `send` / `recv` event is also appended
-to it as one JSON line (pid, trace id, peer, kind, line, deliberate), so processes that inherit
-the environment (a notebook kernel started by nbclient) report their messages too.
+The listener.  `Trace(on_event=fn)` calls `fn(trace, event)` after each append, in the appending
+thread (as httpcore's request tracing hands named events to one callback: here an Event's `kind`
+is its name).  The Trace keeps no registry, reads no environment and writes no file: whoever
+builds it owns its listener.  A Trace built without one reports to the listener the package
+facade names with `use_default_listener` (the session layer's `trace_listeners.announce`, where
+the test suite's wire check listens and the MCP_LAB_WIRE_LOG file is written).
 
 Deliberate.  A message a lesson breaks on purpose is marked where it is made: `add(...,
 deliberate="why")` keeps the reason on the Event, so a checker can count it apart instead of
@@ -36,7 +37,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
+import os  # getpid only: a Trace id unique across the processes of one run
 import re
 import threading
 import time
@@ -45,9 +46,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Literal, Protocol, TypeGuard, get_args
 
 from mcp_lab.wire import jsonrpc, trace_views
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.trace_views import Diagram
 
-__all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram", "add_tap", "remove_tap", "WIRE_LOG_ENV"]
+__all__ = ["Event", "EventKind", "EVENT_KINDS", "Trace", "Diagram", "Listener", "use_default_listener"]
 
 EventKind = Literal["send", "recv", "noise", "stderr", "note", "http"]
 EVENT_KINDS: frozenset[str] = frozenset(get_args(EventKind))
@@ -58,37 +60,17 @@ def _is_event_kind(kind: str) -> TypeGuard[EventKind]:
 
 
 _TYPED_ID = re.compile(r'"id"\s*:\s*(-?\d+|"[^"\\]*")')
-WIRE_LOG_ENV = "MCP_LAB_WIRE_LOG"
-_TAPS: list[Callable[["Trace", "Event"], None]] = []
 _TRACE_IDS = itertools.count(1)
+Listener = Callable[["Trace", "Event"], None]
+_DEFAULT_LISTENER: Listener | None = None
 
 
-def add_tap(fn: Callable[["Trace", "Event"], None]) -> None:
-    """Call `fn(trace, event)` after every event any Trace records (until `remove_tap(fn)`)."""
-    _TAPS.append(fn)
-
-
-def remove_tap(fn: Callable[["Trace", "Event"], None]) -> None:
-    if fn in _TAPS:
-        _TAPS.remove(fn)
-
-
-def _log_to_file(path: str, trace: "Trace", ev: "Event") -> None:
-    """One JSON line per message, appended in one write (O_APPEND: writers do not interleave)."""
-    record = {"pid": os.getpid(), "trace": trace.id, "peer": ev.peer, "kind": ev.kind, "line": ev.line}
-    if ev.deliberate:
-        record["deliberate"] = ev.deliberate
-    data = (json.dumps(record, ensure_ascii=True) + "\n").encode("ascii")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
-    except OSError as e:  # the log is a diagnostic aid: say so once per message, never break the call
-        import sys
-
-        print(f"mcp_lab: cannot append to {WIRE_LOG_ENV}={path}: {e}", file=sys.stderr)
+def use_default_listener(listener: Listener | None) -> None:
+    """Name the listener of every Trace built without `on_event` (from then on).  The package
+    facade names the session layer's `trace_listeners.announce`, so this sans-IO layer imports no
+    layer above it and holds no list of listeners of its own."""
+    global _DEFAULT_LISTENER
+    _DEFAULT_LISTENER = listener
 
 
 class CassetteFiles(Protocol):
@@ -125,7 +107,7 @@ class Event:
     elapsed_ms: float | None = None  # for a recv that answers a send: the round trip
     note: str | None = None  # a remark (why a line is noise, what a probe step concluded)
     peer: str = "server"  # which server side (one lifeline per process)
-    era: str | None = None  # "legacy" when the trace shows a 2025-11-25 exchange (an initialize answer)
+    era: Era | None = None  # LEGACY when the trace shows a 2025-11-25 exchange (an initialize answer)
     deliberate: str | None = None  # why this message is broken on purpose (a lesson's point)
 
     @property
@@ -142,7 +124,7 @@ class Event:
             if rt:
                 return f"result (id {m.id}) {rt}"
             # A legacy-era result has no resultType by design; a modern one must carry it.
-            return f"legacy result (id {m.id})" if self.era == "legacy" else f"result (id {m.id}) [no resultType]"
+            return f"legacy result (id {m.id})" if self.era == Era.LEGACY else f"result (id {m.id}) [no resultType]"
         if isinstance(m, jsonrpc.Error):
             return f"error {m.code} (id {m.id})"
         if self.kind == "noise":
@@ -159,8 +141,10 @@ class Event:
 class Trace:
     """An append-only, thread-safe list of Events (the stderr pump appends from a thread)."""
 
-    def __init__(self, events: Iterable[Event] = (), *, title: str | None = None):
+    def __init__(self, events: Iterable[Event] = (), *, title: str | None = None, on_event: Listener | None = None):
         self._events: list[Event] = list(events)
+        # Who hears each event added from now on: the caller's, else the one the facade named.
+        self.on_event: Listener | None = on_event if on_event is not None else _DEFAULT_LISTENER
         self._lock = threading.Lock()
         self._t0 = time.monotonic()
         self._sent_at: dict[tuple[str, Any], float] = {}
@@ -176,8 +160,8 @@ class Trace:
             self._remember_ids(e.kind, e.line, msg_id, e.peer)
             if e.kind == "recv" and isinstance(e.message, jsonrpc.Result) and e.era is None:
                 if e.peer in self._legacy_peers or self._methods.get((e.peer, msg_id)) == "initialize":
-                    self._events[i] = e = replace(e, era="legacy")
-            if e.era == "legacy":
+                    self._events[i] = e = replace(e, era=Era.LEGACY)
+            if e.era == Era.LEGACY:
                 self._legacy_peers.add(e.peer)
         self.title = title
         self.id = f"{os.getpid()}-{next(_TRACE_IDS)}"  # unique across the processes of one run
@@ -192,7 +176,7 @@ class Trace:
         note: str | None = None,
         peer: str = "server",
         at: float | None = None,
-        era: str | None = None,
+        era: Era | None = None,
         deliberate: str | None = None,
     ) -> Event:
         if not _is_event_kind(kind):
@@ -210,16 +194,12 @@ class Trace:
             if kind == "recv" and isinstance(message, jsonrpc.Result) and self._methods.get(key) == "initialize":
                 self._legacy_peers.add(peer)
             if era is None and kind == "recv" and peer in self._legacy_peers:
-                era = "legacy"
+                era = Era.LEGACY
             self._remember_ids(kind, line, msg_id, peer)
             ev = Event(kind, line, message, now - self._t0, elapsed, note, peer, era, deliberate)
             self._events.append(ev)
-        for tap in list(_TAPS):
-            tap(self, ev)
-        if kind in ("send", "recv"):
-            path = os.environ.get(WIRE_LOG_ENV)
-            if path:
-                _log_to_file(path, self, ev)
+        if self.on_event is not None:
+            self.on_event(self, ev)
         return ev
 
     def _remember_ids(self, kind: str, line: str, msg_id: Any, peer: str) -> None:

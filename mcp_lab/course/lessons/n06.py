@@ -17,6 +17,7 @@ from __future__ import annotations
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question, Quiz
 from mcp_lab.wire import era, jsonrpc, revisions
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.words import N_, _
 
 ASKS = {
@@ -55,11 +56,11 @@ FIRST_ANSWERS: dict[str, str | None] = {
 }
 
 
-def era_of(line: str | None) -> str:
-    """ "modern" or "legacy": what a dual-era client concludes from this first answer."""
+def era_concluded_from(line: str | None) -> Era:
+    """The era a dual-era client concludes from this first answer to its server/discover."""
     answer = None if line is None else jsonrpc.parse(line)
     decision = era.decide(answer, asked=revisions.LATEST, wait=5.0)
-    return "legacy" if decision.era is None else "modern"
+    return Era.LEGACY if decision.era is None else Era.MODERN
 
 
 def _judge_eras(value) -> str | None:
@@ -69,10 +70,10 @@ def _judge_eras(value) -> str | None:
     if missing:
         return _("still missing: {letters}").format(letters=", ".join(missing))
     words = {k: str(v).strip().lower() for k, v in value.items()}
-    odd = sorted(k for k in FIRST_ANSWERS if words[k] not in ("modern", "legacy"))
+    odd = sorted(k for k in FIRST_ANSWERS if words[k] not in tuple(Era))
     if odd:
         return _('{letters}: type "modern" or "legacy"').format(letters=", ".join(odd))
-    wrong = [k for k in FIRST_ANSWERS if words[k] != era_of(FIRST_ANSWERS[k])]
+    wrong = [k for k in FIRST_ANSWERS if words[k] != era_concluded_from(FIRST_ANSWERS[k])]
     if wrong:
         return _("{wrong} of the {total} are not read right yet").format(wrong=len(wrong), total=len(FIRST_ANSWERS))
     return None
@@ -102,12 +103,12 @@ def tools_after_handshake(capabilities: dict) -> set[str]:
     from mcp_lab.session.connect import connect
 
     hello = {
-        "protocolVersion": revisions.LEGACY,
+        "protocolVersion": revisions.LEGACY_VERSION,
         "capabilities": capabilities,
         "clientInfo": {"name": "nb06", "version": "1"},
     }
     with connect("everything") as client:
-        client.era = "legacy"  # handshake-era requests: no _meta
+        client.era = Era.LEGACY  # handshake-era requests: no _meta
         client.request("initialize", hello, meta=False).unwrap()
         client.notify("notifications/initialized")
         return tool_names(client)

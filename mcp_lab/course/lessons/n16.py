@@ -25,6 +25,7 @@ from typing import Any
 from mcp_lab.course.lessons import Ask, Task
 from mcp_lab.notebook.quiz import Question
 from mcp_lab.wire import revisions
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.words import N_, _
 
 ASKS = {
@@ -133,7 +134,7 @@ def reference_after_handshake(timeout: float = 10) -> Iterator[tuple[Any, dict]]
     from mcp_lab.session.connect import connect
 
     with connect("everything", timeout=timeout) as ref:
-        ref.era = "legacy"
+        ref.era = Era.LEGACY
         hello = ref.request("initialize", LEGACY_HELLO, meta=False).unwrap()
         ref.notify("notifications/initialized")
         yield ref, hello
