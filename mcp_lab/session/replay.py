@@ -291,7 +291,7 @@ class _Run:
         if peer not in self.clients:
             c = _open(self.server, peer, self.many, self.timeout, self.trace, self.headers)  # one lifeline per process
             if self.legacy:
-                c.era = "legacy"
+                c.adopt_era("legacy")
             self.clients[peer] = c
             if self.trace.title is None:
                 self.trace.title = f"replay -> {c.name}"

@@ -119,7 +119,7 @@ def reference_after_handshake(timeout: float = 10) -> Iterator[tuple[Any, dict]]
     from mcp_lab.session.connect import connect
 
     with connect("everything", timeout=timeout) as ref:
-        ref.era = "legacy"
+        ref.adopt_era("legacy")
         hello = ref.request("initialize", LEGACY_HELLO, meta=False).unwrap()
         ref.notify("notifications/initialized")
         yield ref, hello
