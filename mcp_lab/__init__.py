@@ -9,7 +9,8 @@ This module is the public facade and nothing else: every name below lives in a l
 package (``wire/`` sans-IO, ``transport/``, ``session/``, ``notebook/``, ``tokens/``, ``course/``,
 ``servers/``) and is re-exported here. No module inside the package imports this one.
 
-`import mcp_lab` is cheap: only the sans-IO wire layer (stdlib only) is imported eagerly; the
+`import mcp_lab` is cheap: only the sans-IO wire layer (stdlib only) and the session layer's
+registry of notebook views (``session/views.py``, a dict) are imported eagerly; the rest of the
 session layer, tiktoken, ipywidgets, httpx and the official SDK are loaded on first attribute
 access (PEP 562).
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from mcp_lab.session import views as _session_views
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire import trace as _trace
 from mcp_lab.wire import words as _words
@@ -53,7 +55,7 @@ _LAZY = {
     "connect": ("mcp_lab.session.connect", "connect"),
     "Client": ("mcp_lab.session.client", "Client"),
     "probe": ("mcp_lab.session.probe", "probe"),
-    "Verdict": ("mcp_lab.session.probe", "Verdict"),
+    "Verdict": ("mcp_lab.session.verdict", "Verdict"),
     "probe_http": ("mcp_lab.session.probe_http", "probe_http"),
     "isolated": ("mcp_lab.session.isolate", "isolated"),
     "flip_one_character": ("mcp_lab.session.isolate", "flip_one_character"),
@@ -87,6 +89,9 @@ _trace.use_default_listener(importlib.import_module("mcp_lab.session.trace_liste
 # notebook layer chooses the language and reads the catalog, at the first lookup; the wire layer
 # only looks up. An English kernel never imports more than the choice itself.
 _words.use_catalogs(lambda: importlib.import_module("mcp_lab.notebook.i18n").active_catalog())
+# A probe's Verdict is drawn for Jupyter by the notebook layer, loaded at the first drawing; the
+# session layer names no layer above it.
+_session_views.use_html_view("verdict", lambda: importlib.import_module("mcp_lab.notebook.probe_views").verdict_html)
 
 
 def __getattr__(name: str) -> Any:

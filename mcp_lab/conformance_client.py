@@ -66,10 +66,8 @@ def _connect(url: str):
         raise ScenarioFailed(
             f"the mock server at {url} did not probe as a modern server (era {verdict.era}, version {verdict.version})"
         )
-    client = verdict.client
-    client.era = Era.MODERN
-    client.protocol_version = verdict.version
-    return client
+    # The probe told the client its era and version (Client.adopt_era); it goes on from there.
+    return verdict.client
 
 
 def _result(answer, what: str) -> dict:

@@ -16,6 +16,7 @@ from fakes.http_fake import FakeServer
 
 import mcp_lab
 from mcp_lab import http_servers, jsonrpc
+from mcp_lab.session.connect import connect_http
 from mcp_lab.transport.http import HttpError, HttpTransport, ResponseTooLarge, override_headers
 from mcp_lab.wire.headers import headers_for
 from mcp_lab.wire.jsonrpc import DeadlineExceeded
@@ -285,7 +286,7 @@ def test_oversized_bodies_are_refused_clearly(fake):
     stream = fake(
         headers={"Content-Type": "text/event-stream"}, reply=lambda b: [b"data: " + b"x" * 4096 + b"\n\n"] * 4
     )
-    c = mcp_lab.Client(HttpTransport(stream.url, max_body=8192))
+    c = connect_http(stream.url, max_body=8192)
     try:
         with pytest.raises(ResponseTooLarge, match="SSE stream passed the 8192 bytes limit"):
             c.request("tools/list")

@@ -165,7 +165,7 @@ def test_a_closed_stdio_connection_says_run_the_connect_cell_again():
     c = mcp_lab.connect("calendar")
     c.request("tools/list")
     c.close()
-    for use in (lambda: c.request("tools/list"), lambda: c.send_raw("{}"), lambda: c.transport.write("x\n", 1)):
+    for use in (lambda: c.request("tools/list"), lambda: c.send_raw("{}"), lambda: c.transport.send_line("x", 1)):
         with pytest.raises(mcp_lab.TransportClosed, match="this connection is closed: run the connect cell again") as e:
             use()
         # In a notebook IPython prints this one line instead of a traceback into mcp_lab.
@@ -179,7 +179,7 @@ def test_a_closed_http_connection_says_run_the_connect_cell_again():
         c = mcp_lab.connect(srv.url)
         c.request("tools/list")
         c.close()
-        for use in (lambda: c.request("tools/list"), lambda: c.transport.write("x\n")):
+        for use in (lambda: c.request("tools/list"), lambda: c.transport.send_line("x")):
             with pytest.raises(mcp_lab.TransportClosed, match="run the connect cell again"):
                 use()
 

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from mcp_lab.transport.process import reap, spawn
 
 __all__ = ["SUITE_DIR", "SUITE_PACKAGE", "SuiteNotInstalled", "SuiteRun", "suite_paths", "run_suite", "requirement_set"]
 
@@ -78,24 +78,6 @@ class SuiteRun:
     last_scenario: str | None = None
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        try:
-            proc.wait(2.0)
-        except subprocess.TimeoutExpired:
-            continue
-        # The leader is gone; a child it left in the group still gets the sure signal.
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        return
-
-
 def _pump(stream, sink: list[str], progress: list[float], run: SuiteRun) -> None:
     try:
         for raw in iter(stream.readline, b""):
@@ -119,15 +101,7 @@ def run_suite(args: list[str], *, scenario_deadline: float, cwd: Path, env: dict
     full_env["NO_COLOR"] = "1"
     full_env.setdefault("FORCE_COLOR", "0")
     started = time.monotonic()
-    proc = subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=cwd,
-        env=full_env,
-        start_new_session=True,
-    )
+    proc = spawn(argv, env=full_env, cwd=cwd, stdin=False, what="the conformance suite", whole_env=True)
     progress = [started]
     pumps = [
         threading.Thread(target=_pump, args=(proc.stdout, run.stdout, progress, run), daemon=True),
@@ -146,7 +120,7 @@ def run_suite(args: list[str], *, scenario_deadline: float, cwd: Path, env: dict
                 break
             time.sleep(0.05)  # a poll interval; the deadline above bounds the wait
     finally:
-        _kill_group(proc)
+        reap(proc, 2.0)  # SIGTERM to its process group, then SIGKILL
         for t in pumps:
             t.join(2.0)
         for pipe in (proc.stdout, proc.stderr):

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from mcp_lab.course import host_config
+from mcp_lab.transport.process import reap, spawn
 
 __all__ = ["INSPECTOR_DIR", "installed", "cli", "WebInspector", "write_config", "NotInstalled"]
 
@@ -122,14 +123,14 @@ class WebInspector:
             "MCP_APP_ORIGIN_PORT": str(_free_port()),
             "MCP_INSPECTOR_API_TOKEN": self.token,
         }
-        self.proc = subprocess.Popen(
+        self.proc = spawn(
             [str(BIN / "mcp-inspector"), "--web", "--config", str(cfg)],
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
             env=_env(ports),
             cwd=self.folder,
-            start_new_session=True,
+            stdin=False,
+            log=self._log,
+            what="the MCP Inspector",
+            whole_env=True,  # _env() unsets HOST
         )
         self.url = f"http://127.0.0.1:{self.port}/?MCP_INSPECTOR_API_TOKEN={self.token}"
 
@@ -150,16 +151,7 @@ class WebInspector:
 
     def stop(self, grace: float = 5.0) -> None:
         """SIGTERM to the whole process group (the Inspector and the servers it spawned), then SIGKILL."""
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(self.proc.pid, sig)
-            except ProcessLookupError:
-                break
-            try:
-                self.proc.wait(grace)
-                break
-            except subprocess.TimeoutExpired:
-                continue
+        reap(self.proc, grace)
         self._log.close()
         if self._own_folder:
             import shutil

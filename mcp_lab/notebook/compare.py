@@ -14,7 +14,7 @@ import html
 import json
 from typing import Mapping
 
-from mcp_lab.session.probe import Verdict
+from mcp_lab.session.verdict import Verdict
 from mcp_lab.wire.trace_views import CELL_STYLE, TABLE_STYLE
 
 __all__ = ["SideBySide", "side_by_side"]

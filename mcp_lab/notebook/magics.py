@@ -396,16 +396,16 @@ class McpMagics(Magics):
             else:
                 print(
                     _("connected {name} (pid {pid}), era not probed").format(
-                        name=repr(args[0]), pid=client.transport.pid
+                        name=repr(args[0]), pid=client.transport.describe().pid
                     )
                 )
             return None
         if verb == "list":
             rows = []
             for name, c in connections.items():
-                code = c.transport.returncode
-                state = "running" if code is None else f"exited ({code})"
-                rows.append((name, str(c.transport.pid), c.era or "?", state, " ".join(c.transport.argv)))
+                d = c.transport.describe()
+                state = "running" if d.exit_code is None else f"exited ({d.exit_code})"
+                rows.append((name, str(d.pid), c.era or "?", state, d.target))
             if not rows:
                 print(_("no connections; use %mcp connect NAME"))
                 return None

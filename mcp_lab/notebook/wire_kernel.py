@@ -205,7 +205,7 @@ class WireKernel(Kernel):
         magics.connections.pop(name, None)
         self.client = client
         self.pending = set()
-        self._stream(f"connected {name!r}: pid {client.transport.pid}, era {client.era or 'not probed'}\n")
+        self._stream(f"connected {name!r}: pid {client.transport.describe().pid}, era {client.era or 'not probed'}\n")
         if verdict is not None:
             self._display({"text/plain": verdict.text(trace=False), "text/html": verdict._repr_html_()}, "verdict")
         return self._ok()

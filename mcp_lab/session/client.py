@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Any
+from typing import Any, Callable
 
 from mcp_lab.session.http_headers import HttpSessionState
 from mcp_lab.transport.base import Transport
@@ -37,6 +37,8 @@ DEFAULT_CAPABILITIES: dict = {}
 # How long `finish()` reads a stdio server's stdout after closing its stdin, waiting for EOF (a
 # server SHOULD exit when its stdin closes; one that does not is then stopped by signals).
 FINISH_TIMEOUT = 2.0
+# How many of the server's last stderr lines a deadline's message quotes.
+STDERR_TAIL = 5
 
 
 class Client:
@@ -53,6 +55,8 @@ class Client:
         timeout: float = 5.0,
         trace: Trace | None = None,
         deliberate: str | None = None,
+        start_timeout: float | None = None,
+        http_state: HttpSessionState | None = None,
     ):
         self.transport = transport
         # Why this connection breaks the protocol on purpose (a misbehaving server a lesson or a
@@ -75,17 +79,13 @@ class Client:
         self._finished = False  # finish() ran: stdin is closed, stdout was read to its end
         # The start-up allowance (connect(start_timeout=)): until the server's first line arrives,
         # a request may wait until `start_until` (monotonic), and running out says "start-up".
-        self.start_until: float | None = None
-        self.start_timeout: float | None = None
+        self.start_timeout = start_timeout
+        self.start_until = None if start_timeout is None else time.monotonic() + max(start_timeout, timeout)
         self._heard = False
         transport.on_stderr = lambda line: self.trace.add("stderr", line, peer=self.name)
         # Session knowledge for Streamable HTTP (_meta -> headers, learnt x-mcp-header arguments,
-        # the legacy version); only the HTTP transport calls these hooks.
-        self.http_state = HttpSessionState()
-        transport.derive_headers = self.http_state.derive
-        transport.on_answer = self.http_state.learn
-        # Streamable HTTP reports each raw exchange (status, headers, SSE events); others never do.
-        transport.on_http = lambda ex, note: self.trace.add("http", ex.raw, ex, peer=self.name, note=note)
+        # the legacy version): connect_http gives the same object to the transport's hooks.
+        self.http_state = http_state if http_state is not None else HttpSessionState()
 
     # -- the public verbs -----------------------------------------------------------------
     def request(
@@ -114,7 +114,7 @@ class Client:
             self.send_message(jsonrpc.encode(msg), msg, deadline, deliberate=why)
             # The start-up allowance is for the connection's default deadline; a deadline the
             # caller gives this request is the one it means.
-            answer = self._await(rid, deadline, method, may_start=timeout is None)
+            answer = self.wait_for_answer(rid, deadline, method=method, may_start=timeout is None)
         except DeadlineExceeded:
             # The request is still out there: its id stays pending (reusing it is refused),
             # and an answer that arrives later is recorded as late, never matched to another.
@@ -173,7 +173,7 @@ class Client:
             note=None if wire.count("\n") == 1 else f"raw text holding {wire.count(chr(10))} lines",
             deliberate=self.deliberate or "send_raw: the exact text given, sent as typed",
         )
-        self.transport.write(wire, self.timeout if timeout is None else timeout)
+        self.transport.send_line(wire[:-1], self.timeout if timeout is None else timeout, verbatim=True)
         got: list = []
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         if not expected:
@@ -202,6 +202,14 @@ class Client:
     def era(self, value: Era | str | None) -> None:
         # A learner may type the string ("legacy"); a typo is refused here, not ignored later.
         self._era = None if value is None else Era(value)
+
+    def adopt_era(self, era: str | Era | None, version: str | None = None) -> None:
+        """Talk in `era` from now on ("modern", "legacy", or None: undecided), at `version` when
+        one is given: what a probe concluded, or a replay knows.  A legacy era turns the
+        automatic `_meta` off.  An era that is not one is a ValueError, here, not later."""
+        self.era = None if era is None else Era(era)
+        if version is not None:
+            self.protocol_version = version
 
     def meta(self) -> dict:
         """The `_meta` this client stamps on a modern request."""
@@ -274,9 +282,9 @@ class Client:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<mcp_lab.Client {self.name!r} pid={self.transport.pid} era={self.era}>"
+        return f"<mcp_lab.Client {self.name!r} pid={self.transport.describe().pid} era={self.era}>"
 
-    # -- the two halves of an exchange, for drivers that wait their own way (the probes) --
+    # -- the two halves of an exchange, for drivers that build their own requests (the probes) --
     def send_message(
         self, line: str, msg: Any = None, timeout: float | None = None, *, deliberate: str | None = None
     ) -> None:
@@ -347,8 +355,24 @@ class Client:
             deliberate=self.deliberate,
         )
 
-    # -- internals ------------------------------------------------------------------------
-    def _await(self, rid, timeout: float, method: str, may_start: bool = True):
+    def wait_for_answer(
+        self,
+        rid,
+        timeout: float,
+        *,
+        method: str,
+        may_start: bool = True,
+        on_other: Callable[[Any], object] | None = None,
+        unidentified_is_ours: bool = False,
+    ) -> jsonrpc.Result | jsonrpc.Error:
+        """Read and record lines until the answer with id `rid` arrives; the one wait loop of the
+        session layer (`request` and the probes use it).
+
+        Raises `DeadlineExceeded` after `timeout` seconds, or, while the server has said nothing
+        yet and `may_start`, after the start-up allowance (connect(start_timeout=)) when that is
+        longer.  `on_other(event)` sees every other line recorded meanwhile (noise, notifications,
+        answers to other ids).  `unidentified_is_ours`: an error whose id is null answers the
+        line just sent (the server could not read its id), as the probe reads it."""
         deadline = time.monotonic() + timeout
         start_until = self.start_until
         starting = False
@@ -357,7 +381,7 @@ class Client:
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                tail = " | ".join(self.transport.stderr_tail())
+                tail = " | ".join(self.transport.stderr_lines[-STDERR_TAIL:])
                 if starting and not self._heard:
                     raise DeadlineExceeded(
                         f"the server did not start: no answer to its first request ({method}) within the "
@@ -373,5 +397,8 @@ class Client:
             except DeadlineExceeded:
                 continue
             m = ev.message
-            if isinstance(m, (jsonrpc.Result, jsonrpc.Error)) and m.id == rid:
-                return m
+            if isinstance(m, (jsonrpc.Result, jsonrpc.Error)):
+                if m.id == rid or (unidentified_is_ours and isinstance(m, jsonrpc.Error) and m.id is None):
+                    return m
+            if on_other is not None:
+                on_other(ev)

@@ -7,13 +7,13 @@ into a transport: a stdio child process or a Streamable HTTP endpoint.
 from __future__ import annotations
 
 import os
-import time
+from typing import Any
 
 from mcp_lab.session.client import Client
 from mcp_lab.wire.errors import TransportClosed
 from mcp_lab.wire.trace import Trace
 
-__all__ = ["connect", "connect_in_memory", "START_TIMEOUT"]
+__all__ = ["connect", "connect_http", "connect_in_memory", "START_TIMEOUT"]
 
 # Seconds a stdio server may take to answer its first message (it may be importing a framework,
 # or `npx` fetching a package): apart from the deadline of each request.
@@ -72,19 +72,15 @@ def connect(
         if server.startswith(("http://", "https://")):
             # Streamable HTTP: nothing to start, and no handshake in 2026-07-28; the first
             # request opens the first connection (a refused one is a one-line HttpError).
-            from urllib.parse import urlsplit
-
-            from mcp_lab.transport.http import HttpTransport
-
-            http = HttpTransport(server, timeout=timeout, headers=headers).start()
-            return Client(
-                http,
-                name=name or urlsplit(server).netloc,
+            return connect_http(
+                server,
+                name=name,
                 capabilities=capabilities,
                 client_info=client_info,
                 timeout=timeout,
                 trace=trace,
                 deliberate=deliberate,
+                headers=headers,
             )
         if server not in known.KNOWN:
             if " " in server:
@@ -105,7 +101,7 @@ def connect(
     if headers:
         raise ValueError("headers= is for an HTTP server (a URL); a stdio server has none: pass its secrets in env=")
     transport = StdioTransport(argv, env=env, cwd=cwd).start()
-    client = Client(
+    return Client(
         transport,
         name=label,
         capabilities=capabilities,
@@ -113,10 +109,47 @@ def connect(
         timeout=timeout,
         trace=trace,
         deliberate=deliberate,
+        start_timeout=start_timeout,
     )
-    client.start_until = None if start_timeout is None else time.monotonic() + max(start_timeout, timeout)
-    client.start_timeout = start_timeout
-    return client
+
+
+def connect_http(
+    url: str,
+    *,
+    name: str | None = None,
+    timeout: float = 5.0,
+    headers: dict[str, str | None] | None = None,
+    trace: Trace | None = None,
+    process: Any = None,
+    max_body: int | None = None,
+    **client_kwargs: Any,
+) -> Client:
+    """A Client over Streamable HTTP to `url`, its transport built with the session's hooks.
+
+    The transport asks the Client's `http_state` for each body's MCP headers and tells it what
+    each answer taught; each raw exchange goes into the Trace as an "http" event.  `process` is
+    a local server process whose stderr and pid the client shows (`serve_http`'s);
+    `max_body` the largest reply read (default `transport.http.MAX_BODY`).  Other keywords go to
+    `Client` (capabilities, client_info, deliberate)."""
+    from urllib.parse import urlsplit
+
+    from mcp_lab.session.http_headers import HttpSessionState
+    from mcp_lab.transport.http import MAX_BODY, HttpTransport
+
+    label = name or urlsplit(url).netloc
+    record = trace if trace is not None else Trace(title=f"mcp_lab <-> {label}")
+    state = HttpSessionState()
+    transport = HttpTransport(
+        url,
+        timeout=timeout,
+        headers=headers,
+        process=process,
+        max_body=MAX_BODY if max_body is None else max_body,
+        derive_headers=state.derive,
+        on_answer=state.learn,
+        on_http=lambda ex, note: record.add("http", ex.raw, ex, peer=label, note=note),
+    ).start()
+    return Client(transport, name=label, timeout=timeout, trace=record, http_state=state, **client_kwargs)
 
 
 def _connect_in_browser(server, *, name: str | None, env: dict | None, **client_kwargs) -> Client:

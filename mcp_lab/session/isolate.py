@@ -286,7 +286,7 @@ def isolated(
             client = connect(
                 server, timeout=timeout, env=env, cwd=cwd, name=label, trace=trace, capabilities=capabilities
             )
-            row.pid = client.transport.pid
+            row.pid = client.transport.describe().pid
             answer = client.request(method, params, meta=meta, timeout=timeout)
             row.elapsed_ms = (time.monotonic() - started) * 1000.0
             row.answer = answer

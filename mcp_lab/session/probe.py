@@ -31,206 +31,49 @@ so the fallback must never hinge on one error code.  Stdout lines that are not J
 banner, a stray print) are recorded as noise and the wait goes on; they are a framing
 violation, not an answer.
 
-The verdict is a property of the server, so it is cached per server (short name or argv) for
-the life of the process, as the spec recommends; `refresh=True` probes again.  The Verdict
+The verdict is a property of the server, so it is cached per server (its short name, or what
+its transport's `describe()` says: the argv, the URL) for the life of the process, as the spec
+recommends; `refresh=True` probes again.  The Verdict
 keeps the open Client: after a legacy fallback the connection *is* the session the
 handshake opened, and the notebook continues on it (`v.client.request("tools/list")`).  The
 caller closes it: `v.close()`, or `with probe(...) as v:`.
+
+The Verdict itself and the steps that build it live in `mcp_lab.session.verdict`; its HTML in
+`mcp_lab.notebook.probe_views`. Each wait here is the Client's own (`Client.wait_for_answer`).
 """
 
 from __future__ import annotations
 
-import html
-import json
-import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_lab.session.client import Client
+from mcp_lab.session.verdict import Reasoning, Verdict
 from mcp_lab.wire import era, jsonrpc, revisions
-from mcp_lab.wire.era import Era
 from mcp_lab.wire.errors import DeadlineExceeded, HttpError, McpError, ProtocolError, TransportClosed
-from mcp_lab.wire.trace import Trace
-from mcp_lab.wire.words import _, ngettext
 
 __all__ = ["probe", "Verdict", "forget", "cached"]
 
 DEFAULT_TIMEOUT = 3.0
 
-_CACHE: dict[Any, "Verdict"] = {}
-
-
-@dataclass(frozen=True, eq=False)
-class Verdict:
-    """What a probe concluded about one server, how it got there, and the open connection."""
-
-    server: str  # the label of the server (short name or argv[-1])
-    era: str | None  # "modern" | "legacy"
-    version: str | None  # the negotiated version; None when none is mutual
-    capabilities: dict  # the server's declared capabilities
-    server_info: dict | None  # name / title / version, as the server states it
-    instructions: str | None  # natural-language guidance for the model, if any
-    supported_versions: tuple = ()  # modern: the DiscoverResult's list; -32022: data.supported
-    steps: tuple = ()  # the reasoning, one short sentence per step
-    elapsed_ms: float = 0.0  # wall time of the probe (spawn not included)
-    cached: bool = False  # True when the era came from the cache, not a fresh probe
-    trace: Trace | None = field(default=None, repr=False)
-    client: Client | None = field(default=None, repr=False)
-
-    # -- the connection ---------------------------------------------------------------
-    def close(self) -> int | None:
-        """Close the connection the probe left open (the caller's job)."""
-        return self.client.close() if self.client is not None else None
-
-    def finish(self) -> None:
-        """End the conversation and read the server's stdout to its end (`Client.finish`), so a
-        line a buffered server flushes only at exit is recorded and judged; no request follows."""
-        if self.client is not None:
-            self.client.finish()
-
-    def __enter__(self) -> "Verdict":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    @property
-    def ok(self) -> bool:
-        """True when the client can go on talking to this server (an era and a version)."""
-        return self.era is not None and self.version is not None
-
-    def findings(self, *, require: str | None = None) -> list[dict]:
-        """What this probe found wrong, as plain data (`probe --json` and its exit status 1): each
-        stdout line that was not an MCP message (a framing violation), no mutual version, no
-        verdict at all, and `require` (a revision) not being the one negotiated."""
-        out: list[dict] = []
-        for e in self.trace or ():
-            if e.kind == "noise":
-                out.append(
-                    {
-                        "kind": "framing",
-                        "message": e.note or "a stdout line that is not an MCP message",
-                        "line": e.line,
-                        "t": round(e.t, 6),
-                        "spec": "https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#receiving-messages",
-                    }
-                )
-        if self.era is None:
-            out.append({"kind": "no-verdict", "message": "the probe reached no era (see its steps)"})
-        elif self.version is None:
-            listed = ", ".join(self.supported_versions) or "none"
-            out.append({"kind": "no-mutual-version", "message": f"no version is mutual (the server lists {listed})"})
-        if require is not None and self.version != require:
-            out.append(
-                {
-                    "kind": "require",
-                    "message": f"--require {require}: the negotiated version is {self.version or 'none'}",
-                }
-            )
-        return out
-
-    # -- renderers --------------------------------------------------------------------
-    def headline(self) -> str:
-        version = self.version or "no mutual version"
-        who = _identity(self.server_info)
-        return (
-            f"{self.server}: {self.era or 'unknown'} era, {version}"
-            + (f" -- {who}" if who else "")
-            + (" (cached verdict)" if self.cached else "")
-        )
-
-    def to_dict(self) -> dict:
-        return {
-            "server": self.server,
-            "era": self.era,
-            "version": self.version,
-            "supported_versions": list(self.supported_versions),
-            "capabilities": self.capabilities,
-            "server_info": self.server_info,
-            "instructions": self.instructions,
-            "steps": list(self.steps),
-            "elapsed_ms": round(self.elapsed_ms, 1),
-            "cached": self.cached,
-            "findings": self.findings(),
-            "trace": self.trace.to_json() if self.trace is not None else [],
-        }
-
-    def text(self, width: int | None = 160, *, trace: bool = True) -> str:
-        out = [
-            f"verdict  {self.headline()}",
-            f"probe    {self.elapsed_ms:.0f} ms",
-            f"caps     {', '.join(self.capabilities) or '(none)'}",
-        ]
-        if self.instructions:
-            first = self.instructions.strip().splitlines()[0] if self.instructions.strip() else ""
-            out.append(f"instr    {first[:100]}{'…' if len(first) > 100 else ''} ({len(self.instructions)} chars)")
-        out.append("steps")
-        out += [f"  {i}. {s}" for i, s in enumerate(self.steps, 1)]
-        if trace and self.trace is not None:
-            out += ["trace", self.trace.text(width=width)]
-        return "\n".join(out)
-
-    def __str__(self) -> str:
-        return self.text()
-
-    def _repr_html_(self) -> str:
-        colour = {"modern": "#1e8e3e", "legacy": "#b06000"}.get(self.era or "", "#c5221f")
-        era = html.escape(self.era or _("unknown"))
-        badge = f"<span style='background:{colour};color:#fff;padding:1px 6px;border-radius:3px'>{era}</span>"
-        caps = html.escape(json.dumps(self.capabilities, ensure_ascii=False))
-        cached = " " + _("(cached verdict)") if self.cached else ""
-        rows = [
-            (_("era"), badge),
-            (_("version"), html.escape(self.version or _("none mutual"))),
-            (_("server"), html.escape(_identity(self.server_info) or _("(not stated)"))),
-            (_("capabilities"), f"<code>{caps}</code>"),
-            (_("probe time"), f"{self.elapsed_ms:.0f} ms" + cached),
-        ]
-        if self.supported_versions:
-            rows.insert(2, (_("supported"), html.escape(", ".join(self.supported_versions))))
-        if self.instructions:
-            size = ngettext("{n} character", "{n} characters", len(self.instructions)).format(n=len(self.instructions))
-            rows.append(
-                (
-                    _("instructions"),
-                    f"<details><summary>{size}</summary><pre style='white-space:pre-wrap'>"
-                    f"{html.escape(self.instructions)}</pre></details>",
-                )
-            )
-        table = "".join(
-            f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{v}</td></tr>" for k, v in rows
-        )
-        steps = "".join(f"<li>{html.escape(s)}</li>" for s in self.steps)
-        trace = (
-            "<details><summary>{}</summary>".format(_("trace: every line")) + self.trace._repr_html_() + "</details>"
-            if self.trace is not None
-            else ""
-        )
-        return f"<div><b>probe {html.escape(self.server)}</b><table>{table}</table><ol>{steps}</ol>{trace}</div>"
-
-
-def _identity(info: dict | None) -> str:
-    if not isinstance(info, dict):
-        return ""
-    name = info.get("name", "?")
-    title = f' "{info["title"]}"' if info.get("title") else ""
-    version = f" {info['version']}" if info.get("version") else ""
-    return f"{name}{title}{version}"
+# The verdicts of this process, by server (see `_key`).
+_CACHE: dict[Any, Verdict] = {}
 
 
 # -- the cache ------------------------------------------------------------------------------
 def _key(server) -> Any:
+    """A short name is its own key; a connection is known by what its transport describes: a
+    process by its argv, an HTTP server by its URL, an in-memory server by its transport object
+    (one per connection, so nothing is shared by accident)."""
     if isinstance(server, Client):
-        # A process is known by its argv, an HTTP server by its URL; an in-memory server by
-        # its handler object (one per transport, so nothing is shared by accident).
-        t = server.transport
-        argv = getattr(t, "argv", None)
-        if argv is not None:
-            return tuple(argv)
-        return getattr(t, "url", None) or ("memory", id(t))
+        d = server.transport.describe()
+        if d.argv is not None:
+            return ("stdio", d.argv)
+        if d.url is not None:
+            return ("http", d.url)
+        return ("memory", id(server.transport))
     if isinstance(server, str):
         return server
-    return tuple(server)
+    return ("stdio", tuple(server))
 
 
 def forget(server=None) -> None:
@@ -268,8 +111,8 @@ def probe(server, *, timeout: float = DEFAULT_TIMEOUT, refresh: bool = False, **
     server still needs its handshake on every connection, but no second discover).
     `refresh=True` ignores the cache.
 
-    Raises `TransportClosed` (with the server's stderr) when the server cannot start or dies,
-    and `DeadlineExceeded` when it answers neither `server/discover` nor `initialize`.
+    Raises `TransportClosed` (with the server's stderr) when the server cannot start or dies
+    (the connection is then closed, a given Client's too), and `DeadlineExceeded` when it answers neither `server/discover` nor `initialize`.
     """
     from mcp_lab.session.connect import connect
 
@@ -290,10 +133,12 @@ def probe(server, *, timeout: float = DEFAULT_TIMEOUT, refresh: bool = False, **
         else:
             verdict = run.probe()
     except McpError as e:
+        if isinstance(e, TransportClosed) and not isinstance(e, HttpError):
+            # The server is gone, so the connection is over whoever opened it: closing it reaps
+            # the process and drains its stderr, and the message quotes both.
+            raise _died(client, client.close(), e) from None
         if own:
             client.close()
-        if isinstance(e, TransportClosed) and not isinstance(e, HttpError):
-            raise _died(client, e) from None
         raise
     except BaseException:
         if own:
@@ -303,55 +148,7 @@ def probe(server, *, timeout: float = DEFAULT_TIMEOUT, refresh: bool = False, **
     return verdict
 
 
-class _Reasoning:
-    """What every probe keeps, whatever the transport: its steps (also notes in the Trace)
-    and the verdict built from them.  The stdio and HTTP probes differ only in how they ask."""
-
-    def __init__(self, client: Client, timeout: float):
-        self.c = client
-        self.timeout = timeout
-        self.steps: list[str] = []
-        self.t0 = time.monotonic()
-
-    def step(self, text: str) -> None:
-        self.steps.append(text)
-        self.c.trace.note(text, peer=self.c.name)
-
-    def discovered(self, d: era.Decision, answer) -> "Verdict":
-        """A modern verdict from a discover's answer; what a DiscoverResult says is kept even when
-        no version is mutual (`d.version` None), so the learner sees who refused to share one."""
-        r = answer.result if isinstance(answer, jsonrpc.Result) and isinstance(answer.result, dict) else {}
-        raw_meta = r.get("_meta")
-        meta: dict = raw_meta if isinstance(raw_meta, dict) else {}
-        info = meta.get(revisions.SERVER_INFO_KEY)
-        caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else None
-        instructions = r.get("instructions") if isinstance(r.get("instructions"), str) else None
-        return self.verdict(
-            "modern", d.version, caps, info if isinstance(info, dict) else None, instructions, d.supported
-        )
-
-    def verdict(self, era, version, caps=None, info=None, instructions=None, supported=(), cached=False):
-        era = None if era is None else Era(era)  # checked here, once: a typo is a ValueError
-        self.c.era = era
-        if version is not None:
-            self.c.protocol_version = version
-        return Verdict(
-            server=self.c.name,
-            era=era,
-            version=version,
-            capabilities=dict(caps or {}),
-            server_info=info,
-            instructions=instructions,
-            supported_versions=tuple(supported),
-            steps=tuple(self.steps),
-            elapsed_ms=(time.monotonic() - self.t0) * 1000.0,
-            cached=cached,
-            trace=self.c.trace,
-            client=self.c,
-        )
-
-
-class _Run(_Reasoning):
+class _Run(Reasoning):
     """One stdio probe on one connection: the waits, each with its deadline."""
 
     def __init__(self, client: Client, timeout: float, legacy_caps: dict):
@@ -361,37 +158,37 @@ class _Run(_Reasoning):
 
     # -- one request, one answer, a deadline ---------------------------------------------
     def exchange(self, method: str, params: dict | None, timeout: float | None = None):
-        """Send a request; return its answer, or None when the deadline passes first."""
+        """Send a request; return its answer, or None when the deadline passes first.  The wait is
+        the Client's own; the probe only listens to what else arrives meanwhile (`aside`)."""
         c = self.c
         rid = c.new_id()
         msg = jsonrpc.Request(id=rid, method=method, params=params)
         c.pending.add(rid)
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         try:
             c.send_message(jsonrpc.encode(msg), msg)
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return None
-                try:
-                    ev = c.read_event(remaining)
-                except DeadlineExceeded:
-                    return None
-                if ev.kind == "noise":
-                    shown = ev.line if len(ev.line) <= 60 else ev.line[:59] + "…"
-                    self.step(f"ignored a stdout line that is not JSON-RPC (a framing violation): {shown!r}")
-                    continue
-                m = ev.message
-                if isinstance(m, (jsonrpc.Result, jsonrpc.Error)):
-                    if m.id == rid:
-                        return m
-                    if isinstance(m, jsonrpc.Error) and m.id is None:
-                        return m  # the server could not read our id; the error is about our line
-                    self.late.append(m)
-                # Server notifications and server requests are recorded in the trace and
-                # otherwise ignored: no era is settled yet, so there is nothing to answer with.
+            # No start-up allowance: silence within the probe's own deadline is the legacy sign.
+            return c.wait_for_answer(
+                rid,
+                self.timeout if timeout is None else timeout,
+                method=method,
+                may_start=False,
+                on_other=self.aside,
+                unidentified_is_ours=True,  # the server could not read our id; the error is about our line
+            )
+        except DeadlineExceeded:
+            return None
         finally:
             c.pending.resolve(rid)
+
+    def aside(self, ev) -> None:
+        """A line that is not the awaited answer: noise becomes a step, an answer to an earlier
+        id is kept (`late`).  Server notifications and requests are recorded in the trace and
+        otherwise ignored: no era is settled yet, so there is nothing to answer with."""
+        if ev.kind == "noise":
+            shown = ev.line if len(ev.line) <= 60 else ev.line[:59] + "…"
+            self.step(f"ignored a stdout line that is not JSON-RPC (a framing violation): {shown!r}")
+        elif isinstance(ev.message, (jsonrpc.Result, jsonrpc.Error)):
+            self.late.append(ev.message)
 
     def discover(self, version: str):
         params = {"_meta": revisions.meta(version, self.c.capabilities, self.c.client_info)}
@@ -418,7 +215,7 @@ class _Run(_Reasoning):
         if d.next in (era.Next.USE, era.Next.MODERN_NO_VERSION):
             return self.discovered(d, answer)
         if d.next is era.Next.MODERN_REFUSED:
-            return self.verdict("modern", asked)
+            return self.verdict(era.Era.MODERN, asked)
         return self.handshake(revisions.LEGACY, probed=True)
 
     def steps_of(self, d: era.Decision) -> None:
@@ -454,7 +251,7 @@ class _Run(_Reasoning):
                 jsonrpc.INVALID_REQUEST, f"{c.name} answered initialize without a protocolVersion string"
             )
         known = revisions.era_of(version)
-        if known == "modern":
+        if known == era.Era.MODERN:
             self.step(
                 f"the server answered {version}, a modern version, to a handshake; "
                 "treating the connection as the legacy session it opened"
@@ -470,7 +267,7 @@ class _Run(_Reasoning):
         self.step("send notifications/initialized: the legacy session is open; later requests carry no _meta")
         caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else {}
         info = r.get("serverInfo") if isinstance(r.get("serverInfo"), dict) else None
-        return self.verdict("legacy", version, caps, info, r.get("instructions"), cached=cached)
+        return self.verdict(era.Era.LEGACY, version, caps, info, r.get("instructions"), cached=cached)
 
     def reprobe(self, d: era.Decision) -> Verdict:
         """initialize was refused by a server naming modern versions: it is modern, probe again."""
@@ -488,7 +285,7 @@ class _Run(_Reasoning):
             if isinstance(retry, jsonrpc.Result):
                 return self.from_discover_result(retry)
             self.step("the second server/discover was not answered with a result either")
-        return self.verdict("modern", None, supported=d.supported)
+        return self.verdict(era.Era.MODERN, None, supported=d.supported)
 
     def apply_cached(self, hit: Verdict) -> Verdict:
         """A new connection to a server whose era is known: no discover, just what the era needs."""
@@ -496,7 +293,7 @@ class _Run(_Reasoning):
             f"cached verdict for this server: {hit.era} era, {hit.version or 'no mutual version'}; "
             "no server/discover sent"
         )
-        if hit.era == "legacy":
+        if hit.era == era.Era.LEGACY:
             return self.handshake(revisions.LEGACY, probed=False, cached=True)
         return self.verdict(
             hit.era,
@@ -509,19 +306,18 @@ class _Run(_Reasoning):
         )
 
 
-def _died(client: Client, e: TransportClosed) -> TransportClosed:
+def _died(client: Client, code: int | None, e: TransportClosed) -> TransportClosed:
     """One line saying the server is gone, with its exit code and the last words on stderr.
 
     The write of the discover can fail (broken pipe) before the dead process is reaped and its
-    stderr drained, so wait for both here rather than trusting the first message."""
-    t = client.transport
-    t.settle()
-    code = t.returncode
-    tail = " | ".join(line for line in t.stderr_tail() if line.strip())
+    stderr drained, so the caller closes the connection first (which waits for both) and passes
+    the exit code `close()` returned, rather than trusting the first message."""
+    lines = client.transport.stderr_lines
+    tail = " | ".join(line for line in lines[-5:] if line.strip())
     msg = (
         f"{client.name}: the server "
         + (f"exited with exit code {code}" if code is not None else "closed its pipes")
         + " before the probe reached a verdict"
         + (f"; its stderr ended with: {tail}" if tail else "; it wrote nothing on stderr")
     )
-    return TransportClosed(msg, data={"stderr": list(t.stderr_lines), "cause": e.message})
+    return TransportClosed(msg, data={"stderr": list(lines), "cause": e.message})

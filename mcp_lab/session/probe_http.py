@@ -15,16 +15,18 @@ line and the body tell the eras apart without a timeout:
    is the deprecated HTTP+SSE transport of 2024-11-05 (GET, then wait for an `endpoint`
    event); mcp_lab does not implement it and says so in the verdict.
 
-The verdict is the stdio probe's `Verdict` (mcp_lab.probe), holding the open Client: after a
+The verdict is the stdio probe's `Verdict` (mcp_lab.session.verdict), holding the open Client: after a
 legacy fallback the transport carries the `Mcp-Session-Id` the server minted.
 """
 
 from __future__ import annotations
 
 from mcp_lab.session.client import Client
-from mcp_lab.session.probe import Verdict, _Reasoning
+from mcp_lab.session.connect import connect_http
+from mcp_lab.session.verdict import Reasoning, Verdict
 from mcp_lab.transport.http import HttpError, HttpTransport, Unauthorized
 from mcp_lab.wire import era, jsonrpc, revisions
+from mcp_lab.wire.era import Era
 
 __all__ = ["probe_http", "initialize_http"]
 
@@ -45,16 +47,7 @@ def probe_http(
     `headers` are extra request headers (credentials: `{"Authorization": "Bearer ..."}`); a 401 or
     403 is raised as `Unauthorized`, never read as an era.
     """
-    if isinstance(server, Client):
-        client = server
-    else:
-        from urllib.parse import urlsplit
-
-        client = Client(
-            HttpTransport(server, timeout=timeout, headers=headers).start(),
-            name=name or urlsplit(server).netloc,
-            timeout=timeout,
-        )
+    client = server if isinstance(server, Client) else connect_http(server, name=name, timeout=timeout, headers=headers)
     if not isinstance(client.transport, HttpTransport):
         raise TypeError("probe_http needs a Client over HTTP; for stdio use mcp_lab.probe")
     return _HttpRun(client, timeout).run()
@@ -65,10 +58,7 @@ def initialize_http(
 ) -> Verdict:
     """Open a legacy session at `url` with `initialize` straight away (no `server/discover`): how
     a handshake-era client, or a suite run at a legacy revision, talks to the server."""
-    from urllib.parse import urlsplit
-
-    transport = HttpTransport(url, timeout=timeout, headers=headers).start()
-    client = Client(transport, name=urlsplit(url).netloc, timeout=timeout)
+    client = connect_http(url, timeout=timeout, headers=headers)
     try:
         return _HttpRun(client, timeout).fallback()
     except BaseException:
@@ -76,7 +66,7 @@ def initialize_http(
         raise
 
 
-class _HttpRun(_Reasoning):
+class _HttpRun(Reasoning):
     """One HTTP probe: the spec's HTTP rule, asked through the shared steps-and-verdict."""
 
     @property
@@ -86,6 +76,11 @@ class _HttpRun(_Reasoning):
         if not isinstance(transport, HttpTransport):
             raise TypeError("probe_http needs a Client over HTTP; for stdio use mcp_lab.probe")
         return transport
+
+    def discover(self, version: str):
+        """POST server/discover with the `_meta` of `version` (its headers derive from it)."""
+        params = {"_meta": revisions.meta(version, self.c.capabilities, self.c.client_info)}
+        return self.send("server/discover", params, meta=True)
 
     def send(self, method: str, params: dict | None, *, meta: bool):
         """(HTTP status, the JSON-RPC answer or None, the Exchange)."""
@@ -122,8 +117,7 @@ class _HttpRun(_Reasoning):
         )
         retried = False  # one retry after -32022, as over stdio; header retries are bounded by attempts
         for attempt in range(3):
-            self.c.protocol_version = version
-            status, answer, ex = self.send("server/discover", None, meta=True)
+            status, answer, ex = self.discover(version)
             reply = era.HttpReply(
                 status, (ex.content_type or "") if ex is not None else "", ex is None or not ex.body.strip()
             )
@@ -144,13 +138,13 @@ class _HttpRun(_Reasoning):
             if d.next in (era.Next.USE, era.Next.MODERN_NO_VERSION):
                 return self.discovered(d, answer)
             if d.next is era.Next.MODERN_REFUSED:
-                return self.verdict("modern", version)
+                return self.verdict(Era.MODERN, version)
             break
         return self.fallback()
 
     def fallback(self) -> Verdict:
         c = self.c
-        c.era = era.Era.LEGACY
+        c.adopt_era(Era.LEGACY)  # a handshake-era request: no _meta
         # A legacy method asks a legacy version: the newest handshake-era revision, as the stdio
         # probe does. Asking 2026-07-28 here would let a dual-era server echo it, and the legacy
         # session would then carry a modern MCP-Protocol-Version header. Accept what it picks.
@@ -178,16 +172,14 @@ class _HttpRun(_Reasoning):
         self.step(f"send notifications/initialized: HTTP {sent.status if sent else None}; the legacy session is open")
         caps = r.get("capabilities") if isinstance(r.get("capabilities"), dict) else {}
         info = r.get("serverInfo") if isinstance(r.get("serverInfo"), dict) else None
-        return self.verdict("legacy", version, caps, info, r.get("instructions"))
+        return self.verdict(Era.LEGACY, version, caps, info, r.get("instructions"))
 
     def reprobe(self, d: era.Decision) -> Verdict:
         """initialize was refused by a server naming modern versions: it is modern, probe again."""
-        c = self.c
         for reason in d.reasons:
             self.step(reason)
         if d.next is era.Next.RETRY:
-            c.protocol_version = d.retry_at
-            status, answer, _ex = self.send("server/discover", None, meta=True)
+            status, answer, _ex = self.discover(d.retry_at)
             again = era.decide(answer, asked=d.retry_at, may_retry=False, http=era.HttpReply(status))
             for reason in again.reasons:
                 self.step(reason)
@@ -196,11 +188,11 @@ class _HttpRun(_Reasoning):
                 meta = r.get("_meta") if isinstance(r.get("_meta"), dict) else {}
                 info = meta.get(revisions.SERVER_INFO_KEY)
                 return self.verdict(
-                    "modern",
+                    Era.MODERN,
                     again.version,
                     r.get("capabilities"),
                     info if isinstance(info, dict) else None,
                     r.get("instructions"),
                     again.supported,
                 )
-        return self.verdict("modern", None, supported=d.supported)
+        return self.verdict(Era.MODERN, None, supported=d.supported)

@@ -298,7 +298,7 @@ class _ReplayRun:
         if peer not in self.clients:
             c = _open(self.server, peer, self.many, self.timeout, self.trace, self.headers)  # one lifeline per process
             if self.legacy:
-                c.era = Era.LEGACY
+                c.adopt_era(Era.LEGACY)
             self.clients[peer] = c
             if self.trace.title is None:
                 self.trace.title = f"replay -> {c.name}"

@@ -113,12 +113,11 @@ class HttpServer:
 
     def connect(self, *, timeout: float = 5.0, query: str = "", headers: dict | None = None, **kw):
         """A Client over HTTP to this server; `query="sse=1"` asks the calendar for SSE replies."""
-        from mcp_lab.session.client import Client
-        from mcp_lab.transport.http import HttpTransport
+        from mcp_lab.session.connect import connect_http
 
         url = self.url + (f"?{query}" if query else "")
-        transport = HttpTransport(url, timeout=timeout, headers=headers, process=self.process).start()
-        return Client(transport, name=kw.pop("name", f"{self.name} (http)"), timeout=timeout, **kw)
+        name = kw.pop("name", f"{self.name} (http)")
+        return connect_http(url, name=name, timeout=timeout, headers=headers, process=self.process, **kw)
 
     def close(self) -> None:
         self.process.close()

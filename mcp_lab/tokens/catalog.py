@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mcp_lab.tokens.chart import Bar, Chart, bar_svg
-from mcp_lab.tokens.encodings import DEFAULT_ENCODING, _enc, count
+from mcp_lab.tokens.encodings import DEFAULT_ENCODING, count, encoding_of
 from mcp_lab.wire.revisions import Era
 
 if TYPE_CHECKING:  # pragma: no cover - typing only, keeps the import light
@@ -180,7 +180,7 @@ def catalog_cost(
     protocol_version: str | None = None,
 ) -> CatalogCost:
     """Cost of a ``tools/list`` catalog plus the server's ``instructions`` (pure: no I/O)."""
-    enc = _enc(encoding)
+    enc = encoding_of(encoding)
     rows = tuple(ToolCost(str(t.get("name", "")), tool_tokens(t, enc), wire_bytes(t)) for t in tools)
     return CatalogCost(
         encoding=enc.name,

@@ -84,10 +84,10 @@ def available_encodings() -> list[str]:
 
 def expected_sha256(name: str) -> str:
     """The sha256 tiktoken itself expects for encoding `name`'s decompressed file (checked on load)."""
-    return _spec(name).sha256
+    return spec_of(name).sha256
 
 
-def _spec(name: str) -> _EncodingSpec:
+def spec_of(name: str) -> _EncodingSpec:
     try:
         return _SPECS[name]
     except KeyError:
@@ -188,7 +188,7 @@ def encoding(name: str = DEFAULT_ENCODING, *, data_path: str | os.PathLike | Non
     Raises ``ValueError`` for an unknown name and :class:`EncodingDataError` for a missing
     package or a file whose sha256 is not tiktoken's.
     """
-    spec = _spec(name)
+    spec = spec_of(name)
     if data_path is None and name in _loaded:
         return _loaded[name]
     if sys.platform == "emscripten" and data_path is None:
@@ -223,11 +223,11 @@ def encoding(name: str = DEFAULT_ENCODING, *, data_path: str | os.PathLike | Non
         return enc
 
 
-def _enc(enc: "str | tiktoken.Encoding") -> "tiktoken.Encoding":
+def encoding_of(enc: "str | tiktoken.Encoding") -> "tiktoken.Encoding":
     return encoding(enc) if isinstance(enc, str) else enc
 
 
 def count(text: str, encoding: "str | tiktoken.Encoding" = DEFAULT_ENCODING) -> int:
     """Number of tokens in ``text``. Special-token strings such as ``<|endoftext|>`` in the text
     count as the ordinary text they are (a server's description may contain anything)."""
-    return len(_enc(encoding).encode(text, disallowed_special=()))
+    return len(encoding_of(encoding).encode(text, disallowed_special=()))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mcp_lab.tokens.catalog import CatalogCost, catalog_cost
-from mcp_lab.tokens.encodings import DEFAULT_ENCODING, _enc, _spec
+from mcp_lab.tokens.encodings import DEFAULT_ENCODING, encoding_of, spec_of
 from mcp_lab.wire.revisions import Era
 
 # --- a live server's cost ------------------------------------------------------------------
@@ -152,8 +152,8 @@ def cost(
     The client declares no capabilities unless ``capabilities=`` says otherwise (a server's
     catalog may grow with what the client declares). Closes what it opened.
     """
-    _spec(encoding)  # an unknown encoding fails before any process is started
-    enc = _enc(encoding)
+    spec_of(encoding)  # an unknown encoding fails before any process is started
+    enc = encoding_of(encoding)
     cat = fetch_catalog(server, timeout=timeout, max_pages=max_pages, **connect_kwargs)
     return catalog_cost(
         list(cat.tools),

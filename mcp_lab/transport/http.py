@@ -13,7 +13,7 @@ different framing of the same messages, and it fits that shape exactly:
   as the stdio transport does, and the client's Trace, noise detection and id matching work
   unchanged.
 * Every exchange is kept raw (request line, headers, body; status, headers, body, each SSE
-  event) in an `Exchange`, reported to the client through the `on_http` hook (the Trace's
+  event) in an `Exchange`, reported to the session through the `on_http` hook (the Trace's
   "http" events) and kept as `last_exchange`, so a lesson can assert a status code.
 
 A notification is POSTed synchronously (its answer is a bare 202, and a lesson wants to see
@@ -33,12 +33,12 @@ import json
 import queue
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from mcp_lab.transport.base import AnswerHook, HeadersHook, HttpHook, StderrHook
+from mcp_lab.transport.base import StderrHook, TransportDescription
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, HttpError, ProtocolError
 
@@ -57,7 +57,12 @@ __all__ = [
 
 ACCEPT = "application/json, text/event-stream"
 MAX_BODY = 8 * 1024 * 1024  # bytes of one reply the transport agrees to read
-_SENTINEL_TAIL = 5
+
+# Streamable HTTP's own hooks, given to the constructor (the session layer's, see
+# mcp_lab.session.connect.connect_http); their return values are ignored where they are `object`.
+HttpHook = Callable[["Exchange", "str | None"], object]  # each raw exchange, with a note
+HeadersHook = Callable[[Any], "dict[str, str]"]  # the MCP headers a body needs
+AnswerHook = Callable[[Any, Any], object]  # (the body sent, the answer that matched it)
 
 
 class ResponseTooLarge(HttpError):
@@ -251,6 +256,11 @@ class HttpTransport:
     `None` removes (how a lesson sends a foreign Origin or a header that disagrees with the
     body).  `process` is an optional local server process (see `mcp_lab.session.serve`) whose
     stderr and pid the client shows; closing the transport does not stop it.
+
+    The hooks are the session layer's (`mcp_lab.session.connect.connect_http` gives them):
+    `derive_headers(body)` returns the MCP headers a body needs, `on_answer(body, answer)` hears
+    each answer that matched its request, `on_http(exchange, note)` each raw exchange.  A
+    transport made without them sends only the headers in `headers`.
     """
 
     def __init__(
@@ -262,6 +272,9 @@ class HttpTransport:
         headers: dict[str, str | None] | None = None,
         max_body: int = MAX_BODY,
         process: Any = None,
+        derive_headers: HeadersHook | None = None,
+        on_answer: AnswerHook | None = None,
+        on_http: HttpHook | None = None,
     ):
         u = urlsplit(url)
         if u.scheme not in ("http", "https") or not u.hostname:
@@ -274,12 +287,12 @@ class HttpTransport:
         self.process = process
         self.exchanges: list[Exchange] = []
         self.last_exchange: Exchange | None = None
-        self.on_http: HttpHook | None = None  # called with (Exchange, note)
         self.session_id: str | None = None  # only a legacy server mints one
         # The session layer's hooks (mcp_lab.session.http_headers): the MCP headers a body
-        # needs, and what an answer teaches. The transport itself interprets no MCP.
-        self.derive_headers: HeadersHook | None = None
-        self.on_answer: AnswerHook | None = None
+        # needs, what an answer teaches, each raw exchange. The transport interprets no MCP.
+        self._derive_headers = derive_headers
+        self._on_answer = on_answer
+        self._on_http = on_http
         self._stderr_lines: list[str] = []
         self._on_stderr: StderrHook | None = None
         self._queue: queue.Queue = queue.Queue()
@@ -347,24 +360,19 @@ class HttpTransport:
     def returncode(self) -> int | None:
         return self.process.returncode if self.process is not None else None
 
-    def stderr_tail(self, n: int = _SENTINEL_TAIL) -> list[str]:
-        return self.stderr_lines[-n:]
+    def describe(self) -> TransportDescription:
+        return TransportDescription("http", url=self.url, pid=self.pid, exit_code=self.returncode)
 
     # -- the line interface -------------------------------------------------------------
     @property
     def alive(self) -> bool:
         return not self._closed
 
-    def settle(self) -> None:
-        return None
-
-    def send_line(self, line: str, timeout: float | None = None) -> None:
-        """POST one message (the client's encoded line); `timeout` is that request's deadline."""
-        self._post(line, raw=False, timeout=timeout)
-
-    def write(self, text: str, timeout: float | None = None) -> None:
-        """POST the learner's exact text as the body (one trailing newline, the stdio delimiter, dropped)."""
-        self._post(text[:-1] if text.endswith("\n") else text, raw=True, timeout=timeout)
+    def send_line(self, line: str, timeout: float | None = None, *, verbatim: bool = False) -> None:
+        """POST one message (the client's encoded line) as the body; `timeout` is that request's
+        deadline.  `verbatim`: the learner's exact text, whatever it holds; every reply is queued
+        and the end of the exchange is no error (the learner collects what came back)."""
+        self._post(line, raw=verbatim, timeout=timeout)
 
     def read_line(self, timeout: float) -> tuple[float, str]:
         if self._closed and self._queue.empty():
@@ -428,8 +436,8 @@ class HttpTransport:
     def _request_headers(self, obj: Any, derive: bool, extra: dict) -> dict[str, str]:
         hdrs: dict[str, str | None] = {"Accept": ACCEPT, "Content-Type": "application/json"}
         if derive:
-            if self.derive_headers is not None:
-                override_headers(hdrs, self.derive_headers(obj))
+            if self._derive_headers is not None:
+                override_headers(hdrs, self._derive_headers(obj))
             if self.session_id:
                 override_headers(hdrs, {"Mcp-Session-Id": self.session_id})
         override_headers(hdrs, self.headers)
@@ -460,8 +468,8 @@ class HttpTransport:
                 m = None
             if isinstance(m, (jsonrpc.Result, jsonrpc.Error)) and rid is not None and m.id == rid:
                 answered = True
-                if self.on_answer is not None:
-                    self.on_answer(obj, m)
+                if self._on_answer is not None:
+                    self._on_answer(obj, m)
             self._queue.put(("line", seq, time.monotonic(), line))
 
         err = None
@@ -497,7 +505,7 @@ class HttpTransport:
         ex = Exchange(method=method, url=self.url, request_headers=list(hdrs.items()), request_body=text or "", seq=seq)
         self.exchanges.append(ex)
         self.last_exchange = ex
-        report = _Report(self.on_http, ex)
+        report = _Report(self._on_http, ex)
         try:
             # This request's own deadline (plus a margin) bounds the read; the client's
             # default applies when the caller gave none.

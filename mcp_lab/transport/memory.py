@@ -8,7 +8,7 @@ captured and reported through `on_stderr`, as a real process's would be.
 
 It is the test double of the transport boundary (httpcore's mock backend, the SDK's memory
 streams): the session layer above it, the real server logic below it, no process in between.
-Because the server answers inside `write()`, a read with nothing queued can never be answered
+Because the server answers inside `send_line()`, a read with nothing queued can never be answered
 later; it still honours its deadline (it waits it out, then raises `DeadlineExceeded`), so code
 above behaves exactly as it would on a silent pipe.
 """
@@ -21,7 +21,7 @@ import time
 from collections import deque
 from typing import Callable
 
-from mcp_lab.transport.base import AnswerHook, HeadersHook, HttpHook, StderrHook
+from mcp_lab.transport.base import StderrHook, TransportDescription
 from mcp_lab.wire.errors import DeadlineExceeded, TransportClosed
 
 __all__ = ["MemoryTransport"]
@@ -39,10 +39,6 @@ class MemoryTransport:
         # (the browser edition numbers them 1, 2, ... so isolated()'s table still tells them apart).
         self.pid: int | None = copy_number
         self.on_stderr: StderrHook | None = None
-        # The Transport protocol's HTTP hooks, never called here.
-        self.on_http: HttpHook | None = None
-        self.derive_headers: HeadersHook | None = None
-        self.on_answer: AnswerHook | None = None
         self.stderr_lines: list[str] = []
         self._out: deque[tuple[float, str]] = deque()
         self._partial = ""
@@ -60,9 +56,6 @@ class MemoryTransport:
         self._closed = True
         return 0
 
-    def settle(self) -> None:
-        return None
-
     def __enter__(self) -> MemoryTransport:
         return self
 
@@ -77,19 +70,17 @@ class MemoryTransport:
     def returncode(self) -> int | None:
         return 0 if self._closed else None
 
-    def stderr_tail(self, n: int = 5) -> list[str]:
-        return self.stderr_lines[-n:]
+    def describe(self) -> TransportDescription:
+        return TransportDescription("memory", pid=self.pid, exit_code=self.returncode)
 
     # -- lines ------------------------------------------------------------------------------
-    def write(self, text: str, timeout: float = 10.0) -> None:
+    def send_line(self, line: str, timeout: float = 10.0, *, verbatim: bool = False) -> None:
+        """Serve each complete line of `line` and its delimiter (a verbatim text may hold several)."""
         if self._closed:
             raise TransportClosed(f"{self.name}: the transport is closed")
-        *lines, self._partial = (self._partial + text).split("\n")
-        for line in lines:
-            self._serve(line)
-
-    def send_line(self, line: str, timeout: float = 10.0) -> None:
-        self.write(line + "\n", timeout)
+        *lines, self._partial = (self._partial + line + "\n").split("\n")
+        for one in lines:
+            self._serve(one)
 
     def read_line(self, timeout: float) -> tuple[float, str]:
         if self._out:

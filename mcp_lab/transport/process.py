@@ -1,11 +1,12 @@
 """The process helper for the servers the package starts: start a server child in a session of
 its own, drain its pipes without keeping its owner alive, and stop it the polite way, then the sure way.
 
-Used by the stdio transport (`StdioTransport`, stdin/stdout are the protocol) and by the HTTP
-servers a notebook starts (`ServerProcess`, the protocol is on a port; stdout and stderr are logs).
-Not yet by every launcher: the conformance runner (`mcp_lab/conformance/suite.py`) and the
-Inspector launcher (`mcp_lab/course/inspector.py`) still call `subprocess.Popen` and reap their
-children themselves (issue 39, point 4, brings them here).
+Every child the package starts goes through `spawn` and is stopped by `reap`: the stdio transport
+(`StdioTransport`, stdin/stdout are the protocol), the HTTP servers a notebook starts
+(`ServerProcess`, the protocol is on a port; stdout and stderr are logs), the conformance suite
+(`mcp_lab/conformance/suite.py`, its output read for progress) and the MCP Inspector
+(`mcp_lab/course/inspector.py`, its output to a log file). Short-lived commands run to their end
+with a deadline (`subprocess.run(..., timeout=)`: a build step, `npm`, a `--cli` call) do not.
 Failures to start are translated here, once, into `TransportClosed` with a hint to act on.
 """
 
@@ -66,9 +67,20 @@ def _die_with_parent_preexec() -> Callable[[], None] | None:
     return preexec
 
 
-def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = None, stdin: bool) -> subprocess.Popen:
+def spawn(
+    argv: Sequence[str],
+    *,
+    env: dict | None = None,
+    cwd: str | os.PathLike | None = None,
+    stdin: bool,
+    log: IO | None = None,
+    what: str = "the server",
+    whole_env: bool = False,
+) -> subprocess.Popen:
     """Start `argv` in a new session (its own process group), pipes for stdout and stderr, and for
-    stdin when `stdin` (else /dev/null). `env` is added to this process's environment."""
+    stdin when `stdin` (else /dev/null). `env` is added to this process's environment. `log`: an
+    open file that takes stdout and stderr instead of pipes. `what` names the child in the error.
+    `whole_env`: `env` is the child's whole environment (a variable left out is unset)."""
     exe = argv[0]
     from mcp_lab.servers.inprocess import in_browser, unavailable
 
@@ -78,9 +90,9 @@ def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = Non
         return subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=None if env is None else {**os.environ, **env},
+            stdout=subprocess.PIPE if log is None else log,
+            stderr=subprocess.PIPE if log is None else subprocess.STDOUT,
+            env=None if env is None else env if whole_env else {**os.environ, **env},
             cwd=cwd,
             bufsize=0,
             start_new_session=True,
@@ -90,7 +102,7 @@ def spawn(argv: Sequence[str], *, env: dict | None = None, cwd: str | None = Non
         hint = ""
         if e.errno == errno.ENOEXEC or isinstance(e, PermissionError):
             hint = f"; if it is a script, run it through its interpreter, e.g. [sys.executable, {exe!r}]"
-        raise TransportClosed(f"cannot start the server {exe!r}: {e.strerror or e}{hint}") from None
+        raise TransportClosed(f"cannot start {what} {exe!r}: {e.strerror or e}{hint}") from None
 
 
 def unbuffered_env(argv: Sequence[str]) -> dict[str, str]:

@@ -40,7 +40,7 @@ import time
 import weakref
 from collections.abc import Sequence
 
-from mcp_lab.transport.base import AnswerHook, HeadersHook, HttpHook, StderrHook
+from mcp_lab.transport.base import StderrHook, TransportDescription
 from mcp_lab.transport.process import opened, pump_lines, reap, spawn
 from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, TransportClosed
 
@@ -68,10 +68,6 @@ class StdioTransport:
         self.proc: subprocess.Popen | None = None
         self.stderr_lines: list[str] = []
         self.on_stderr: StderrHook | None = None
-        # The Transport protocol's HTTP hooks; a pipe has no HTTP, so they are never called.
-        self.on_http: HttpHook | None = None
-        self.derive_headers: HeadersHook | None = None
-        self.on_answer: AnswerHook | None = None
         self._buf = bytearray()
         self._eof = False
         self._threads: list[threading.Thread] = []
@@ -136,24 +132,15 @@ class StdioTransport:
     def returncode(self) -> int | None:
         return self.proc.poll() if self.proc else None
 
+    def describe(self) -> TransportDescription:
+        return TransportDescription("stdio", argv=tuple(self.argv), pid=self.pid, exit_code=self.returncode)
+
     # -- lines --------------------------------------------------------------------------
     @property
     def alive(self) -> bool:
         """The process runs and its stdin is still open."""
         p = self.proc
         return p is not None and p.poll() is None and p.stdin is not None and not p.stdin.closed
-
-    def settle(self) -> None:
-        """After a failure: wait (at most `grace` s each) for the exit and the stderr pump to drain,
-        so the message that follows can quote the exit code and the server's last words."""
-        if self.proc is None:
-            return
-        try:
-            self.proc.wait(self.grace)
-        except subprocess.TimeoutExpired:
-            pass
-        for t in self._threads:
-            t.join(self.grace)
 
     def end_input(self) -> bool:
         """Close stdin: no more input is coming.  True: the server's stdout is now to be read to
@@ -169,14 +156,15 @@ class StdioTransport:
                 pass
         return True
 
-    def write(self, text: str, timeout: float = 10.0) -> None:
-        """Write `text` exactly as given (the learner's raw bytes, UTF-8 encoded).
+    def send_line(self, line: str, timeout: float = 10.0, *, verbatim: bool = False) -> None:
+        """Write `line` and its newline delimiter, UTF-8 encoded; a `verbatim` text (the learner's,
+        as typed) is written the same way, embedded newlines and all.
 
         stdin is non-blocking: a server that stops reading cannot stall the caller past the
         deadline (the pipe holds 64 KiB; a larger message waits for the server to drain it).
         """
         proc = self._check_open()
-        data = memoryview(text.encode("utf-8"))
+        data = memoryview((line + "\n").encode("utf-8"))
         fd = opened(proc.stdin).fileno()
         deadline = time.monotonic() + max(0.0, timeout)
         try:
@@ -197,10 +185,6 @@ class StdioTransport:
             raise
         except (BrokenPipeError, ValueError, OSError):
             raise TransportClosed(self._gone("the server closed its stdin")) from None
-
-    def send_line(self, line: str, timeout: float = 10.0) -> None:
-        """Write one message line and its newline delimiter."""
-        self.write(line + "\n", timeout)
 
     def read_line(self, timeout: float) -> tuple[float, str]:
         """Wait at most `timeout` seconds for the next stdout line: (monotonic time, text without newline)."""

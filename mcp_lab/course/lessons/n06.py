@@ -108,7 +108,7 @@ def tools_after_handshake(capabilities: dict) -> set[str]:
         "clientInfo": {"name": "nb06", "version": "1"},
     }
     with connect("everything") as client:
-        client.era = Era.LEGACY  # handshake-era requests: no _meta
+        client.adopt_era(Era.LEGACY)  # handshake-era requests: no _meta
         client.request("initialize", hello, meta=False).unwrap()
         client.notify("notifications/initialized")
         return tool_names(client)

@@ -134,7 +134,7 @@ def reference_after_handshake(timeout: float = 10) -> Iterator[tuple[Any, dict]]
     from mcp_lab.session.connect import connect
 
     with connect("everything", timeout=timeout) as ref:
-        ref.era = Era.LEGACY
+        ref.adopt_era(Era.LEGACY)
         hello = ref.request("initialize", LEGACY_HELLO, meta=False).unwrap()
         ref.notify("notifications/initialized")
         yield ref, hello

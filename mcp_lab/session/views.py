@@ -1,0 +1,29 @@
+"""Where a session object finds its HTML view for Jupyter, which the notebook layer draws.
+
+A session object (a probe's `Verdict`) answers Jupyter's `_repr_html_` with `html(kind, self)`.
+The view itself lives in `notebook/`, which this layer never imports: the package facade
+(`mcp_lab/__init__.py`) names each view here with `use_html_view(kind, provider)`, and
+`provider()` is called, loading the notebook module, only at the first drawing.  With no view
+named (this module imported outside the package), `html` returns None and Jupyter shows the
+object's text.  Stdlib only: `import mcp_lab` imports it eagerly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+__all__ = ["use_html_view", "html"]
+
+_PROVIDERS: dict[str, Callable[[], Callable[[Any], str]]] = {}
+
+
+def use_html_view(kind: str, provider: Callable[[], Callable[[Any], str]]) -> None:
+    """Name the view of the objects of `kind` ("verdict"): `provider()` returns the function
+    that draws one."""
+    _PROVIDERS[kind] = provider
+
+
+def html(kind: str, obj: Any) -> str | None:
+    """`obj` drawn by the view named for `kind`, or None when none was named."""
+    provider = _PROVIDERS.get(kind)
+    return provider()(obj) if provider is not None else None
