@@ -260,7 +260,8 @@ wheelhouse: teach $(VENV)/.stamp-lite
 #                                     Pyodide kernel, 0.8.6), redone when pyproject.toml changes
 #   lite/node_modules/.stamp-npm      `npm ci` of lite/package-lock.json: the Pyodide core (npm pyodide)
 #   build/lite-wheels/.stamp          the wheels of lite/wheels.in for Pyodide, checked by sha256
-#   build/lite/.stamp                 tools/lite_build.py (lock, config, notebooks), then jupyter lite build
+#   build/lite/.stamp                 tools/lite_build.py (lock, config, notebooks of both editions), then
+#                                     jupyter lite build, then lab/pt-BR/ (the Lab in Portuguese)
 # The inputs come from PyPI and npm, pinned and hashed, or with OFFLINE= from the classroom bundle
 # `make wheelhouse` writes (it holds them all).
 LITE_SITE := build/lite
@@ -306,6 +307,7 @@ $(LITE_STAMP): $(LITE_TOOLS_STAMP) $(LITE_NPM_STAMP) $(LITE_WHEELS_STAMP) tools/
 	$(VPY) tools/lite_build.py lite/node_modules/pyodide $(LITE_WHEELS) $(LITE_SRC)
 	cd $(LITE_SRC) && $(abspath $(VENV))/bin/jupyter lite build --no-sourcemaps --log-level=WARN \
 		--lite-dir . --output-dir $(abspath $(LITE_SITE)) --contents files
+	$(VPY) tools/lite_build.py --edition-entries $(LITE_SITE)
 	@du -sh $(LITE_SITE) | sed 's|^|make lite: the site is |'
 	@touch $@
 

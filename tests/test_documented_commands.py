@@ -584,6 +584,7 @@ def _make_lite(tmp: Path) -> None:
         run(["make", "--no-print-directory", "lite", f"VENV={sys.prefix}"])
     site = ROOT / "build" / "lite"
     assert (site / "index.html").is_file() and (site / "lab" / "index.html").is_file(), "no start page in build/lite"
+    assert (site / "lab" / "pt-BR" / "index.html").is_file(), "no Portuguese entry (lab/pt-BR/) in build/lite"
     assert list(site.rglob("pyodide.asm.wasm")), "the site holds no Pyodide core"
 
 

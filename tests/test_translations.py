@@ -557,6 +557,8 @@ def test_the_catalog_ships_with_the_package_and_the_browser_edition(tmp_path):
     assert "mcp_lab/locale/pt_BR/LC_MESSAGES/mcp_lab.po" in zipfile.ZipFile(wheel).namelist()
     pins = (ROOT / "lite" / "wheels.in").read_text()
     assert "\npolib==" in pins, "the browser edition's kernel reads the catalog with polib"
+    # pinned is not enough: the package's wheel declares no dependencies, so polib loads only if preloaded
+    assert "polib" in lite_build.PRELOAD, "polib is not preloaded: the Pyodide kernel would show English"
 
 
 def test_every_real_notebook_generates_with_its_paths_re_aimed(tmp_path):

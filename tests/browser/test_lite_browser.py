@@ -14,6 +14,10 @@ and its check passes.  The notebook is closed and its kernel shut down before th
 opens.  Every request the page and its workers make is recorded (`BrowserContext.on("request")`),
 and none may leave the serving address: the edition fetches nothing at run time.
 
+Last, the Portuguese edition's entry, lab/pt-BR/ (the same site's Lab with its interface in
+Portuguese), opens notebooks/pt-BR/00 in the same page, runs it from the Portuguese Run menu and
+sees the package speak Portuguese (about 12-18 s: a page load and a fresh Pyodide kernel).
+
 Outputs are read with `textContent`: JupyterLab 4 skips rendering cells out of view
 (content-visibility), so `innerText` would read them as empty.  The time from opening each
 notebook to the end of its Run All goes to test-output/lite-timings.json (with the time to the
@@ -32,6 +36,7 @@ import time
 import pytest
 from _support import ROOT
 from _support.lab_pages import (
+    IDLE,
     RUN_DONE_JS,
     close_and_shut_down,
     fill_calendar_form,
@@ -334,6 +339,54 @@ def _book_through_the_form(page):
     booked = page.get_by_text(re.compile(r"^Created e\d+: Dentist"))
     expect(booked.first).to_be_visible(timeout=30_000)
     _shoot(page, booked.first, "lite-07-form-booked.png")
+
+
+# The Portuguese edition's entry (tools/lite_build.py, add_edition_entries): the same site's Lab,
+# its interface in Portuguese, opened on a Portuguese notebook.
+PT_ENTRY = "lab/pt-BR/index.html?path=notebooks/pt-BR/00-start-here.ipynb"
+
+
+def test_the_portuguese_entry_speaks_portuguese(lite_page):
+    """lab/pt-BR/ opens the Lab in Portuguese (the language pack, built into the site) and Run All
+    from its Portuguese Run menu; the Pyodide kernel, whose working folder is the notebook's
+    (/drive/notebooks/pt-BR: no server names the notebook here), speaks Portuguese by itself: 00's
+    self-check shows its questions and "Verificar" buttons in Portuguese, the package's catalog read
+    in the browser (polib, preloaded), and no English "Check" button."""
+    page, base, requested = lite_page
+    started = time.monotonic()
+    page.goto(base + PT_ENTRY, timeout=OPEN_MS)  # a page load: the Lab starts again, in Portuguese
+    panel = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)")
+    panel.locator(".jp-Cell").first.wait_for(timeout=OPEN_MS)
+    page.locator(".jp-StatusBar-TextItem", has_text=IDLE).wait_for(timeout=OPEN_MS)
+    opened = time.monotonic()
+    # The pack leaves the menu bar's titles English ("Run"); the items inside are Portuguese.
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$")).click()
+    page.get_by_role("menuitem", name="Executar todas as células", exact=True).click()
+    page.wait_for_function(RUN_DONE_JS, timeout=RUN_MS, polling=500)
+    panel.locator("button", has_text=re.compile(r"^\s*Verificar\s*$")).first.wait_for(timeout=30_000)
+    TIMINGS["notebooks/pt-BR/00-start-here.ipynb (lab/pt-BR/)"] = {
+        "open": round(opened - started, 1),
+        "run_all": round(time.monotonic() - started, 1),
+    }
+    header = page.locator(".jp-FileBrowser .jp-DirListing-headerItemText").all_inner_texts()
+    assert "Nome" in header, f"the file browser of lab/pt-BR/ is not in Portuguese: {header}"
+    cells = page.evaluate(_DOM_JS)
+    text = "\n".join(c["text"] for c in cells)
+    errors = [c["i"] for c in cells if any(ERROR.search(err) for err in c["stderr"])]
+    assert not errors, f"pt-BR 00 in the browser edition: errors in cells {errors}"
+    assert "catalog could not be read" not in text, "the pt-BR catalog did not load in Pyodide"
+    assert "Quantas integrações separadas isso exige sem um protocolo comum?" in text, text[-800:]
+    assert "Verificar" in text and not page.get_by_role("button", name="Check", exact=True).count()
+    assert not _outside(requested, base), f"requests left {base}: {_outside(requested, base)[:5]}"
+    close_and_shut_down_pt(page)
+
+
+def close_and_shut_down_pt(page) -> None:
+    """File > Fechar e Desligar o Notebook…, then the dialog's accept button (the Portuguese Lab)."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^File$")).click()
+    page.get_by_role("menuitem", name=re.compile("^Fechar e Desligar o Notebook…")).click()
+    page.locator(".jp-Dialog .jp-mod-accept").click(timeout=10_000)
+    page.locator(".jp-Dialog").wait_for(state="detached", timeout=10_000)
 
 
 def test_nothing_fetched_from_elsewhere(lite_page):
