@@ -24,7 +24,7 @@ import pytest
 from _support import ROOT
 
 from mcp_lab import tokens
-from mcp_lab.course import check_ask, check_budget, check_requests, generate, plumbing
+from mcp_lab.course import check_ask, check_budget, check_calendar, check_requests, generate, plumbing
 from mcp_lab.course._check import CheckFailed
 
 LABS = ROOT / "labs"
@@ -195,6 +195,56 @@ def test_lab05_page_check_says_what_a_client_that_edits_its_cursor_meets():
         check_requests.check_pages(tampers)
     with pytest.raises(CheckFailed, match=r"should be a function"):
         check_requests.check_pages(...)
+
+
+# --- every lab, in the Portuguese edition's language ---------------------------------------------
+
+# What each untouched Portuguese student version is told: words of the Portuguese sentence, and
+# the English sentence they replace (issue 37: a lab check's failure and hint speak the edition's
+# language; what goes on the wire stays as it is).
+PORTUGUESE_FAILURES = {
+    "05-requests-by-hand": ("solicitação 1 (server/discover) ainda é um marcador de lugar", "is still a placeholder"),
+    "08-ask-the-person": ("accept (a pessoa escolhe uma sala): o esperado era", "the person picks a room"),
+    "10-fix-the-calendar": ("a escrita feita no processo B sumiu", "the write made in process B is gone"),
+    "12-token-budget": ("o orçamento é 1,100", "the budget is"),
+}
+
+
+@pytest.fixture
+def portuguese(monkeypatch):
+    from mcp_lab.notebook import i18n
+
+    for name in ("MCP_LAB_LANG", "JPY_SESSION_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    i18n.set_language("pt-BR")
+    yield
+    i18n.set_language(None)
+
+
+def _fail_student_version(lab: str, template: Path) -> str:
+    """Run the lab's check on its untouched student version; the CheckFailed's text."""
+    with pytest.raises(CheckFailed) as info:
+        if lab == "05-requests-by-hand":
+            check_requests.check(lab00_requests(template / NOTEBOOKS[0]))
+        elif lab == "08-ask-the-person":
+            check_ask.check(template / SERVER)
+        elif lab == "10-fix-the-calendar":
+            check_calendar.check(template / lab / "calendar_server.py")
+        else:
+            ns = lab03(template / NOTEBOOKS[2])
+            check_budget.check(ns["trimmed"], original=ns["catalog"])
+    return str(info.value)
+
+
+@pytest.mark.parametrize("lab", ALL_LABS)
+def test_a_failing_student_version_is_told_why_in_portuguese(portuguese, lab):
+    assert set(PORTUGUESE_FAILURES) == set(ALL_LABS)
+    text = _fail_student_version(lab, EDITIONS["pt-BR"][0])
+    portuguese_words, english = PORTUGUESE_FAILURES[lab]
+    assert portuguese_words in text, text
+    assert english not in text and "Hint:" not in text and "expected" not in text, text
+    if lab in ("08-ask-the-person", "12-token-budget"):
+        assert "Dica:" in text, text  # the hint, too
 
 
 # --- lab 02: ask the person -------------------------------------------------------------------

@@ -32,7 +32,7 @@ from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 from mcp_lab.session.isolate import flip_one_character
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
-from mcp_lab.wire.words import N_
+from mcp_lab.wire.words import N_, _, ngettext
 
 __all__ = ["START", "TOOL", "KEY", "check"]
 
@@ -58,8 +58,10 @@ def _argv(server: str | Path | Sequence[str]) -> list[str]:
         path = Path(server)
         if not path.is_file():
             raise CheckFailed(
-                f"there is no server file at {path.resolve()}: pass the path of the server.py you "
-                'edited, e.g. check("08-ask-the-person/server.py").'
+                _(
+                    "there is no server file at {path}: pass the path of the server.py you "
+                    'edited, e.g. check("08-ask-the-person/server.py").'
+                ).format(path=path.resolve())
             )
         return [sys.executable, str(path.resolve())]
     return list(server)
@@ -106,15 +108,21 @@ class _Server:
         except McpError as e:
             tail = " | ".join(self.client.stderr[-4:]) or "(nothing)"
             noise = [ev.line for ev in self.client.trace.of("noise")]
-            said = e.message if "stderr" in e.message else f"{e.message}; its stderr ended with: {tail}"
+            said = (
+                e.message
+                if "stderr" in e.message
+                else _("{message}; its stderr ended with: {tail}").format(message=e.message, tail=tail)
+            )
             raise CheckFailed(
-                f"{self.scenario}: the server gave no usable answer ({said}). "
+                _("{scenario}: the server gave no usable answer ({said}). ").format(scenario=self.scenario, said=said)
                 + (
-                    f"It printed {noise[0]!r} on stdout, which must carry only JSON-RPC lines (log to stderr). "
+                    _("It printed {line} on stdout, which must carry only JSON-RPC lines (log to stderr). ").format(
+                        line=repr(noise[0])
+                    )
                     if noise
                     else ""
                 )
-                + "Run `python server.py` in a terminal to see it start, or fail."
+                + _("Run `python server.py` in a terminal to see it start, or fail.")
             ) from None
 
     def request(self, method: str, params: dict, **kw) -> Any:
@@ -128,10 +136,10 @@ class _Server:
 
 def _summary(m: Any) -> str:
     if isinstance(m, jsonrpc.Error):
-        return f"the JSON-RPC error {m.code} {m.message!r}"
+        return _("the JSON-RPC error {code} {message}").format(code=m.code, message=repr(m.message))
     if isinstance(m, jsonrpc.Result):
         r = {k: v for k, v in m.result.items() if k != "_meta"}
-        return f"the result {shown(r, 220)}"
+        return _("the result {result}").format(result=shown(r, 220))
     return repr(m)
 
 
@@ -147,11 +155,12 @@ def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
     if not isinstance(asks, dict) or KEY not in asks:
         raise failure(
             what,
-            expected=f'inputRequests with the key "{KEY}"',
+            expected=_('inputRequests with the key "{key}"').format(key=KEY),
             got=shown(asks),
-            rule=f"{_MRTR}: inputRequests maps server-chosen keys to requests; the answer comes back "
-            "under the same key",
-            hint=f'put the question under "{KEY}", as the tool\'s contract says',
+            rule=_(
+                "{page}: inputRequests maps server-chosen keys to requests; the answer comes back under the same key"
+            ).format(page=_MRTR),
+            hint=_('put the question under "{key}", as the tool\'s contract says').format(key=KEY),
         )
     ask = asks[KEY]
     params = ask.get("params") if isinstance(ask, dict) else None
@@ -160,7 +169,7 @@ def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
             what,
             expected=N_('a bare {"method": "elicitation/create", "params": {...}}'),
             got=shown(ask),
-            rule=f"{_MRTR}: an input request is an ElicitRequest with no jsonrpc and no id",
+            rule=_("{page}: an input request is an ElicitRequest with no jsonrpc and no id").format(page=_MRTR),
             hint=N_("no jsonrpc, no id: just method and params"),
         )
     schema = params.get("requestedSchema")
@@ -174,8 +183,9 @@ def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
     ):
         raise failure(
             what,
-            expected=f'a form elicitation: mode "form", a message, and a requestedSchema that '
-            f'requires the property "{KEY}"',
+            expected=_(
+                'a form elicitation: mode "form", a message, and a requestedSchema that requires the property "{key}"'
+            ).format(key=KEY),
             got=shown(params),
             rule=N_(
                 "client/elicitation: form mode needs message and requestedSchema, a flat object of primitive properties"
@@ -186,7 +196,7 @@ def _offered(what: str, interim: jsonrpc.Result) -> list[str]:
     if not rooms or not all(isinstance(x, str) for x in rooms):
         raise failure(
             what,
-            expected=f'the "{KEY}" property to list the free rooms in an enum',
+            expected=_('the "{key}" property to list the free rooms in an enum').format(key=KEY),
             got=shown(prop),
             rule=N_("client/elicitation: a single-select question is a string with enum (or oneOf of const)"),
             hint=N_("ROOM_FORM already has the enum"),
@@ -237,8 +247,10 @@ def _first_round(what: str, first: Any) -> jsonrpc.Result:
             what,
             expected=N_('a result with resultType "input_required" asking the person for a room'),
             got=_summary(first),
-            rule=f"{_MRTR}: a server that needs the person's answer returns an "
-            "InputRequiredResult instead of sending a request",
+            rule=_(
+                "{page}: a server that needs the person's answer returns an "
+                "InputRequiredResult instead of sending a request"
+            ).format(page=_MRTR),
             hint=N_("that is TODO 2, in ask_for_room"),
         )
     return first
@@ -268,18 +280,18 @@ def _contract(argv: list[str], timeout: float, ok: Callable[[str], None]) -> Non
         if tool is None or "startsAt" not in (tool.get("inputSchema", {}).get("required") or []):
             raise failure(
                 "tools/list",
-                expected=f"a tool {TOOL} with the required argument startsAt",
+                expected=_("a tool {tool} with the required argument startsAt").format(tool=TOOL),
                 got=_summary(listed),
                 rule=N_("server/tools: tools/list MUST return the tools currently available to the client"),
                 hint=N_("keep TOOL as the template defines it"),
             )
-        ok(f"tools/list lists {TOOL}(startsAt)")
+        ok(_("tools/list lists {tool}(startsAt)").format(tool=TOOL))
 
 
 # Long on purpose: the accept path as the person meets it, two rounds checked one after the other.
 def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[str]:
     """Accept: two rounds, a new id, the state echoed, the room booked."""
-    what = "accept (the person picks a room)"
+    what = _("accept (the person picks a room)")
     asked: list[dict] = []
 
     def accept_first(key: str, request: dict) -> dict:
@@ -294,9 +306,9 @@ def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[
         first = _first_round(what, ex.answers[0])
         rooms = _offered(what, first)
         ok(
-            'first call answers input_required: a form under "room" offering '
-            + ", ".join(rooms)
-            + ", and a requestState"
+            _('first call answers input_required: a form under "room" offering {rooms}, and a requestState').format(
+                rooms=", ".join(rooms)
+            )
         )
         sent = [json.loads(line) for line in s.client.trace.sent]
         calls = [m for m in sent if m.get("method") == "tools/call"]
@@ -304,7 +316,7 @@ def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[
             raise failure(
                 what,
                 expected=N_("a retry after the answer"),
-                got=f"{len(calls)} tools/call request(s)",
+                got=ngettext("{n} tools/call request(s)", "{n} tools/call request(s)", len(calls)).format(n=len(calls)),
                 rule=_MRTR,
                 hint=N_("the interim result must ask for input"),
             )
@@ -318,12 +330,14 @@ def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[
                 what,
                 expected=N_("the retry as a new request: new id, same arguments, requestState echoed"),
                 got=shown(calls[1], 200),
-                rule=f"{_MRTR}: the retry is a new request",
+                rule=_("{page}: the retry is a new request").format(page=_MRTR),
                 hint=N_("report this; mcp_lab.mrtr.call builds the retry"),
             )
         ok(
-            f"the retry is a new request (id {calls[0]['id']} then {calls[1]['id']}) with the same arguments, "
-            "inputResponses.room and the requestState echoed byte-exact"
+            _(
+                "the retry is a new request (id {first} then {second}) with the same arguments, "
+                "inputResponses.room and the requestState echoed byte-exact"
+            ).format(first=calls[0]["id"], second=calls[1]["id"])
         )
         final = ex.final
         want = f"Booked {rooms[0]} at {START}."
@@ -335,19 +349,21 @@ def _accept(argv: list[str], timeout: float, ok: Callable[[str], None]) -> list[
         ):
             raise failure(
                 what,
-                expected=f'a complete result with the text "{want}"',
+                expected=_('a complete result with the text "{text}"').format(text=want),
                 got=_summary(final),
-                rule=f"{_MRTR}: the retry carries inputResponses; the server finishes the call",
+                rule=_("{page}: the retry carries inputResponses; the server finishes the call").format(page=_MRTR),
                 hint=N_('that is TODO 3: unseal the state, read responses["room"], book content["room"]'),
             )
-        ok(f"accept: {want}")
+        ok(_("accept: {text}").format(text=want))
     return rooms
 
 
 def _decline_and_cancel(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
     """Decline and cancel end the call with a tool error that says so."""
     for action, word in (("decline", "declin"), ("cancel", "cancel")):
-        what = f"{action} (the person says no)" if action == "decline" else f"{action} (the person dismisses the form)"
+        what = (
+            _("{action} (the person says no)") if action == "decline" else _("{action} (the person dismisses the form)")
+        ).format(action=action)
         with _Server(argv, timeout, what) as s:
             ex = s.call(lambda key, request, a=action: {"action": a})
             _first_round(what, ex.answers[0])
@@ -360,24 +376,29 @@ def _decline_and_cancel(argv: list[str], timeout: float, ok: Callable[[str], Non
             ):
                 raise failure(
                     what,
-                    expected=f'a result with "isError": true whose text says the person chose {action}',
+                    expected=_('a result with "isError": true whose text says the person chose {action}').format(
+                        action=action
+                    ),
                     got=_summary(final),
                     rule=N_(
                         "client/elicitation: the response action is accept, decline "
                         "or cancel; server/tools: a tool's own failure is a result with isError true"
                     ),
-                    hint=f'return tool_error("Not booked: ...{action}...") when action is "{action}"',
+                    hint=_('return tool_error("Not booked: ...{action}...") when action is "{action}"').format(
+                        action=action
+                    ),
                 )
-            ok(f"{action}: isError true, {_text(final.result)!r}")
+            ok(_("{action}: isError true, {text}").format(action=action, text=repr(_text(final.result))))
 
 
 def _without_form_capability(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
     """No form in this request's capabilities: -32021, naming what is required."""
     for caps, label in (
-        ({}, "declares no capabilities"),
-        ({"elicitation": {"url": {}}}, "declares URL elicitation only"),
+        ({}, N_("declares no capabilities")),
+        ({"elicitation": {"url": {}}}, N_("declares URL elicitation only")),
     ):
-        what = f"a request that {label}"
+        label = _(label)
+        what = _("a request that {label}").format(label=label)
         with _Server(argv, timeout, what, capabilities=caps) as s:
             r = s.request("tools/call", CALL)
             required = (
@@ -394,38 +415,43 @@ def _without_form_capability(argv: list[str], timeout: float, ok: Callable[[str]
                 raise failure(
                     what,
                     expected=N_('the error -32021 with data.requiredCapabilities {"elicitation": {"form": {}}}'),
-                    got=_summary(r) + (f" with data {shown(r.data)}" if isinstance(r, jsonrpc.Error) else ""),
+                    got=_("{summary} with data {data}").format(summary=_summary(r), data=shown(r.data))
+                    if isinstance(r, jsonrpc.Error)
+                    else _summary(r),
                     rule=N_(
                         "basic/patterns/mrtr: a server MUST NOT send an input request the client did not "
                         "declare; schema MissingRequiredClientCapabilityError names the capability required"
                     ),
                     hint=N_("that is TODO 1 in book_room"),
                 )
-            ok(f"{label}: -32021, requiredCapabilities {shown(required)}")
+            ok(_("{label}: -32021, requiredCapabilities {required}").format(label=label, required=shown(required)))
 
 
 def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms: list[str]) -> None:
     """A changed requestState, and a room never offered, are not believed."""
-    what = "a retry with a changed requestState"
+    what = _("a retry with a changed requestState")
     with _Server(argv, timeout, what) as s:
         interim = s.request("tools/call", CALL)
         _first_round(what, interim)
         state = interim.result["requestState"]
-        tamperings = [(flip_one_character(state), "one character in the middle changed", rooms[0])]
+        tamperings = [(flip_one_character(state), _("one character in the middle changed"), rooms[0])]
         forged = _forge(state, rooms[0], INTRUDER)
         if forged:
-            tamperings.insert(0, (forged, f'its readable content rewritten to offer "{INTRUDER}"', INTRUDER))
+            how = _('its readable content rewritten to offer "{room}"').format(room=INTRUDER)
+            tamperings.insert(0, (forged, how, INTRUDER))
         for bad_state, how, room in tamperings:
             accept = {KEY: {"action": "accept", "content": {KEY: room}}}
             r = s.request("tools/call", {**CALL, "inputResponses": accept, "requestState": bad_state})
-            label = f"{what} ({how})"
+            label = _("{what} ({how})").format(what=what, how=how)
             if isinstance(r, jsonrpc.Error) and r.code == jsonrpc.INTERNAL_ERROR:
                 raise failure(
                     label,
                     expected=N_("a clean refusal (the error -32602)"),
-                    got=_summary(r) + " -- the server hit an exception",
-                    rule=f"{_MRTR}: requestState MUST be treated as attacker-controlled; state that fails "
-                    "verification MUST be rejected",
+                    got=_("{summary} -- the server hit an exception").format(summary=_summary(r)),
+                    rule=_(
+                        "{page}: requestState MUST be treated as attacker-controlled; state that fails "
+                        "verification MUST be rejected"
+                    ).format(page=_MRTR),
                     hint=N_("unseal(state) raises Refusal(-32602) for you"),
                 )
             if not isinstance(r, jsonrpc.Error) and not (isinstance(r, jsonrpc.Result) and r.result.get("isError")):
@@ -433,11 +459,13 @@ def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms
                     label,
                     expected=N_("a refusal (the error -32602, or at least no booking)"),
                     got=_summary(r),
-                    rule=f"{_MRTR}: when requestState drives business logic the server MUST protect its "
-                    "integrity (HMAC or AEAD) and MUST reject state that fails verification",
+                    rule=_(
+                        "{page}: when requestState drives business logic the server MUST protect its "
+                        "integrity (HMAC or AEAD) and MUST reject state that fails verification"
+                    ).format(page=_MRTR),
                     hint=N_("call unseal(state) before believing anything in it"),
                 )
-            ok(f"a requestState with {how} is refused: {_summary(r)}")
+            ok(_("a requestState with {how} is refused: {summary}").format(how=how, summary=_summary(r)))
         r = s.request(
             "tools/call",
             {**CALL, "inputResponses": {KEY: {"action": "accept", "content": {KEY: INTRUDER}}}, "requestState": state},
@@ -445,7 +473,7 @@ def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms
         booked = isinstance(r, jsonrpc.Result) and r.result_type == "complete" and not r.result.get("isError")
         if booked or (isinstance(r, jsonrpc.Error) and r.code == jsonrpc.INTERNAL_ERROR):
             raise failure(
-                "an answer naming a room that was never offered",
+                _("an answer naming a room that was never offered"),
                 expected=N_("no booking (isError true, an error, or the question asked again)"),
                 got=_summary(r),
                 rule=N_(
@@ -454,7 +482,7 @@ def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms
                 ),
                 hint=N_("book only a room listed in the state you sealed"),
             )
-        ok(f"a room that was never offered is not booked: {_summary(r)}")
+        ok(_("a room that was never offered is not booked: {summary}").format(summary=_summary(r)))
         alive = s.request("tools/list", {})
         if not isinstance(alive, jsonrpc.Result):
             raise failure(
@@ -468,41 +496,43 @@ def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms
 
 def _missing_answer(argv: list[str], timeout: float, ok: Callable[[str], None]) -> None:
     """A retry that lacks the answer is asked again, not refused."""
-    what = 'a retry without the answer under "room"'
+    what = _('a retry without the answer under "room"')
     with _Server(argv, timeout, what) as s:
         interim = s.request("tools/call", CALL)
         _first_round(what, interim)
         for responses, how in (
             ({}, "inputResponses {}"),
-            ({"other": {"action": "accept", "content": {}}}, "an answer under another key only"),
+            ({"other": {"action": "accept", "content": {}}}, _("an answer under another key only")),
         ):
             r = s.request(
                 "tools/call", {**CALL, "inputResponses": responses, "requestState": interim.result["requestState"]}
             )
             if not (isinstance(r, jsonrpc.Result) and r.result_type == "input_required"):
                 raise failure(
-                    f"{what} ({how})",
+                    _("{what} ({how})").format(what=what, how=how),
                     expected=N_('a new result with resultType "input_required" asking for "room" again'),
                     got=_summary(r),
-                    rule=f"{_MRTR}#error-handling: when a retry "
-                    "lacks information the server needs, the server SHOULD answer with a new "
-                    "InputRequiredResult asking for it again, rather than an error",
+                    rule=_(
+                        "{page}#error-handling: when a retry "
+                        "lacks information the server needs, the server SHOULD answer with a new "
+                        "InputRequiredResult asking for it again, rather than an error"
+                    ).format(page=_MRTR),
                     hint=N_(
                         'when responses has no "room", return the question again (a fresh '
                         "input_required), as on the first round"
                     ),
                 )
-            _offered(f"{what} ({how})", r)
-        ok("a retry without the answer gets a new input_required asking for the room again")
+            _offered(_("{what} ({how})").format(what=what, how=how), r)
+        ok(_("a retry without the answer gets a new input_required asking for the room again"))
 
 
 def _another_process(argv: list[str], timeout: float, ok: Callable[[str], None], rooms: list[str]) -> None:
     """Another process finishes what one began."""
-    what = "a retry that reaches a second, fresh process"
-    with _Server(argv, timeout, "process A: " + what) as a:
+    what = _("a retry that reaches a second, fresh process")
+    with _Server(argv, timeout, _("process A: {what}").format(what=what)) as a:
         interim = a.request("tools/call", CALL)
     _first_round(what, interim)
-    with _Server(argv, timeout, "process B: " + what) as b:
+    with _Server(argv, timeout, _("process B: {what}").format(what=what)) as b:
         r = b.request(
             "tools/call",
             {
@@ -525,4 +555,4 @@ def _another_process(argv: list[str], timeout: float, ok: Callable[[str], None],
                     "keep what the retry needs in requestState (sealed with the shared SECRET), not in the process"
                 ),
             )
-        ok(f"process B finished the call process A began: {want}")
+        ok(_("process B finished the call process A began: {text}").format(text=want))

@@ -36,13 +36,13 @@ from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, shown
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
-from mcp_lab.wire.words import N_, _
+from mcp_lab.wire.words import N_, _, ngettext
 
 __all__ = ["BUDGET", "ENCODING", "check", "load_catalog", "schema_problem", "schema_rules"]
 
 BUDGET = 1100  # tokens for the 8 definitions (name + description + inputSchema)
 ENCODING = "o200k_base"
-_TOOLS_RULE = "server/tools: a tool has a unique name, a description and an inputSchema (JSON Schema, type object)"
+_TOOLS_RULE = N_("server/tools: a tool has a unique name, a description and an inputSchema (JSON Schema, type object)")
 
 
 def check(trimmed: Any, *, original: Any, budget: int = BUDGET, timeout: float = 5.0) -> CheckReport:
@@ -60,7 +60,11 @@ def load_catalog(value: Any) -> list[dict]:
     if isinstance(value, dict):
         value = value.get("tools")
     if not isinstance(value, list):
-        raise CheckFailed(f'a catalog is a list of tool objects (or {{"tools": [...]}}); got {type(value).__name__}.')
+        raise CheckFailed(
+            _('a catalog is a list of tool objects (or {{"tools": [...]}}); got {type}.').format(
+                type=type(value).__name__
+            )
+        )
     return value
 
 
@@ -78,36 +82,47 @@ def _served(tools: list, timeout: float) -> tuple[list[dict], Any]:
             answer = client.request("tools/list")
         except McpError as e:
             raise CheckFailed(
-                f"the catalog server gave no answer ({e.message}); its stderr: "
-                + (" | ".join(client.stderr[-3:]) or "(nothing)")
+                _("the catalog server gave no answer ({message}); its stderr: {stderr}").format(
+                    message=e.message, stderr=" | ".join(client.stderr[-3:]) or _("(nothing)")
+                )
             ) from None
         finally:
             client.close()
     if not isinstance(answer, jsonrpc.Result) or not isinstance(answer.result.get("tools"), list):
-        raise CheckFailed(f"the catalog server answered {answer!r} to tools/list; expected a list of tools.")
+        raise CheckFailed(
+            _("the catalog server answered {answer} to tools/list; expected a list of tools.").format(
+                answer=repr(answer)
+            )
+        )
     return answer.result["tools"], client.trace
 
 
 def _check(trimmed: Any, original: list[dict], budget: int, timeout: float) -> CheckReport:
     tools = _readable(trimmed)
-    report = CheckReport(server="your trimmed catalog")
+    report = CheckReport(server=_("your trimmed catalog"))
     ok = report.passed.append
 
     wire_tools, trace = _served(tools, timeout)
-    ok(f"served by a real process: tools/list returned {len(wire_tools)} tools")
+    ok(
+        ngettext(
+            "served by a real process: tools/list returned {n} tool",
+            "served by a real process: tools/list returned {n} tools",
+            len(wire_tools),
+        ).format(n=len(wire_tools))
+    )
     want = _same_names(wire_tools, original)
-    ok(f"all {len(want)} tools kept, names unchanged")
+    ok(_("all {n} tools kept, names unchanged").format(n=len(want)))
 
     by_name = {t["name"]: t for t in wire_tools}
     dropped = [arg for orig in original for arg in _check_tool(orig, by_name[orig["name"]])]
-    ok("every description non-empty; every inputSchema of type object, in a known dialect, no network $ref")
-    ok("every required argument kept; every argument kept has its type and a description")
+    ok(_("every description non-empty; every inputSchema of type object, in a known dialect, no network $ref"))
+    ok(_("every required argument kept; every argument kept has its type and a description"))
     _descriptions_mean_something(original, by_name)
-    ok("every tool's description is its own and says what that tool does")
-    plumbing.judge_trace("the served catalog", trace)  # each Tool as the official schema defines it
-    ok("the tools/list answer validates against the 2026-07-28 schema (ListToolsResult, Tool)")
+    ok(_("every tool's description is its own and says what that tool does"))
+    plumbing.judge_trace(_("the served catalog"), trace)  # each Tool as the official schema defines it
+    ok(_("the tools/list answer validates against the 2026-07-28 schema (ListToolsResult, Tool)"))
     if dropped:
-        ok("optional arguments dropped (the model can no longer use them): " + ", ".join(dropped))
+        ok(_("optional arguments dropped (the model can no longer use them): {names}").format(names=", ".join(dropped)))
     _within_budget(wire_tools, budget, report)
     return report
 
@@ -116,21 +131,27 @@ def _readable(trimmed: Any) -> list[dict]:
     """The learner's catalog as a list of tool dicts, or a CheckFailed saying what it is instead."""
     if trimmed is ... or trimmed is None:
         raise CheckFailed(
-            "`trimmed` is still a placeholder: build the trimmed list of tools (start from a copy "
-            "of `catalog`) in place of the `...` under YOUR CODE HERE."
+            _(
+                "`trimmed` is still a placeholder: build the trimmed list of tools (start from a copy "
+                "of `catalog`) in place of the `...` under YOUR CODE HERE."
+            )
         )
     tools = load_catalog(trimmed)
     try:
         json.dumps(tools)
     except (TypeError, ValueError) as e:
         raise CheckFailed(
-            f"the trimmed catalog holds something that is not JSON ({e}); use only dicts, lists, "
-            "strings, numbers, booleans and None."
+            _(
+                "the trimmed catalog holds something that is not JSON ({error}); use only dicts, lists, "
+                "strings, numbers, booleans and None."
+            ).format(error=e)
         ) from None
     if not all(isinstance(t, dict) for t in tools):
         bad = next(t for t in tools if not isinstance(t, dict))
         raise CheckFailed(
-            f"every entry of the trimmed catalog must be a tool object (a dict); one is {shown(bad, 80)}."
+            _("every entry of the trimmed catalog must be a tool object (a dict); one is {entry}.").format(
+                entry=shown(bad, 80)
+            )
         )
     return tools
 
@@ -142,14 +163,21 @@ def _same_names(wire_tools: list[dict], original: list[dict]) -> list[str]:
     missing = [n for n in want if n not in names]
     extra = [n for n in names if n not in want]
     if missing or extra or len(names) != len(set(names)):
-        got = (f"missing {missing}" if missing else "") + (" and " if missing and extra else "") + (
-            f"names not in the original {extra}" if extra else ""
-        ) or f"duplicated names {names}"
+        if missing and extra:
+            got = _("missing {missing} and names not in the original {extra}").format(missing=missing, extra=extra)
+        elif missing or extra:
+            got = (
+                _("missing {missing}").format(missing=missing)
+                if missing
+                else _("names not in the original {extra}").format(extra=extra)
+            )
+        else:
+            got = _("duplicated names {names}").format(names=names)
         raise failure(
-            "tool names",
-            expected=f"the same {len(want)} tools, names unchanged: {want}",
+            _("tool names"),
+            expected=_("the same {n} tools, names unchanged: {names}").format(n=len(want), names=want),
             got=got,
-            rule=_TOOLS_RULE + "; the name is what the model calls, so it is the API",
+            rule=_("{rule}; the name is what the model calls, so it is the API").format(rule=_(_TOOLS_RULE)),
             hint=N_("shorten what a tool says, never which tools exist or what they are called"),
         )
     return want
@@ -164,18 +192,22 @@ def _check_tool(orig: dict, tool: dict) -> list[str]:
     orig_props = orig["inputSchema"].get("properties", {})
     wanted = orig["inputSchema"].get("required", [])
     for arg in wanted:
-        _check_required_argument(f"tool {name}, required argument {arg!r}", arg, props, required)
+        _check_required_argument(
+            _("tool {name}, required argument {arg}").format(name=name, arg=repr(arg)), arg, props, required
+        )
     dropped = []
     for arg, o in orig_props.items():
         if arg not in props:
             dropped.append(f"{name}.{arg}")
             continue
-        kind = "required" if arg in wanted else "optional"
-        _check_argument_described(f"tool {name}, {kind} argument {arg!r}", arg, props[arg], o)
+        what = (
+            _("tool {name}, required argument {arg}") if arg in wanted else _("tool {name}, optional argument {arg}")
+        ).format(name=name, arg=repr(arg))
+        _check_argument_described(what, arg, props[arg], o)
         if "enum" in o and props[arg].get("enum") != o["enum"]:
             raise failure(
-                f"tool {name}, argument {arg!r}",
-                expected=f"the enum {shown(o['enum'])}",
+                _("tool {name}, argument {arg}").format(name=name, arg=repr(arg)),
+                expected=_("the enum {values}").format(values=shown(o["enum"])),
                 got=shown(props[arg].get("enum")),
                 rule=N_("an enum is the list of values the tool accepts; without it the model guesses"),
                 hint=N_("keep enum"),
@@ -188,29 +220,29 @@ def _check_described_schema(name: str, tool: dict) -> dict:
     desc = tool.get("description")
     if not isinstance(desc, str) or not desc.strip():
         raise failure(
-            f"tool {name}",
+            _("tool {name}").format(name=name),
             expected=N_("a non-empty description"),
             got=shown(desc),
-            rule=_TOOLS_RULE + "; the description is how the model knows when to call the tool",
+            rule=_("{rule}; the description is how the model knows when to call the tool").format(rule=_(_TOOLS_RULE)),
             hint=N_("one short sentence: what the tool does, and a warning if it writes"),
         )
     schema = tool.get("inputSchema")
     if not isinstance(schema, dict):
         raise failure(
-            f"tool {name}",
+            _("tool {name}").format(name=name),
             expected=N_("an inputSchema object"),
             got=shown(schema, 120),
             rule=_TOOLS_RULE,
             hint=N_("keep inputSchema; trim inside it"),
         )
-    schema_rules(f"tool {name}", schema)
+    schema_rules(_("tool {name}").format(name=name), schema)
     return schema
 
 
 def schema_problem(schema: Any) -> str | None:
     """The sentence the check would give an inputSchema, or None when it keeps every rule."""
     try:
-        schema_rules("this inputSchema", schema)
+        schema_rules(_("this inputSchema"), schema)
     except CheckFailed as e:
         return str(e)
     return None
@@ -249,13 +281,13 @@ def schema_rules(what: str, schema: Any) -> None:
     try:
         validator.check_schema(schema)
     except SchemaError as e:
-        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        where = "/".join(str(p) for p in e.absolute_path) or _("(top)")
         raise failure(
             what,
             expected=N_("an inputSchema that is valid JSON Schema 2020-12")
             if validator is Draft202012Validator
             else N_("an inputSchema valid in the dialect its $schema names"),
-            got=f"{e.message} at {where}",
+            got=_("{message} at {where}").format(message=e.message, where=where),
             rule=N_("server/tools: inputSchema is a JSON Schema (2020-12 unless it says otherwise)"),
             hint=N_("a keyword's value must keep its type, e.g. required stays a list of strings"),
         ) from None
@@ -334,7 +366,11 @@ def _check_required_argument(what: str, arg: str, props: dict, required: list) -
         raise failure(
             what,
             expected=N_("still listed in required and defined in properties"),
-            got=("not in required" if arg not in required else "not in properties") + f" (properties: {sorted(props)})",
+            got=(
+                _("not in required (properties: {names})")
+                if arg not in required
+                else _("not in properties (properties: {names})")
+            ).format(names=sorted(props)),
             rule=N_(
                 "server/tools: the model can only send "
                 "the arguments the schema describes; a required one it does not know makes every "
@@ -352,7 +388,7 @@ def _check_argument_described(what: str, arg: str, prop: dict, o: dict) -> None:
     if prop.get("type") != o.get("type"):
         raise failure(
             what,
-            expected=f"its type {shown(o.get('type'))}",
+            expected=_("its type {type}").format(type=shown(o.get("type"))),
             got=shown(prop.get("type")),
             rule=N_("the type is what the model must send; without it any value looks valid"),
             hint=N_("keep type (and format) on every argument you keep"),
@@ -360,7 +396,7 @@ def _check_argument_described(what: str, arg: str, prop: dict, o: dict) -> None:
     if o.get("type") == "array" and (prop.get("items") or {}).get("type") != (o.get("items") or {}).get("type"):
         raise failure(
             what,
-            expected=f"items of type {shown((o.get('items') or {}).get('type'))}",
+            expected=_("items of type {type}").format(type=shown((o.get("items") or {}).get("type"))),
             got=shown(prop.get("items")),
             rule=N_("an array's item type is part of its type"),
             hint=N_("keep items"),
@@ -385,13 +421,26 @@ def _within_budget(wire_tools: list[dict], budget: int, report: CheckReport) -> 
     if cost.tools_total > budget:
         worst = max(cost.tools, key=lambda t: t.tokens)
         raise CheckFailed(
-            f"catalog costs {cost.tools_total:,} tokens; the budget is {budget:,} ({ENCODING}, "
-            f"name + description + inputSchema of every tool, as a client receives them). "
-            f"{cost.tools_total - budget:,} tokens to go; the costliest tool is {worst.name} "
-            f"({worst.tokens:,}). Hint: prose that repeats itself, examples in descriptions, and "
-            "schema keywords a model does not need (title, examples) are the cheapest to cut."
+            _(
+                "catalog costs {cost} tokens; the budget is {budget} ({encoding}, "
+                "name + description + inputSchema of every tool, as a client receives them). "
+                "{over} tokens to go; the costliest tool is {worst} "
+                "({worst_tokens}). Hint: prose that repeats itself, examples in descriptions, and "
+                "schema keywords a model does not need (title, examples) are the cheapest to cut."
+            ).format(
+                cost=f"{cost.tools_total:,}",
+                budget=f"{budget:,}",
+                encoding=ENCODING,
+                over=f"{cost.tools_total - budget:,}",
+                worst=worst.name,
+                worst_tokens=f"{worst.tokens:,}",
+            )
         )
-    report.passed.append(f"catalog costs {cost.tools_total:,} tokens; the budget is {budget:,} ({ENCODING})")
+    report.passed.append(
+        _("catalog costs {cost} tokens; the budget is {budget} ({encoding})").format(
+            cost=f"{cost.tools_total:,}", budget=f"{budget:,}", encoding=ENCODING
+        )
+    )
 
 
 def _plain(text: str) -> str:
@@ -418,12 +467,16 @@ def _descriptions_mean_something(original: list[dict], by_name: dict[str, dict])
         key = _plain(by_name[name]["description"])
         if key in seen:
             raise failure(
-                f"tools {seen[key]} and {name}",
-                expected="a description of each tool's own job",
-                got=f"the same description for both: {shown(by_name[name]['description'], 120)}",
-                rule="server/tools: the description is how the model tells tools apart; "
-                "the same words on two tools leave it guessing which one to call",
-                hint="one short sentence per tool: what it does, and a warning if it writes",
+                _("tools {first} and {second}").format(first=seen[key], second=name),
+                expected=N_("a description of each tool's own job"),
+                got=_("the same description for both: {description}").format(
+                    description=shown(by_name[name]["description"], 120)
+                ),
+                rule=N_(
+                    "server/tools: the description is how the model tells tools apart; "
+                    "the same words on two tools leave it guessing which one to call"
+                ),
+                hint=N_("one short sentence per tool: what it does, and a warning if it writes"),
             )
         seen[key] = name
     counts = Counter(stem for orig in original for stem in _stems(str(orig.get("description", ""))))
@@ -436,11 +489,15 @@ def _descriptions_mean_something(original: list[dict], by_name: dict[str, dict])
         if not said & own or said <= named:
             words = ", ".join(sorted(w for w in re.findall(r"[a-z]+", name.lower()) if len(w) > 2))
             raise failure(
-                f"tool {name}",
-                expected="a description that says what this tool does, beyond its name",
+                _("tool {name}").format(name=name),
+                expected=N_("a description that says what this tool does, beyond its name"),
                 got=shown(desc, 120),
-                rule="server/tools: the description is how the model knows when to call the tool; "
-                "praise of the product, or the name said again, tells it nothing",
-                hint=f"say what {name} does to what (its name says {words}); add what it returns, "
-                "a unit, or a warning if it writes",
+                rule=N_(
+                    "server/tools: the description is how the model knows when to call the tool; "
+                    "praise of the product, or the name said again, tells it nothing"
+                ),
+                hint=_(
+                    "say what {name} does to what (its name says {words}); add what it returns, "
+                    "a unit, or a warning if it writes"
+                ).format(name=name, words=words),
             )

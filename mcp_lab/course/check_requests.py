@@ -33,32 +33,35 @@ from typing import Any, Sequence
 from mcp_lab.course import plumbing
 from mcp_lab.course._check import CheckFailed, CheckReport, failure, is_placeholder, shown
 from mcp_lab.wire import jsonrpc, revisions
-from mcp_lab.wire.words import N_
+from mcp_lab.wire.words import N_, _, ngettext
 
 __all__ = ["EXPECTED", "check", "check_pages", "try_each"]
 
 # (method, what the request is for), in the order the lab asks for them.
 EXPECTED = (
-    ("server/discover", "ask which revisions the server speaks"),
-    ("tools/list", "list the tools"),
-    ("resources/read", "read the resource calendar://week"),
-    ("tools/call", "call create_event with a title and a startsAt date-time"),
+    ("server/discover", N_("ask which revisions the server speaks")),
+    ("tools/list", N_("list the tools")),
+    ("resources/read", N_("read the resource calendar://week")),
+    ("tools/call", N_("call create_event with a title and a startsAt date-time")),
 )
 SEED_TITLES = ["Standup", "Design review"]
-_ENVELOPE = 'basic/index: a request is {"jsonrpc": "2.0", "id": string or integer (never null), "method", "params"}'
-_META_RULE = (
+_ENVELOPE = N_('basic/index: a request is {"jsonrpc": "2.0", "id": string or integer (never null), "method", "params"}')
+_META_RULE = N_(
     "basic/index#general-fields: every 2026-07-28 request carries params._meta with "
-    f'"{revisions.PROTOCOL_VERSION_KEY}" and "{revisions.CLIENT_CAPABILITIES_KEY}"; '
+    '"{version_key}" and "{capabilities_key}"; '
     "a server answers -32602 to a request missing either"
 )
+# Formatted with latest=revisions.LATEST when shown (only the last one has the field).
 _HINTS = {
-    jsonrpc.PARSE_ERROR: "the server could not parse the line as JSON",
-    jsonrpc.INVALID_REQUEST: "the envelope is wrong: check jsonrpc, id and method",
-    jsonrpc.METHOD_NOT_FOUND: "check the spelling of the method",
-    jsonrpc.INVALID_PARAMS: "the server's message names the parameter it did not accept",
-    jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY: "error.data.requiredCapabilities names what the request did not "
-    "declare; for create_event, give a startsAt so the server never has to ask the person",
-    jsonrpc.UNSUPPORTED_PROTOCOL_VERSION: f'the protocolVersion in _meta must be "{revisions.LATEST}"',
+    jsonrpc.PARSE_ERROR: N_("the server could not parse the line as JSON"),
+    jsonrpc.INVALID_REQUEST: N_("the envelope is wrong: check jsonrpc, id and method"),
+    jsonrpc.METHOD_NOT_FOUND: N_("check the spelling of the method"),
+    jsonrpc.INVALID_PARAMS: N_("the server's message names the parameter it did not accept"),
+    jsonrpc.MISSING_REQUIRED_CLIENT_CAPABILITY: N_(
+        "error.data.requiredCapabilities names what the request did not "
+        "declare; for create_event, give a startsAt so the server never has to ask the person"
+    ),
+    jsonrpc.UNSUPPORTED_PROTOCOL_VERSION: N_('the protocolVersion in _meta must be "{latest}"'),
 }
 
 
@@ -87,20 +90,21 @@ def try_each(written: dict[str, Any], *, width: int = 150) -> None:
     with connect("calendar") as scratch:
         for name, request in written.items():
             if request is ...:
-                print(f"{name}: not written yet")
+                print(_("{name}: not written yet").format(name=name))
                 continue
             try:
                 obj = json.loads(request) if isinstance(request, str) else request
                 line = json.dumps(obj, separators=(",", ":"))
             except (TypeError, ValueError) as e:
-                print(f"{name}: not JSON yet ({e})")
+                print(_("{name}: not JSON yet ({error})").format(name=name, error=e))
                 continue
             answers = scratch.send_raw(line)  # one line, exactly as the check sends it
-            print(f"{name}: {scratch.trace.received[-1][:width] if answers else '(no answer)'}")
+            said = scratch.trace.received[-1][:width] if answers else _("(no answer)")
+            print(f"{name}: {said}")
 
 
 def _label(i: int) -> str:
-    return f"request {i + 1} ({EXPECTED[i][0]})"
+    return _("request {number} ({method})").format(number=i + 1, method=EXPECTED[i][0])
 
 
 def _as_object(i: int, value: Any) -> dict:
@@ -108,8 +112,10 @@ def _as_object(i: int, value: Any) -> dict:
     what = _label(i)
     if is_placeholder(value):
         raise CheckFailed(
-            f"{what} is still a placeholder: write the JSON-RPC request as a dict (or as its "
-            f"JSON text) that will {EXPECTED[i][1]}, in place of the `...` under YOUR CODE HERE."
+            _(
+                "{what} is still a placeholder: write the JSON-RPC request as a dict (or as its "
+                "JSON text) that will {purpose}, in place of the `...` under YOUR CODE HERE."
+            ).format(what=what, purpose=_(EXPECTED[i][1]))
         )
     if isinstance(value, (bytes, bytearray)):
         value = value.decode("utf-8", "replace")
@@ -120,7 +126,7 @@ def _as_object(i: int, value: Any) -> dict:
             raise failure(
                 what,
                 expected=N_("valid JSON text"),
-                got=f"a parse error ({e})",
+                got=_("a parse error ({error})").format(error=e),
                 rule=N_("basic/index: every message is one JSON-RPC 2.0 object, UTF-8 JSON"),
                 hint=N_(
                     "JSON needs double quotes around keys and strings, and no trailing commas; "
@@ -131,7 +137,7 @@ def _as_object(i: int, value: Any) -> dict:
         raise failure(
             what,
             expected=N_("one JSON object (a dict)"),
-            got=f"a {type(value).__name__}: {shown(value, 120)}",
+            got=_("a {type}: {value}").format(type=type(value).__name__, value=shown(value, 120)),
             rule=N_("basic/index: one message is one object; MCP has no batches"),
             hint=N_("write a single dict with jsonrpc, id, method and params"),
         )
@@ -141,7 +147,7 @@ def _as_object(i: int, value: Any) -> dict:
         raise failure(
             what,
             expected=N_("a dict of JSON values only (str, int, float, bool, None, list, dict)"),
-            got=f"something json cannot encode ({e})",
+            got=_("something json cannot encode ({error})").format(error=e),
             rule=N_("basic/index: messages are JSON"),
             hint=N_("replace sets, tuples of objects, dates or other Python objects by JSON values"),
         ) from None
@@ -158,7 +164,7 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
         raise failure(
             what,
             expected=N_("a valid JSON-RPC 2.0 request envelope"),
-            got=f"{shown(obj, 160)}, which is not one ({e.message})",
+            got=_("{message}, which is not one ({reason})").format(message=shown(obj, 160), reason=e.message),
             rule=_ENVELOPE,
             hint=N_('start from {"jsonrpc": "2.0", "id": 1, "method": ..., "params": {"_meta": {...}}}'),
         ) from None
@@ -166,7 +172,7 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
         raise failure(
             what,
             expected=N_("a request, with an id"),
-            got='a message without "id", which is a notification',
+            got=_('a message without "id", which is a notification'),
             rule=N_("basic/index: a notification has no id and the receiver must never answer it"),
             hint=N_('add an "id" (a string or an integer) so the answer can come back'),
         )
@@ -174,27 +180,35 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
         raise failure(
             what,
             expected=N_("a request (with a method)"),
-            got=f"a {type(msg).__name__.lower()} message",
+            got=_("a {kind} message").format(kind=type(msg).__name__.lower()),
             rule=N_("basic/index: clients send requests; only servers send results and errors"),
             hint=N_('the message needs "method"'),
         )
     if msg.method != method:
         raise failure(
             what,
-            expected=f'"method": "{method}" (this request should {EXPECTED[i][1]})',
+            expected=_('"method": "{method}" (this request should {purpose})').format(
+                method=method, purpose=_(EXPECTED[i][1])
+            ),
             got=f'"method": {json.dumps(msg.method)}',
             rule=N_("schema ClientRequest: method names are exact strings, slash-separated"),
-            hint=f'spell it exactly "{method}"',
+            hint=_('spell it exactly "{method}"').format(method=method),
         )
     missing = revisions.missing_meta_keys(msg.params)
     if missing:
         meta = (msg.params or {}).get("_meta")
-        got = "no params._meta at all" if not isinstance(meta, dict) else f"_meta with the keys {sorted(meta)}"
+        got = (
+            _("no params._meta at all")
+            if not isinstance(meta, dict)
+            else _("_meta with the keys {keys}").format(keys=sorted(meta))
+        )
         raise failure(
             what,
             expected=N_("params._meta with both required keys"),
-            got=got + f" (missing: {', '.join(missing)})",
-            rule=_META_RULE,
+            got=_("{got} (missing: {keys})").format(got=got, keys=", ".join(missing)),
+            rule=_(_META_RULE).format(
+                version_key=revisions.PROTOCOL_VERSION_KEY, capabilities_key=revisions.CLIENT_CAPABILITIES_KEY
+            ),
             hint=N_(
                 "copy the two keys from notebook 02: the version string and a "
                 "capabilities object ({} declares no optional capability)"
@@ -207,7 +221,7 @@ def _check_alone(i: int, obj: dict, seen_ids: dict) -> jsonrpc.Request:
             expected=f'protocolVersion "{revisions.LATEST}"',
             got=json.dumps(meta[revisions.PROTOCOL_VERSION_KEY]),
             rule=N_("basic/versioning: a server MUST answer -32022 to a version it does not implement"),
-            hint=f'this course speaks "{revisions.LATEST}"',
+            hint=_('this course speaks "{version}"').format(version=revisions.LATEST),
         )
     if not isinstance(meta[revisions.CLIENT_CAPABILITIES_KEY], dict):
         raise failure(
@@ -228,20 +242,24 @@ def _expect_result(i: int, msg: jsonrpc.Request, got: list) -> dict:
     if not answers:
         raise failure(
             what,
-            expected=f"an answer with id {json.dumps(msg.id)}",
-            got=f"nothing with that id ({shown([str(m) for m in got], 160)})",
+            expected=_("an answer with id {id}").format(id=json.dumps(msg.id)),
+            got=_("nothing with that id ({messages})").format(messages=shown([str(m) for m in got], 160)),
             rule=N_("basic/index: a response carries the id of its request"),
             hint=N_("check the server's stderr"),
         )
     answer = answers[0]
     if isinstance(answer, jsonrpc.Error):
+        said = _("error {code} {message}").format(code=answer.code, message=repr(answer.message))
+        if answer.data is not None:
+            said = _("{error} with data {data}").format(error=said, data=shown(answer.data, 120))
         raise failure(
             what,
             expected=N_("a result"),
-            got=f"error {answer.code} {answer.message!r}"
-            + (f" with data {shown(answer.data, 120)}" if answer.data is not None else ""),
-            rule=f"the server refused the request ({jsonrpc.ERROR_NAMES.get(answer.code, 'error')})",
-            hint=_HINTS.get(answer.code, "read the server's message"),
+            got=said,
+            rule=_("the server refused the request ({name})").format(
+                name=jsonrpc.ERROR_NAMES.get(answer.code, "error")
+            ),
+            hint=_(_HINTS.get(answer.code, N_("read the server's message"))).format(latest=revisions.LATEST),
         )
     return answer.result
 
@@ -251,15 +269,15 @@ def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
 
     if isinstance(requests, (dict, str)) or not hasattr(requests, "__len__"):
         raise CheckFailed(
-            "check() takes the list of your four requests: check([discover, list_tools, read_week, create])."
+            _("check() takes the list of your four requests: check([discover, list_tools, read_week, create]).")
         )
     if len(requests) != len(EXPECTED):
         raise CheckFailed(
-            f"check() takes exactly {len(EXPECTED)} requests, in order ("
-            + ", ".join(m for m, _ in EXPECTED)
-            + f"); it got {len(requests)}."
+            _("check() takes exactly {n} requests, in order ({methods}); it got {got}.").format(
+                n=len(EXPECTED), methods=", ".join(m for m, _purpose in EXPECTED), got=len(requests)
+            )
         )
-    report = CheckReport(server="your four requests")
+    report = CheckReport(server=_("your four requests"))
     seen_ids: dict = {}
     cal = connect("calendar", timeout=timeout)
     try:
@@ -268,14 +286,20 @@ def _check(requests: Sequence[Any], timeout: float) -> CheckReport:
             msg = _check_alone(i, obj, seen_ids)
             plumbing.judge_request(_label(i), obj)
             first = seen_ids[(type(msg.id).__name__, msg.id)]
-            reused = f" (also request {first + 1}'s, answered already: allowed)" if first != i else ""
             report.passed.append(
-                f"{_label(i)}: a valid request with id {json.dumps(msg.id)}{reused} and both _meta keys"
+                _("{what}: a valid request with id {id} and both _meta keys").format(
+                    what=_label(i), id=json.dumps(msg.id)
+                )
+                if first == i
+                else _(
+                    "{what}: a valid request with id {id} (also request {first}'s, answered already: allowed) "
+                    "and both _meta keys"
+                ).format(what=_label(i), id=json.dumps(msg.id), first=first + 1)
             )
             wire = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))  # one line, exactly this object
             result = _expect_result(i, msg, cal.send_raw(wire, timeout=timeout))
             report.passed.append(_judge(i, obj, result))
-        plumbing.judge_trace("the calendar's answers", cal.trace)
+        plumbing.judge_trace(_("the calendar's answers"), cal.trace)
     finally:
         cal.close()
     return report
@@ -291,12 +315,12 @@ def _judge(i: int, obj: dict, result: dict) -> str:
         if not isinstance(versions, list) or revisions.LATEST not in versions:
             raise failure(
                 what,
-                expected=f'supportedVersions listing "{revisions.LATEST}"',
+                expected=_('supportedVersions listing "{version}"').format(version=revisions.LATEST),
                 got=shown(versions),
                 rule=N_("server/discover: the result lists supportedVersions"),
                 hint=N_("look at the whole result"),
             )
-        return f"{what}: the server speaks {', '.join(versions)}"
+        return _("{what}: the server speaks {versions}").format(what=what, versions=", ".join(versions))
     if i == 1:
         names = [t.get("name") for t in result.get("tools") or [] if isinstance(t, dict)]
         if names != ["create_event"]:
@@ -307,7 +331,7 @@ def _judge(i: int, obj: dict, result: dict) -> str:
                 rule=N_("server/tools: tools/list MUST return the tools currently available to the client"),
                 hint=N_("tools/list takes no arguments besides _meta (and an optional cursor)"),
             )
-        return f"{what}: one tool, create_event"
+        return _("{what}: one tool, create_event").format(what=what)
     if i == 2:
         if params.get("uri") != "calendar://week":
             raise failure(
@@ -326,12 +350,14 @@ def _judge(i: int, obj: dict, result: dict) -> str:
         if titles != SEED_TITLES:
             raise failure(
                 what,
-                expected=f"the two seed events {SEED_TITLES}",
+                expected=_("the two seed events {titles}").format(titles=SEED_TITLES),
                 got=shown(titles),
                 rule=N_("server/resources: the text of calendar://week is the week's events as JSON"),
                 hint=N_("send this request before the tools/call, which adds a third event"),
             )
-        return f"{what}: the week holds {len(events)} events ({', '.join(SEED_TITLES)})"
+        return ngettext(
+            "{what}: the week holds {n} event ({titles})", "{what}: the week holds {n} events ({titles})", len(events)
+        ).format(what=what, n=len(events), titles=", ".join(SEED_TITLES))
     # i == 3: tools/call create_event
     args = params.get("arguments")
     if params.get("name") != "create_event" or not isinstance(args, dict):
@@ -346,7 +372,7 @@ def _judge(i: int, obj: dict, result: dict) -> str:
         raise failure(
             what,
             expected=N_('a "complete" result'),
-            got='resultType "input_required": the server asks for a start time',
+            got=_('resultType "input_required": the server asks for a start time'),
             rule=N_(
                 "basic/patterns/mrtr: a server MAY answer input_required when the request lacks something "
                 "(this calendar does, for a missing startsAt)"
@@ -359,7 +385,7 @@ def _judge(i: int, obj: dict, result: dict) -> str:
         raise failure(
             what,
             expected=repr(want),
-            got=repr(text) + (" (isError: true)" if result.get("isError") else ""),
+            got=_("{text} (isError: true)").format(text=repr(text)) if result.get("isError") else repr(text),
             rule=N_(
                 "server/tools: a tool's own failure comes back as a result with isError true, "
                 "which the model can read and correct"
@@ -369,8 +395,8 @@ def _judge(i: int, obj: dict, result: dict) -> str:
     return f"{what}: {text}"
 
 
-PAGES = "every page (tools/list on the paged toolbox)"
-_PAGES_RULE = (
+PAGES = N_("every page (tools/list on the paged toolbox)")
+_PAGES_RULE = N_(
     "server/utilities/pagination: a page that carries nextCursor is not the last; the client "
     "sends it back unchanged in params.cursor until a page comes without one"
 )
@@ -382,7 +408,11 @@ def check_pages(list_every_tool: Any, *, timeout: float = 5.0) -> str:
     from mcp_lab.session.connect import connect
 
     if is_placeholder(list_every_tool) or not callable(list_every_tool):
-        raise CheckFailed(f"{PAGES}: list_every_tool should be a function that takes send and returns the tool names.")
+        raise CheckFailed(
+            _("{what}: list_every_tool should be a function that takes send and returns the tool names.").format(
+                what=_(PAGES)
+            )
+        )
     want = [t["name"] for t in TOOLS]
     sent: list[dict] = []
     with connect("paged", timeout=timeout) as box:
@@ -393,7 +423,11 @@ def check_pages(list_every_tool: Any, *, timeout: float = 5.0) -> str:
             got = box.send_raw(json.dumps(obj, ensure_ascii=False, separators=(",", ":")), timeout=timeout)
             answers = [m for m in got if getattr(m, "id", None) == obj.get("id")]
             if not answers:
-                raise CheckFailed(f"{PAGES}: no answer to {shown(obj, 160)}; check its id and method.")
+                raise CheckFailed(
+                    _("{what}: no answer to {request}; check its id and method.").format(
+                        what=_(PAGES), request=shown(obj, 160)
+                    )
+                )
             return answers[0].to_dict()
 
         try:
@@ -401,15 +435,25 @@ def check_pages(list_every_tool: Any, *, timeout: float = 5.0) -> str:
         except CheckFailed:
             raise
         except Exception as e:  # the learner's code: one line, not its traceback
-            raise CheckFailed(f"{PAGES}: list_every_tool raised {type(e).__name__}: {e}") from None
-        plumbing.judge_trace("the paged toolbox's answers", box.trace)
+            raise CheckFailed(
+                _("{what}: list_every_tool raised {error}: {message}").format(
+                    what=_(PAGES), error=type(e).__name__, message=e
+                )
+            ) from None
+        plumbing.judge_trace(_("the paged toolbox's answers"), box.trace)
     if list(names or []) != want:
         cursors = [r.get("params", {}).get("cursor") for r in sent if isinstance(r, dict)]
         raise failure(
-            PAGES,
-            expected=f"all {len(want)} tool names, {PAGE_SIZE} to a page, in order",
-            got=f"{shown(names, 160)} after {len(sent)} request(s), cursors sent: {shown(cursors, 120)}",
+            _(PAGES),
+            expected=_("all {n} tool names, {size} to a page, in order").format(n=len(want), size=PAGE_SIZE),
+            got=ngettext(
+                "{names} after {n} request(s), cursors sent: {cursors}",
+                "{names} after {n} request(s), cursors sent: {cursors}",
+                len(sent),
+            ).format(names=shown(names, 160), n=len(sent), cursors=shown(cursors, 120)),
             rule=_PAGES_RULE,
-            hint='read result["nextCursor"]; while it is there, ask again with params {"cursor": it, "_meta": ...}',
+            hint=N_('read result["nextCursor"]; while it is there, ask again with params {"cursor": it, "_meta": ...}'),
         )
-    return f"{PAGES}: {len(names)} tools over {len(sent)} pages, every nextCursor followed"
+    return _("{what}: {n} tools over {pages} pages, every nextCursor followed").format(
+        what=_(PAGES), n=len(names), pages=len(sent)
+    )

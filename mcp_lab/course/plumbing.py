@@ -30,6 +30,7 @@ from typing import Any, Sequence
 from mcp_lab.course._check import SPEC, CheckFailed, failure, shown
 from mcp_lab.wire.revisions import LATEST
 from mcp_lab.wire.schema_check import WireChecker, check_message
+from mcp_lab.wire.words import N_, _
 
 __all__ = ["probe", "judge", "judge_request", "judge_trace", "UNKNOWN_VERSION"]
 
@@ -40,30 +41,38 @@ SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 _RULES = {
     "DiscoverResult": (
         SPEC + "server/discover#discoverresult",
-        "a discover result carries supportedVersions, capabilities, resultType, and ttlMs + "
-        "cacheScope (how long, and for whom, a client may cache it); serverInfo goes in _meta",
+        N_(
+            "a discover result carries supportedVersions, capabilities, resultType, and ttlMs + "
+            "cacheScope (how long, and for whom, a client may cache it); serverInfo goes in _meta"
+        ),
     ),
     "ListToolsResult": (
         SPEC + "server/utilities/caching#cacheable-results",
-        "a tools/list result carries tools, resultType, ttlMs (an integer, milliseconds) and "
-        'cacheScope ("public" or "private")',
+        N_(
+            "a tools/list result carries tools, resultType, ttlMs (an integer, milliseconds) and "
+            'cacheScope ("public" or "private")'
+        ),
     ),
     "UnsupportedProtocolVersionError": (
         SPEC + "basic/versioning#protocol-version-negotiation",
-        "-32022 carries data.requested (the version asked for, a string) and "
-        "data.supported (the list of versions this server speaks)",
+        N_(
+            "-32022 carries data.requested (the version asked for, a string) and "
+            "data.supported (the list of versions this server speaks)"
+        ),
     ),
     "MissingRequiredClientCapabilityError": (
         SPEC + "basic/index#error-codes",
-        "-32021 carries data.requiredCapabilities, a capabilities object",
+        N_("-32021 carries data.requiredCapabilities, a capabilities object"),
     ),
     "JSON-RPC 2.0 envelope": (
         SPEC + "basic/index#error-responses",
-        'an id is a string or an integer; when a request\'s id cannot be read, leave "id" '
-        'out of the error (never "id": null)',
+        N_(
+            'an id is a string or an integer; when a request\'s id cannot be read, leave "id" '
+            'out of the error (never "id": null)'
+        ),
     ),
 }
-_DEFAULT_RULE = (SPEC + "basic/index#messages", "compare the answer with the schema type named here")
+_DEFAULT_RULE = (SPEC + "basic/index#messages", N_("compare the answer with the schema type named here"))
 
 
 # The JSON-RPC error codes whose schema type is the error object, not the whole response.
@@ -98,9 +107,13 @@ def _fail(what: str, model: str | None, error: str | None, line: str | None) -> 
     url, hint = _RULES.get(model or "", _DEFAULT_RULE)
     return failure(
         what,
-        expected=f"an answer that validates against the {LATEST} schema" + (f" ({model})" if model else ""),
-        got=f"{error} in {shown(line, 200)}",
-        rule=f"{url} (the schema's {model or 'message'} type)",
+        expected=(
+            _("an answer that validates against the {revision} schema ({model})").format(revision=LATEST, model=model)
+            if model
+            else _("an answer that validates against the {revision} schema").format(revision=LATEST)
+        ),
+        got=_("{error} in {line}").format(error=error, line=shown(line, 200)),
+        rule=_("{url} (the schema's {model} type)").format(url=url, model=model or "message"),
         hint=hint,
     )
 
@@ -110,10 +123,10 @@ def _legacy_server_info(what: str, answer: Any, line: str | None) -> None:
     if isinstance(result, dict) and "serverInfo" in result:
         raise failure(
             what,
-            expected=f'serverInfo inside the result\'s _meta, under "{SERVER_INFO_KEY}"',
-            got=f"a top-level serverInfo in {shown(line, 200)}",
+            expected=_('serverInfo inside the result\'s _meta, under "{key}"').format(key=SERVER_INFO_KEY),
+            got=_("a top-level serverInfo in {line}").format(line=shown(line, 200)),
             rule=SPEC
-            + "basic/index#general-fields (ResultMetaObject): a top-level serverInfo is the legacy initialize shape",
+            + _("basic/index#general-fields (ResultMetaObject): a top-level serverInfo is the legacy initialize shape"),
             hint='return {..., "_meta": {"' + SERVER_INFO_KEY + '": SERVER_INFO}}',
         )
 
@@ -151,10 +164,12 @@ def judge_request(what: str, request: dict) -> None:
     if finding.verdict == "invalid":
         raise failure(
             what,
-            expected=f"a request that validates against the {LATEST} schema ({finding.model})",
+            expected=_("a request that validates against the {revision} schema ({model})").format(
+                revision=LATEST, model=finding.model
+            ),
             got=f"{finding.error}",
-            rule=SPEC + f"basic/index#requests (the schema's {finding.model} type)",
-            hint="compare each field with the method's page in the specification",
+            rule=SPEC + _("basic/index#requests (the schema's {model} type)").format(model=finding.model),
+            hint=N_("compare each field with the method's page in the specification"),
         )
 
 
@@ -194,41 +209,47 @@ def probe(
     env: dict | None = None,
     cwd: str | None = None,
     timeout: float = 10.0,
-    name: str = "the plumbing",
+    name: str | None = None,
 ) -> list[str]:
     """Send the four envelope probes to one process of the server; each answer is judged."""
     from mcp_lab.session.connect import connect
     from mcp_lab.wire.errors import McpError
 
+    name = name or _("the plumbing")
     client = connect(list(argv), timeout=timeout, env=env, cwd=cwd, name=name)
     try:
         lines = []
         for method, version, want in (
-            ("server/discover", LATEST, "the discover result"),
-            ("tools/list", LATEST, "the tools/list result"),
-            ("tools/list", UNKNOWN_VERSION, "the -32022 error"),
+            ("server/discover", LATEST, _("the discover result")),
+            ("tools/list", LATEST, _("the tools/list result")),
+            ("tools/list", UNKNOWN_VERSION, _("the -32022 error")),
         ):
-            what = f"{name} ({method} asking {version})"
+            what = _("{name} ({method} asking {version})").format(name=name, method=method, version=version)
             try:
                 client.request(method, {"_meta": _meta(version)}, meta=False)
             except McpError as e:
                 raise CheckFailed(
-                    f"{what} got no answer ({e.message}); the server must answer every request. "
-                    "Its stderr: " + (" | ".join(client.stderr[-3:]) or "(nothing)")
+                    _(
+                        "{what} got no answer ({message}); the server must answer every request. Its stderr: {stderr}"
+                    ).format(what=what, message=e.message, stderr=" | ".join(client.stderr[-3:]) or _("(nothing)"))
                 ) from None
             judge(what, client.trace.sent[-1], client.trace.received[-1])
             if version == UNKNOWN_VERSION and (refused := _version_error(client.trace.received[-1])):
                 raise refused
             lines.append(want)
-        _unreadable(client, f"{name} (a line that is not JSON)", "{this is not json", -32700)
+        _unreadable(client, _("{name} (a line that is not JSON)").format(name=name), "{this is not json", -32700)
         _unreadable(
             client,
-            f"{name} (a request whose id is null)",
+            _("{name} (a request whose id is null)").format(name=name),
             json.dumps({"jsonrpc": "2.0", "id": None, "method": "tools/list", "params": {"_meta": _meta()}}),
             -32600,
         )
-        lines.append("the -32700 and -32600 errors with no id")
-        return [f"{name}: {', '.join(lines)} validate against the {LATEST} schema"]
+        lines.append(_("the -32700 and -32600 errors with no id"))
+        return [
+            _("{name}: {answers} validate against the {revision} schema").format(
+                name=name, answers=", ".join(lines), revision=LATEST
+            )
+        ]
     finally:
         client.close()
 
@@ -245,8 +266,10 @@ def _version_error(line: str) -> CheckFailed | None:
         and data.get("requested") == UNKNOWN_VERSION
     ):
         return failure(
-            f"a request asking for protocol version {UNKNOWN_VERSION}",
-            expected=f'the error -32022 with data.requested "{UNKNOWN_VERSION}" and data.supported',
+            _("a request asking for protocol version {version}").format(version=UNKNOWN_VERSION),
+            expected=_('the error -32022 with data.requested "{version}" and data.supported').format(
+                version=UNKNOWN_VERSION
+            ),
             got=shown(obj, 200),
             rule=_RULES["UnsupportedProtocolVersionError"][0],
             hint=_RULES["UnsupportedProtocolVersionError"][1],
@@ -256,7 +279,7 @@ def _version_error(line: str) -> CheckFailed | None:
 
 def _unreadable(client: Any, what: str, line: str, code: int) -> dict:
     """Send a request whose id cannot be read; its error answer must leave the id out."""
-    want = {-32700: "the error -32700 (parse error)", -32600: "the error -32600 (invalid request)"}[code]
+    want = {-32700: N_("the error -32700 (parse error)"), -32600: N_("the error -32600 (invalid request)")}[code]
     before = len(list(client.trace))
     client.send_raw(line, quiet=1.0)
     # What came back, whether the client could file it as an answer or only as a stray line
@@ -266,9 +289,9 @@ def _unreadable(client: Any, what: str, line: str, code: int) -> dict:
         raise failure(
             what,
             expected=want,
-            got="no answer",
+            got=_("no answer"),
             rule=SPEC + "basic/index#error-codes",
-            hint="answer a request you cannot read with an error that has no id",
+            hint=N_("answer a request you cannot read with an error that has no id"),
         )
     obj = _loads(lines[-1])
     model, error = _verdict(check_message(obj, sender="server", version=LATEST, line=lines[-1]), obj)
@@ -280,6 +303,6 @@ def _unreadable(client: Any, what: str, line: str, code: int) -> dict:
             expected=want,
             got=shown(obj, 200),
             rule=SPEC + "basic/index#error-codes",
-            hint="answer a request you cannot read with an error that has no id",
+            hint=N_("answer a request you cannot read with an error that has no id"),
         )
     return obj
