@@ -659,6 +659,19 @@ COMMANDS: dict[str, Run | ElsewhereTest | ThisSuite] = {
         "its rule read: `make lint`, then pytest -m 'not system' (the guard's test runs in that mode too)",
     ),
     "make fmt": Run("on a copy, with an unformatted file planted", _make_fmt),
+    **{
+        command: ElsewhereTest(
+            "tests/test_ci_job.py::test_the_job_passes_a_correct_server",
+            "the one-time set-up block of the CI job, run as written in a project folder (and on a broken server)",
+        )
+        for command in (
+            "export SERVER=python server.py",
+            "mkdir -p tests/mcp",
+            'printf tools/list\\nresources/list\\nresources/read {"uri": "no-such-scheme://nothing-here"}\\n > tests/mcp/script.txt',
+            "mcp-lab record tests/mcp/session.jsonl --script tests/mcp/script.txt -- $SERVER",
+            "mcp-lab conformance --stdio --no-baseline --write-baseline tests/mcp/conformance-baseline.yaml -- $SERVER",
+        )
+    },
     "make labs": Run("on a copy, a deleted solution regenerated", _make_labs),
     "make inspector": Run("start, the printed URL answers, Ctrl-C", _make_inspector),
     "make lite": Run("the site built (a no-op once built), its start page and Pyodide there", _make_lite),

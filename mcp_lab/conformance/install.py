@@ -132,6 +132,7 @@ def _npm_failure(output: str, code: int) -> str:
     return f"npm ci failed with exit code {code}" + (f": {said}" if said else "")
 
 
+# Long on purpose: one install read top to bottom: locate, npm ci, verify Node, move in place
 def install(*, progress: Callable[[str], None] = print, timeout: float = NPM_TIMEOUT, force: bool = False) -> Path:
     """Install the pinned suite and Node 22 into `cache_dir()`; return the folder the runner
     will use.  Nothing is done when one is already there (unless `force`)."""

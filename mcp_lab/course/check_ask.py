@@ -427,6 +427,7 @@ def _without_form_capability(argv: list[str], timeout: float, ok: Callable[[str]
             ok(_("{label}: -32021, requiredCapabilities {required}").format(label=label, required=shown(required)))
 
 
+# Long on purpose: four tamperings, each sent and judged in the order a reader follows them
 def _tampering(argv: list[str], timeout: float, ok: Callable[[str], None], rooms: list[str]) -> None:
     """A changed requestState, and a room never offered, are not believed."""
     what = _("a retry with a changed requestState")

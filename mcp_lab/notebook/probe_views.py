@@ -11,12 +11,13 @@ import html
 import json
 
 from mcp_lab.session.verdict import Verdict, identity
+from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.words import _, ngettext
 
 __all__ = ["verdict_html", "ERA_COLOURS", "UNKNOWN_COLOUR"]
 
 # The badge's background per era; white text on each keeps a contrast ratio above 4.5:1.
-ERA_COLOURS = {"modern": "#1e8e3e", "legacy": "#b06000"}
+ERA_COLOURS = {Era.MODERN: "#1e8e3e", Era.LEGACY: "#b06000"}
 UNKNOWN_COLOUR = "#c5221f"
 BADGE_STYLE = "background:{colour};color:#fff;padding:1px 6px;border-radius:3px"
 CELL_STYLE = "text-align:left"

@@ -155,6 +155,7 @@ TASKS = {
 }
 
 
+# Long on purpose: quiz data, one question after another, each marked for translation
 def quiz() -> Quiz:
     quiz = Quiz(
         [

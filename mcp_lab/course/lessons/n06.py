@@ -130,6 +130,7 @@ def modern_catalogue(capabilities: dict) -> list[list[str]]:
 DISCOVER = '-> {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": ...}}\n'
 
 
+# Long on purpose: quiz data, one question after another, each marked for translation
 def _questions_1() -> list[Question]:
     return [
         Question(
@@ -199,6 +200,7 @@ def _questions_1() -> list[Question]:
     ]
 
 
+# Long on purpose: quiz data, one question after another, each marked for translation
 def _questions_2() -> list[Question]:
     return [
         Question(

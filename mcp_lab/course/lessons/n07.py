@@ -84,6 +84,7 @@ TASKS = {
 }
 
 
+# Long on purpose: quiz data, one question after another, each marked for translation
 def _questions_1() -> list[Question]:
     return [
         Question(
