@@ -619,3 +619,19 @@ def test_a_lab_check_failure_reads_portuguese_with_its_spec_link(edition):
         "https://modelcontextprotocol.io/specification/2026-07-28/basic/index: uma mensagem é um objeto; "
         "o MCP não tem lotes. Dica: escreva um único dict com jsonrpc, id, method e params."
     )
+
+
+def test_a_repository_path_in_a_code_span_names_the_portuguese_copy(tmp_path):
+    """`notebooks/01-x.ipynb` in Portuguese prose sends the reader on through the edition; a path
+    with no Portuguese copy (`notebooks/cassettes/`) and one already in it stay as written."""
+    (tmp_path / "notebooks" / "pt-BR").mkdir(parents=True)
+    (tmp_path / "notebooks" / "pt-BR" / "01-x.ipynb").write_text("{}")
+    (tmp_path / "notebooks" / "cassettes").mkdir()
+    (tmp_path / "labs" / "pt-BR").mkdir(parents=True)
+    text = "Próximo: `notebooks/01-x.ipynb`; os labs em `labs/`; `notebooks/cassettes/`; `notebooks/pt-BR/01-x.ipynb`"
+    assert tr._reaim_repo_paths(text, tmp_path, set()) == (
+        "Próximo: `notebooks/pt-BR/01-x.ipynb`; os labs em `labs/pt-BR/`; `notebooks/cassettes/`; "
+        "`notebooks/pt-BR/01-x.ipynb`"
+    )
+    planned = {tmp_path / "notebooks" / "pt-BR" / "02-y.ipynb"}
+    assert tr._reaim_repo_paths("`notebooks/02-y.ipynb`", tmp_path, planned) == "`notebooks/pt-BR/02-y.ipynb`"

@@ -325,7 +325,29 @@ def reaim_code(code: str, english: Path, root: Path = ROOT) -> str:
     return _reaim_code(code, english.parent, (root / edition_path(rel)).parent, root, set())
 
 
+_REPO_PATH = re.compile(r"`((?:%s)/[\w./-]*)`" % "|".join(SOURCES))
+
+
+def _reaim_repo_paths(text: str, root: Path, planned: set[Path]) -> str:
+    """A path from the repository's root in a code span (`notebooks/01-x.ipynb`, `labs/`) names
+    the Portuguese copy when there is one (`notebooks/pt-BR/01-x.ipynb`, `labs/pt-BR/`): the
+    Portuguese reader is sent on through the Portuguese edition."""
+    folders = {q for p in planned for q in p.parents}
+
+    def aim(m: re.Match) -> str:
+        rel = Path(m.group(1))
+        if EDITION in rel.parts:
+            return m.group(0)
+        mirror = root / edition_path(rel)
+        if mirror.exists() or mirror in planned or mirror in folders:
+            return "`" + edition_path(rel).as_posix() + ("/" if m.group(1).endswith("/") else "") + "`"
+        return m.group(0)
+
+    return _REPO_PATH.sub(aim, text)
+
+
 def _reaim_markdown(text: str, en_dir: Path, pt_dir: Path, root: Path, planned: set[Path]) -> str:
+    text = _reaim_repo_paths(text, root, planned)
     for start, end, target in reversed(markdown_links(text)):
         moved = _relocate(target, en_dir, pt_dir, root, planned)
         if moved is not None:
