@@ -21,6 +21,16 @@ def _notebook_map() -> list[str]:
     return re.findall(r'^\s*\("((?:notebooks|labs)/[^"]+\.ipynb)"', src, flags=re.M)
 
 
+def test_the_portuguese_readme_maps_the_same_course_with_the_same_minutes():
+    """README.pt-BR.md's map: the same steps in the same order, each the Portuguese copy, each
+    with the English map's minutes."""
+    row = re.compile(r"^\| \d+ \| `([^`]+\.ipynb)` \| .* \| (\d+) \|$", re.M)
+    english = row.findall((ROOT / "README.md").read_text().split("## Course map", 1)[1])
+    portuguese = row.findall((ROOT / "README.pt-BR.md").read_text())
+    assert english and [(p.replace("/pt-BR/", "/", 1), m) for p, m in portuguese] == english
+    assert all((ROOT / p).is_file() for p, _ in portuguese)
+
+
 def test_readme_and_start_here_list_the_same_course_in_the_same_order():
     readme, notebook = _readme_map(), _notebook_map()
     assert readme, "README.md has no course map table"
