@@ -5,7 +5,8 @@ for the labs' solutions (what a learner has once the lab is done) and the untouc
 (what a learner has at the start), each in ONE kernel:
 
 1. every code cell run twice in a row (the learner's second Shift-Enter);
-2. then the whole notebook top to bottom once more in the same kernel (a second Run All).
+2. then the whole notebook top to bottom once more in the same kernel (a second Run All): its
+   Portuguese copy (labs/pt-BR/), whose check must fail the same way, said in Portuguese.
 
 In a solution no cell may fail, the check included, on any run.  In a template only the check
 cell (tagged `raises-exception`) fails, with the lab's lesson as a CheckFailed shown as its one
@@ -39,6 +40,8 @@ TEMPLATE_FAILURE = {
     "10-fix-the-calendar": "process C read 2 event(s): the write made in process B is gone",
     "12-token-budget": "catalog costs 2,726 tokens; the budget is 1,100",
 }
+EDITION = "pt-BR"
+SECOND = "second run of the whole notebook, in Portuguese"
 CELL_TIMEOUT = 120
 NOTEBOOK_TIMEOUT = 600
 
@@ -65,10 +68,20 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
         resources={"metadata": {"path": str(path.parent)}},
     )
     use_own_connection_for_output_widgets(client)  # nbclient #312: see _support/output_widgets.py
+    # The second Run All is the Portuguese edition's copy (labs/pt-BR/...): the same code cells,
+    # run in the same kernel from the copy's folder, so the kernel speaks Portuguese and the copy's
+    # own lab files are the ones used (as tests/test_rerun.py does for the course notebooks).
+    second_nb = nb
+    portuguese = ROOT / "labs" / EDITION / path.relative_to(ROOT / "labs")
+    if portuguese.exists():
+        second_nb = nbformat.read(portuguese, as_version=4)
+        lesson.prepare(second_nb, edition=True)
     errors: list[tuple[str, int, str, str, list]] = []
     async with client.async_setup_kernel():
-        for label, times in (("each cell twice", 2), ("second run of the whole notebook", 1)):
-            for index, cell in enumerate(nb.cells):
+        for label, times, notebook in (("each cell twice", 2, nb), (SECOND, 1, second_nb)):
+            if notebook is not nb:
+                await _move(client, notebook, portuguese.parent)
+            for index, cell in enumerate(notebook.cells):
                 if cell.cell_type != "code":
                     continue
                 for attempt in range(times):
@@ -87,6 +100,18 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
         except CellExecutionError as e:
             errors.append(("end of the run", len(nb.cells) - 1, e.ename, e.evalue, []))
     return errors
+
+
+async def _move(client, notebook, folder: Path) -> None:
+    """Point the client at `notebook`, move the kernel to `folder`, start the interactions over."""
+    import nbformat
+
+    client.nb, first = notebook, notebook.cells[0]
+    move = f"__import__('os').chdir({str(folder)!r})\n__import__('mcp_lab.notebook.interactions').notebook.interactions.clear()"
+    try:
+        await client.async_execute_cell(nbformat.v4.new_code_cell(move), 0)
+    finally:
+        notebook.cells[0] = first
 
 
 def _run(path: Path) -> list[tuple[str, int, str, str, list]]:
@@ -112,13 +137,18 @@ def test_template_fails_only_its_check_and_the_same_way_each_time(lab):
     errors = _run(path)
     assert {i for _, i, _, _, _ in errors} == set(checks), f"labs/{lab}.ipynb: only the check may fail: {errors}"
     assert len(errors) == 3, f"the check should fail on each of its three runs: {errors}"
-    assert len({(ename, evalue) for _, _, ename, evalue, _ in errors}) == 1, (
+    english = [e for e in errors if not e[0].startswith(SECOND)]
+    assert len({(ename, evalue) for _, _, ename, evalue, _ in english}) == 1, (
         f"the check said different things on a re-run: {errors}"
     )
     _, _, ename, evalue, traceback = errors[0]
     assert ename == "CheckFailed" and evalue.startswith(TEMPLATE_FAILURE[lab]), (ename, evalue)
     # The learner sees the sentence, not the checker's frames (IPython's custom traceback for CheckFailed).
     assert traceback == [f"CheckFailed: {evalue}"], traceback
+    # The Portuguese copy's check stops at the same lesson, said in Portuguese, as one sentence.
+    (_, _, pt_name, pt_value, pt_traceback) = [e for e in errors if e[0].startswith(SECOND)][0]
+    assert pt_name == "CheckFailed" and pt_value != evalue, (pt_name, pt_value)
+    assert pt_traceback == [f"CheckFailed: {pt_value}"], pt_traceback
 
 
 def _bare_asserts(source: str, where: str) -> list[str]:
