@@ -1,4 +1,5 @@
-"""Run All in the Portuguese edition waits for the person: every notebooks/pt-BR/ notebook, no harness.
+"""Run All in the Portuguese edition waits for the person: every notebooks/pt-BR/ notebook and
+labs/pt-BR/ lab, no harness.
 
 The English edition's Run All is proven in a real Lab and browser (tests/browser/
 test_run_all_browser.py); its Portuguese copies have the same code cells, so here each copy runs
@@ -29,6 +30,7 @@ from _support.output_widgets import use_own_connection_for_output_widgets
 from lessons.wire_marks import marks_for
 
 EDITION = ROOT / "notebooks" / "pt-BR"
+LABS = ROOT / "labs" / "pt-BR"  # the labs as a learner starts them (the check cell fails: raises-exception)
 
 
 def _is_python(path: Path) -> bool:
@@ -38,7 +40,7 @@ def _is_python(path: Path) -> bool:
 
 # 04b runs on the wire kernel (every cell one JSON-RPC message): nothing in it waits for a person,
 # and its copy's run is tests/test_rerun.py's.
-COPIES = [p for p in sorted(EDITION.glob("*.ipynb")) if _is_python(p)]
+COPIES = [p for p in sorted(EDITION.glob("*.ipynb")) if _is_python(p)] + sorted(LABS.glob("*.ipynb"))
 CELL_TIMEOUT = 120
 NOTEBOOK_TIMEOUT = 600
 
@@ -97,7 +99,9 @@ def _run(path: Path) -> tuple[list[str], dict]:
 
 
 @pytest.mark.parametrize(
-    "path", [pytest.param(p, marks=marks_for(p.name)) for p in COPIES], ids=[p.stem for p in COPIES]
+    "path",
+    [pytest.param(p, marks=marks_for(p.name)) for p in COPIES],
+    ids=[p.relative_to(ROOT).as_posix() for p in COPIES],
 )
 def test_the_portuguese_copy_runs_to_its_end_and_waits(path: Path) -> None:
     started = time.monotonic()
