@@ -635,3 +635,46 @@ def test_a_repository_path_in_a_code_span_names_the_portuguese_copy(tmp_path):
     )
     planned = {tmp_path / "notebooks" / "pt-BR" / "02-y.ipynb"}
     assert tr._reaim_repo_paths("`notebooks/02-y.ipynb`", tmp_path, planned) == "`notebooks/pt-BR/02-y.ipynb`"
+
+
+# -- what a learner meets outside the lesson modules: 00's map, 09's tables, diagrams, 02's grid ---
+def _course_from_00() -> list[tuple[str, str, int]]:
+    import ast
+
+    nb = json.loads((ROOT / "notebooks" / "00-start-here.ipynb").read_text())
+    src = next("".join(c["source"]) for c in nb["cells"] if "COURSE = [" in "".join(c["source"]))
+    tree = ast.parse(src)
+    assign = next(n for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "COURSE")
+    return ast.literal_eval(assign.value)
+
+
+def test_the_portuguese_course_map_shows_every_title_of_00_in_portuguese(edition, capsys):
+    from mcp_lab.course import views
+
+    course = _course_from_00()
+    edition.set_language("pt-BR")
+    views.course_map(course)
+    shown = capsys.readouterr().out
+    assert "Comece aqui: por que um protocolo, o mapa" in shown and "min no total" in shown
+    # Every title of notebook 00 is in the package's catalog (babel.cfg extracts them), translated.
+    untranslated = [t for _p, t, _m in course if _(t) == t and t != "Streamable HTTP"]
+    assert untranslated == [], f"titles of 00's COURSE shown in English: {untranslated}"
+    assert "Start here: why a protocol" not in shown
+
+
+def test_the_portuguese_isolate_table_diagram_and_primitive_grid(edition):
+    from mcp_lab.course.exercises import check_primitives
+    from mcp_lab.session.isolate import Isolation, Row, _labels
+    from mcp_lab.wire.trace import Trace
+
+    edition.set_language("pt-BR")
+    assert _labels(2, None) == ["processo A", "processo B"]
+    iso = Isolation("calendar", [Row(label="processo A", method="tools/list", request="{}", error="x")], Trace())
+    page = iso._repr_html_()
+    assert "solicitação (linha exata)" in page and "1 mensagem, cada uma num processo novo" in page
+    assert "request (exact line)" not in page and iso[0].summary == "nenhuma resposta: x"
+    assert "participant C as cliente" in str(Trace().mermaid())
+    title, head = (c.value for c in check_primitives().widget.children[:2])
+    assert "Para cada funcionalidade" in title and "primitiva" in head and "quem decide" in head
+    edition.set_language("en")
+    assert _labels(1, None) == ["process A"] and "participant C as client" in str(Trace().mermaid())

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 __all__ = ["PRIMITIVE_CASES", "check_primitives", "NotYet"]
 
+from mcp_lab.wire.words import N_
+
 from .challenges import NotYet  # one "not yet" style for every course exercise
 
 
@@ -27,62 +29,64 @@ class Case:
 
 PRIMITIVE_CASES: list[Case] = [
     Case(
-        "create an event in the calendar",
+        N_("create an event in the calendar"),
         "tool",
         "model",
-        "an action with an effect, chosen by the model mid-conversation (and approved by the person)",
+        N_("An action with an effect, chosen by the model mid-conversation (and approved by the person)."),
     ),
     Case(
-        "this week's events, attached as context before the model answers",
+        N_("this week's events, attached as context before the model answers"),
         "resource",
         "application",
-        "read-only data the host decides to put in front of the model; the model does not ask for it",
+        N_("Read-only data the host decides to put in front of the model; the model does not ask for it."),
     ),
     Case(
-        "a '/plan-my-week' command the person picks from a menu",
+        N_("a '/plan-my-week' command the person picks from a menu"),
         "prompt",
         "person",
-        "a ready-made message template started on purpose by the person, like a slash command",
+        N_("A ready-made message template started on purpose by the person, like a slash command."),
     ),
     Case(
-        "search the web for a query the model writes",
+        N_("search the web for a query the model writes"),
         "tool",
         "model",
-        "the model decides when to search and with which words",
+        N_("The model decides when to search and with which words."),
     ),
     Case(
-        "the contents of the file open in the editor",
+        N_("the contents of the file open in the editor"),
         "resource",
         "application",
-        "the editor (the host) knows which file is open and attaches it; nothing needs the model's decision",
+        N_("The editor (the host) knows which file is open and attaches it; nothing needs the model's decision."),
     ),
     Case(
-        "'summarise this thread in three bullets', offered as a button",
+        N_("'summarise this thread in three bullets', offered as a button"),
         "prompt",
         "person",
-        "a template the person chooses; the server only supplies its text and arguments",
+        N_("A template the person chooses; the server only supplies its text and arguments."),
     ),
     Case(
-        "send an e-mail on the person's behalf",
+        N_("send an e-mail on the person's behalf"),
         "tool",
         "model",
-        "an action with an effect: the model proposes it, the host asks the person before it happens",
+        N_("An action with an effect: the model proposes it, the host asks the person before it happens."),
     ),
     Case(
-        "a database table's schema, shown so the model writes correct SQL",
+        N_("a database table's schema, shown so the model writes correct SQL"),
         "resource",
         "application",
-        "reference data the application attaches; reading it changes nothing",
+        N_("Reference data the application attaches; reading it changes nothing."),
     ),
     Case(
-        "'review this pull request for security issues', picked from a list",
+        N_("'review this pull request for security issues', picked from a list"),
         "prompt",
         "person",
-        "a workflow the person starts deliberately; it expands into messages for the model",
+        N_("A workflow the person starts deliberately; it expands into messages for the model."),
     ),
 ]
-PRIMITIVES = ("tool", "resource", "prompt")
-DECIDERS = ("model", "application", "person")
+# The options are English values (the check compares them); the widget shows each through the
+# catalog. resource and prompt stay English in every edition (the primitives' own names).
+PRIMITIVES = (N_("tool"), "resource", "prompt")
+DECIDERS = (N_("model"), N_("application"), N_("person"))
 
 
 def check_primitives(key: str = "primitives"):
@@ -91,7 +95,7 @@ def check_primitives(key: str = "primitives"):
 
     return Choice(
         key,
-        rows={c.capability: ((c.primitive, c.decider), c.why[:1].upper() + c.why[1:] + ".") for c in PRIMITIVE_CASES},
-        columns={"primitive": list(PRIMITIVES), "decided by": list(DECIDERS)},
-        title="For each capability: which primitive, and who decides that it is used?",
+        rows={c.capability: ((c.primitive, c.decider), c.why) for c in PRIMITIVE_CASES},
+        columns={N_("primitive"): list(PRIMITIVES), N_("decided by"): list(DECIDERS)},
+        title=N_("For each capability: which primitive, and who decides that it is used?"),
     )

@@ -213,6 +213,27 @@ def package_template(root: Path):
     return cat
 
 
+def course_titles(fileobj, keywords, comment_tags, options):
+    """Babel's extractor for notebook 00 (babel.cfg): the titles of its `COURSE = [...]` cell,
+    (path, title, minutes) tuples, as messages of the package's catalog.
+
+    The map is written once, in notebook 00's code, where the learner reads it; its titles are
+    shown by `mcp_lab.course.views.course_map`, which looks each up with `_()`, so the Portuguese
+    edition shows them translated with no copy of the list in the package."""
+    import ast
+
+    nb = json.loads(fileobj.read().decode("utf-8"))
+    for cell in nb["cells"]:
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] != "code" or "COURSE = [" not in src:
+            continue
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.Tuple) and len(node.elts) == 3:
+                title = node.elts[1]
+                if isinstance(title, ast.Constant) and isinstance(title.value, str):
+                    yield title.lineno, None, title.value, ["notebook 00's course map: a notebook's title"]
+
+
 # -- catalogs on disk --------------------------------------------------------------------------------
 def _read(path: Path):
     from babel.messages.pofile import read_po

@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Sequence
 from IPython.display import HTML
 
 from mcp_lab.servers.inprocess import course_root
+from mcp_lab.wire.words import _
 
 __all__ = ["integrations", "integrations_chart", "course_map", "missing_from_map", "REFERENCE_PAGES"]
 
@@ -45,10 +46,11 @@ def integrations_chart(
     """Two bars per case, scaled to that case's N x M, so the saving shows at a glance."""
     cases = list(cases)
     height = row * 2 * len(cases) + 10 * len(cases) + 10
+    aria = _("integrations without and with a shared protocol")
     parts = [
         f"<svg xmlns='http://www.w3.org/2000/svg' width='{width + 250}' height='{height}' "
         "font-family='sans-serif' font-size='12' role='img' "
-        "aria-label='integrations without and with a shared protocol'>"
+        f"aria-label='{html.escape(aria)}'>"
     ]
     y = 5
     for n, m in cases:
@@ -71,16 +73,19 @@ def missing_from_map(course: Sequence[tuple[str, str, int]], root: Path = ROOT) 
     on_disk = {
         p.relative_to(root).as_posix() for folder in ("notebooks", "labs") for p in (root / folder).glob("*.ipynb")
     }
-    return sorted(on_disk - REFERENCE_PAGES - {path for path, *_ in course})
+    return sorted(on_disk - REFERENCE_PAGES - {path for path, *_rest in course})
 
 
 def course_map(course: Sequence[tuple[str, str, int]], root: Path = ROOT) -> None:
-    """Print the map in order with its minutes and total; say which files this checkout lacks."""
+    """Print the map in order with its minutes and total; say which files this checkout lacks.
+
+    Each title is shown in the edition's language: babel.cfg extracts notebook 00's titles into
+    the package's catalog (`mcp_lab.course.translate.course_titles`)."""
     for i, (path, title, minutes) in enumerate(course, 1):
-        here = "" if (root / path).exists() else "   (not in this checkout)"
-        print(f"{i:2}. {minutes:3} min  {path:46} {title}{here}")
-    total = sum(minutes for *_, minutes in course)
-    print(f"    {total} min in all, about {total / 60:.1f} hours")
+        here = "" if (root / path).exists() else "   " + _("(not in this checkout)")
+        print(f"{i:2}. {minutes:3} min  {path:46} {_(title)}{here}")
+    total = sum(minutes for *_rest, minutes in course)
+    print("    " + _("{total} min in all, about {hours} hours").format(total=total, hours=f"{total / 60:.1f}"))
     left_out = missing_from_map(course, root)
     if left_out:
-        print("On disk but not on the map (tell the course's maintainers):", ", ".join(left_out))
+        print(_("On disk but not on the map (tell the course's maintainers):"), ", ".join(left_out))

@@ -14,6 +14,7 @@ roots request the list of root URIs to share (`mcp_lab.notebook.client_forms`).
 
 from __future__ import annotations
 
+import html
 import time
 from typing import Callable
 
@@ -22,6 +23,7 @@ from mcp_lab.notebook.form import answer_form as _answer_form
 from mcp_lab.session.mrtr import MAX_ROUNDS, MrtrCall, answering, declared, retry_params
 from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.revisions import MRTR_METHODS
+from mcp_lab.wire.words import _
 
 __all__ = ["Interactive", "interactive"]
 
@@ -104,7 +106,8 @@ class Interactive:
             self.round = this_round
             self._register(this_round)
             self.widget.children = [this_round.widget, self._status]
-            self._status.value = f"<i>round {self.exchange.rounds}: the server is waiting for your answer</i>"
+            waiting = _("round {n}: the server is waiting for your answer").format(n=self.exchange.rounds)
+            self._status.value = f"<i>{html.escape(waiting)}</i>"
             return
         self._finish(None)
 
@@ -119,16 +122,14 @@ class Interactive:
             self._send(declared(retry_params(dict(self.params), interim, responses), self.capabilities))
         except Exception as e:  # a dead server, a deadline: say so under the form, keep the rounds
             self.error = e
-            self._finish(f"The retry failed: {type(e).__name__}: {e}")
+            self._finish(_("The retry failed: {kind}: {error}").format(kind=type(e).__name__, error=e))
 
     def _finish(self, problem: str | None) -> None:
-        import html
-
         f = self.exchange.final
         if problem:
             text = problem
         elif isinstance(f, jsonrpc.Error):
-            text = f"error {f.code}: {f.message}"
+            text = _("error {code}: {message}").format(code=f.code, message=f.message)
         else:
             content = f.result.get("content") or []
             text = " ".join(c.get("text", "") for c in content if isinstance(c, dict)) or "complete"
@@ -156,7 +157,7 @@ class Interactive:
     # -- driving it from code ---------------------------------------------------------------
     def form(self, key: str):
         if self.round is None:
-            raise LookupError("no form is waiting: the call is complete")
+            raise LookupError(_("no form is waiting: the call is complete"))
         return self.round.forms[key]
 
     @property

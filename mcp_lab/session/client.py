@@ -24,6 +24,7 @@ from mcp_lab.wire.errors import ConnectionClosed, TransportClosed
 from mcp_lab.wire.jsonrpc import DeadlineExceeded, ProtocolError, Request
 from mcp_lab.wire.revisions import Era
 from mcp_lab.wire.trace import Trace
+from mcp_lab.wire.words import N_, _
 
 __all__ = ["Client", "DEFAULT_CAPABILITIES"]
 
@@ -334,7 +335,7 @@ class Client:
         if isinstance(msg, (jsonrpc.Result, jsonrpc.Error)) and mid in self.abandoned:
             self.abandoned.discard(mid)
             self.pending.resolve(mid)
-            note = "a late answer to a request this client gave up on after its deadline"
+            note = N_("a late answer to a request this client gave up on after its deadline")
         elif isinstance(msg, jsonrpc.Result) and not legacy:
             rt = msg.result.get("resultType")
             if rt is None:
@@ -384,13 +385,21 @@ class Client:
                 tail = " | ".join(self.transport.stderr_lines[-STDERR_TAIL:])
                 if starting and not self._heard:
                     raise DeadlineExceeded(
-                        f"the server did not start: no answer to its first request ({method}) within the "
-                        f"start-up deadline of {self.start_timeout:g} s (connect(start_timeout=...))"
-                        + (f"; its stderr ended with: {tail}" if tail else "; it wrote nothing on stderr")
+                        _(
+                            "the server did not start: no answer to its first request ({method}) within the "
+                            "start-up deadline of {seconds} s (connect(start_timeout=...))"
+                        ).format(method=method, seconds=f"{self.start_timeout:g}")
+                        + (
+                            _("; its stderr ended with: {tail}").format(tail=tail)
+                            if tail
+                            else _("; it wrote nothing on stderr")
+                        )
                     )
                 raise DeadlineExceeded(
-                    f"no answer to {method} (id {rid!r}) within {timeout:g} s"
-                    + (f"; the server's stderr ended with: {tail}" if tail else "")
+                    _("no answer to {method} (id {id}) within {seconds} s").format(
+                        method=method, id=repr(rid), seconds=f"{timeout:g}"
+                    )
+                    + (_("; the server's stderr ended with: {tail}").format(tail=tail) if tail else "")
                 )
             try:
                 ev = self.read_event(remaining)

@@ -37,6 +37,7 @@ from mcp_lab.wire import jsonrpc
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Diagram, Trace
 from mcp_lab.wire.trace_views import CELL_STYLE, TABLE_STYLE, code_html
+from mcp_lab.wire.words import _, ngettext
 from mcp_lab.wire.wrapping import soft_html, wrap
 
 __all__ = ["isolated", "Isolation", "Row"]
@@ -111,12 +112,12 @@ class Row:
     def summary(self) -> str:
         """One line: what came back."""
         if self.error is not None:
-            return f"no answer: {self.error}"
+            return _("no answer: {error}").format(error=self.error)
         if isinstance(self.answer, jsonrpc.Error):
-            return f"error {self.answer.code}: {self.answer.message}"
+            return _("error {code}: {message}").format(code=self.answer.code, message=self.answer.message)
         r = self.result or {}
         rt = r.get("resultType")
-        head = rt if rt else "result [no resultType]"
+        head = rt if rt else _("result [no resultType]")
         if r.get("isError"):
             head += " (isError)"
         text = self.text
@@ -150,7 +151,7 @@ class Isolation:
         return self.trace.mermaid()
 
     def text(self) -> str:
-        out = [f"isolated({self.server}): {len(self.rows)} message(s), one fresh process each"]
+        out = [f"isolated({self.server}): {self._count()}"]
         for r in self.rows:
             out.append(f"{r.label} (pid {r.pid}, {r.elapsed_ms:.0f} ms)")
             out.append(f"  -> {r.request}")
@@ -159,7 +160,7 @@ class Isolation:
             if r.error is not None:
                 out.append(f"  !! {r.error}")
             for n in r.noise:
-                out.append(f"  <! {n}   # not an MCP message: stdout must carry only MCP")
+                out.append(f"  <! {n}   # " + _("not an MCP message: stdout must carry only MCP"))
             for s in r.stderr:
                 out.append(f"  .. {s}")
         return "\n".join(out)
@@ -173,6 +174,10 @@ class Isolation:
             + "; ".join(f"{r.label} {r.method} -> {r.summary[:40]}" for r in self.rows)
             + ">"
         )
+
+    def _count(self) -> str:
+        n = len(self.rows)
+        return ngettext("{n} message, one fresh process each", "{n} messages, one fresh process each", n).format(n=n)
 
     def _repr_html_(self) -> str:
         def code(s: str | None) -> str:
@@ -189,7 +194,8 @@ class Isolation:
             colour = "#fce8e6" if (r.error or isinstance(r.answer, jsonrpc.Error) or r.is_error) else "#e6f4ea"
             answer = f"<b>{soft_html(r.summary)}</b><br>{code(r.answer_line)}"
             if r.noise:
-                answer += "".join(f"<br><i>stdout noise:</i> {code(n)}" for n in r.noise)
+                noise = html.escape(_("stdout noise:"))
+                answer += "".join(f"<br><i>{noise}</i> {code(n)}" for n in r.noise)
             # One block per stderr line: a line wraps between words, and the next starts afresh.
             stderr = "".join(f"<div style='margin-bottom:2px'>{code(s)}</div>" for s in r.stderr)
             rows.append(
@@ -199,12 +205,9 @@ class Isolation:
                 f"<td style='{CELL_STYLE};font-size:11px;color:#555;min-width:24ch'>{stderr}</td>"
                 f"<td style='text-align:right;vertical-align:top'>{r.elapsed_ms:.0f}</td></tr>"
             )
-        head = (
-            f"<tr><th {td}>process</th><th {td}>request (exact line)</th>"
-            f"<th {td}>answer (exact line)</th><th {td}>stderr</th>"
-            f"<th {td}>spawn to answer, ms</th></tr>"
-        )
-        title = f"<b>isolated({html.escape(self.server)})</b>: {len(self.rows)} message(s), one fresh process each"
+        heads = [_("process"), _("request (exact line)"), _("answer (exact line)"), "stderr", _("spawn to answer, ms")]
+        head = "<tr>" + "".join(f"<th {td}>{html.escape(h)}</th>" for h in heads) + "</tr>"
+        title = f"<b>isolated({html.escape(self.server)})</b>: {html.escape(self._count())}"
         return f"{title}<table style='{TABLE_STYLE}'>{head}{''.join(rows)}</table>"
 
 
@@ -215,7 +218,8 @@ def _labels(n: int, given: Sequence[str] | None) -> list[str]:
             raise ValueError(f"labels has {len(given)} item(s) but there are {n} message(s)")
         return given
     letters = string.ascii_uppercase
-    return [f"process {letters[i]}" if i < 26 else f"process {i + 1}" for i in range(n)]
+    # The learner reads these in every view (and the diagram's lifelines): the edition's words.
+    return [_("process {name}").format(name=letters[i] if i < 26 else i + 1) for i in range(n)]
 
 
 def _normalise(message: Any, index: int) -> tuple[str, dict | None, bool]:
@@ -273,7 +277,7 @@ def isolated(
     names = _labels(len(messages), labels)
     rows: list[Row] = []
     # One Trace for the whole run, owned here: every process records into it, on one clock.
-    trace = Trace(title=f"isolated({_server_name(server)}): one process per message")
+    trace = Trace(title=f"isolated({_server_name(server)}): " + _("one process per message"))
     for i, (message, label) in enumerate(zip(messages, names)):
         if callable(message):
             message = message(list(rows))
@@ -306,7 +310,7 @@ def isolated(
                 elif ev.kind == "noise":
                     row.noise.append(ev.line)
             row.stderr = list(client.stderr)
-            row.trace = Trace(mine, title=f"{label}: one process")
+            row.trace = Trace(mine, title=_("{label}: one process").format(label=label))
         rows.append(row)
     return Isolation(_server_name(server), rows, trace)
 

@@ -309,9 +309,10 @@ class Trace:
         """The HTML table a notebook shows for this trace (the public name of `_repr_html_`)."""
         return trace_views.as_html(self)
 
-    def mermaid(self, *, client: str = "client", limit: int | None = None) -> "Diagram":
-        """A sequence diagram: one lifeline for the client, one per server peer; with `limit`,
-        only the last `limit` events (and a note counting the rest)."""
+    def mermaid(self, *, client: str | None = None, limit: int | None = None) -> "Diagram":
+        """A sequence diagram: one lifeline for the client ("client" in the edition's language
+        unless named), one per server peer; with `limit`, only the last `limit` events (and a
+        note counting the rest)."""
         return trace_views.as_mermaid(self, client=client, limit=limit)
 
     # -- on disk (a cassette: the file format and its I/O live in the session layer) -------------

@@ -45,7 +45,7 @@ def as_text(trace, width: int | None = None) -> str:
         line = e.line
         if e.kind == "http" and e.note:
             line = e.note  # the raw exchange spans many lines: see e.line, or the HTML view
-        extra = f"   # {e.note}" if e.note and e.kind not in ("note", "http") else ""
+        extra = f"   # {_(e.note)}" if e.note and e.kind not in ("note", "http") else ""
         head = f"{e.t * 1000:9.1f} ms {ARROW.get(e.kind, '  ')} "
         body = f"{who}{line}{rt}{extra}"
         if width is None:
@@ -136,7 +136,8 @@ def as_html(trace) -> str:
         if len(e.line) > FOLD or (e.kind == "http" and "\n" in e.line):
             text = f"<details><summary>{code_html(wrap(e.line, FOLD)[0] + '…')}</summary>{text}</details>"
         rt = f"{e.elapsed_ms:.1f}" if e.elapsed_ms is not None else ""
-        note = f"<br><i>{html.escape(e.note)}</i>" if e.note and e.kind not in ("note", "http") else ""
+        # A note is recorded in English (code reads it); a marked one shows in the edition's language.
+        note = f"<br><i>{html.escape(_(e.note))}</i>" if e.note and e.kind not in ("note", "http") else ""
         rows.append(
             f"<tr style='background:{style.get(e.kind, '#fff')};{CELL_STYLE}'>"
             f"<td style='text-align:right;vertical-align:top;white-space:nowrap'>{e.t * 1000:.1f}</td>"
@@ -195,7 +196,7 @@ MERMAID_INIT = (
 )
 
 
-def as_mermaid(trace, *, client: str = "client", limit: int | None = None) -> "Diagram":
+def as_mermaid(trace, *, client: str | None = None, limit: int | None = None) -> "Diagram":
     """A sequence diagram: one lifeline for the client, one per server peer.
 
     `limit` keeps the diagram to a page: only the last `limit` events are drawn, after a note
@@ -206,12 +207,15 @@ def as_mermaid(trace, *, client: str = "client", limit: int | None = None) -> "D
         return "P" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
     label = mermaid_label
+    client = _("client") if client is None else client
     lines = ["sequenceDiagram", f"    {MERMAID_INIT}", f"    participant C as {label(client)}"]
     for p in trace.peers:
         lines.append(f"    participant {ident(p)} as {label(p)}")
     events = list(trace)
     if limit is not None and len(events) > limit:
-        lines.append(f"    Note over C: {label(f'{len(events) - limit} earlier events left out')}")
+        left_out = len(events) - limit
+        gone = ngettext("{n} earlier event left out", "{n} earlier events left out", left_out).format(n=left_out)
+        lines.append(f"    Note over C: {label(gone)}")
         events = events[len(events) - limit :]
     for e in events:
         p = ident(e.peer)
@@ -224,13 +228,15 @@ def as_mermaid(trace, *, client: str = "client", limit: int | None = None) -> "D
                 extra = f" {e.message.message}"
             lines.append(f"    {p}{arrow}C: {label(e.summary + extra)}")
         elif e.kind == "noise":
-            lines.append(f"    {p}--xC: {label('stdout noise: ' + e.line)}")
+            noise = _("stdout noise: {line}").format(line=e.line)
+            lines.append(f"    {p}--xC: {label(noise)}")
         elif e.kind == "stderr":
             lines.append(f"    Note over {p}: {label('stderr: ' + e.line)}")
         elif e.kind == "note":
             lines.append(f"    Note over C: {label(e.line)}")
         elif e.kind == "http":
-            lines.append(f"    Note over C,{p}: {label(e.note or 'HTTP exchange')}")
+            exchange = e.note or _("HTTP exchange")
+            lines.append(f"    Note over C,{p}: {label(exchange)}")
     return Diagram("\n".join(lines))
 
 
