@@ -47,9 +47,9 @@ from mcp_lab.servers.calendar import Refusal, check_meta, dump_line as dump, err
 SERVER_INFO = {"name": "lab08-rooms", "version": "0.1.0"}
 FREE_ROOMS = ["Aurora", "Borealis", "Cosmos"]
 
-# Todo processo deste servidor precisa compartilhar a chave, ou uma nova tentativa que caia em outro processo
+# Todo processo deste servidor precisa compartilhar a chave, senão uma nova tentativa que caísse em outro processo
 # não conseguiria verificar o estado.  Um servidor real a carrega de um cofre de segredos; o lab a lê do
-# ambiente, com um valor fixo de reserva, para que `python server.py` simplesmente funcione.
+# ambiente, com um valor padrão fixo, para que `python server.py` simplesmente funcione.
 SECRET = os.environ.get("LAB08_SECRET", "lab-08-not-a-real-secret").encode()
 
 TOOL = {
