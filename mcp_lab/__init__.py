@@ -35,11 +35,14 @@ from mcp_lab.wire.errors import (
     TransportClosed,
 )
 
-# LEGACY is the old name of LEGACY_VERSION (a version, not an era), kept for notebook 06's import.
-from mcp_lab.wire.revisions import LATEST, LEGACY, LEGACY_VERSION, Era, meta
+from mcp_lab.wire.revisions import LATEST, LEGACY_VERSION, Era, meta
 from mcp_lab.wire.trace import Event, Trace
 
 __version__ = "0.1.0"
+
+# The old name of LEGACY_VERSION (a version, not an era), kept for notebook 06's import; the
+# package itself says LEGACY_VERSION, and Era.LEGACY is the era.
+LEGACY = LEGACY_VERSION
 
 __all__ = [
     "connect", "probe", "probe_http", "isolated", "cost", "serve_http", "replay", "diff", "cassette", "check",

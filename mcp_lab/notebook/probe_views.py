@@ -23,9 +23,9 @@ BADGE_STYLE = "background:{colour};color:#fff;padding:1px 6px;border-radius:3px"
 CELL_STYLE = "text-align:left"
 
 
-def _badge(era: str | None) -> str:
-    colour = ERA_COLOURS.get(era or "", UNKNOWN_COLOUR)
-    word = era or _("unknown")
+def _badge(era: Era | None) -> str:
+    colour = ERA_COLOURS.get(era, UNKNOWN_COLOUR) if era is not None else UNKNOWN_COLOUR
+    word = str(era) if era is not None else _("unknown")
     return f"<span style='{BADGE_STYLE.format(colour=colour)}'>{html.escape(word)}</span>"
 
 

@@ -41,7 +41,10 @@ class ExchangeDiff:
     @property
     def label(self) -> str:
         """What was asked, as sent: the new side when there is one (a replay's real request)."""
-        return (self.right or self.left).label
+        side = self.right if self.right is not None else self.left
+        if side is None:
+            raise ValueError("an ExchangeDiff has at least one side")
+        return side.label
 
 
 @dataclass

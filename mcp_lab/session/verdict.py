@@ -185,7 +185,7 @@ class Reasoning:
 
     def verdict(
         self,
-        era: str | Era | None,
+        era: Era | None,
         version: str | None,
         caps: dict | None = None,
         info: dict | None = None,
