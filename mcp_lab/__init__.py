@@ -10,7 +10,7 @@ package (``wire/`` sans-IO, ``transport/``, ``session/``, ``notebook/``, ``token
 ``servers/``) and is re-exported here. No module inside the package imports this one.
 
 `import mcp_lab` is cheap: only the sans-IO wire layer (stdlib only) and the session layer's
-registry of notebook views (``session/views.py``, a dict) are imported eagerly; the rest of the
+registry of notebook views (``wire/views.py``, a dict) are imported eagerly; the rest of the
 session layer, tiktoken, ipywidgets, httpx and the official SDK are loaded on first attribute
 access (PEP 562).
 """
@@ -20,9 +20,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from mcp_lab.session import views as _session_views
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire import trace as _trace
+from mcp_lab.wire import views as _views
 from mcp_lab.wire import words as _words
 from mcp_lab.wire.errors import (
     DeadlineExceeded,
@@ -34,7 +34,6 @@ from mcp_lab.wire.errors import (
     RoundsExceeded,
     TransportClosed,
 )
-
 from mcp_lab.wire.revisions import LATEST, LEGACY_VERSION, Era, meta
 from mcp_lab.wire.trace import Event, Trace
 
@@ -92,9 +91,18 @@ _trace.use_default_listener(importlib.import_module("mcp_lab.session.trace_liste
 # notebook layer chooses the language and reads the catalog, at the first lookup; the wire layer
 # only looks up. An English kernel never imports more than the choice itself.
 _words.use_catalogs(lambda: importlib.import_module("mcp_lab.notebook.i18n").active_catalog())
-# A probe's Verdict is drawn for Jupyter by the notebook layer, loaded at the first drawing; the
-# session layer names no layer above it.
-_session_views.use_html_view("verdict", lambda: importlib.import_module("mcp_lab.notebook.probe_views").verdict_html)
+# The objects of the lower layers are drawn for Jupyter by the notebook layer, each view module
+# loaded at its first drawing; no layer below notebook/ names it (tests/test_views_in_notebook.py).
+_HTML_VIEWS = {
+    "verdict": ("mcp_lab.notebook.probe_views", "verdict_html"),
+    "diff": ("mcp_lab.notebook.diff_views", "diff_html"),
+    "isolation": ("mcp_lab.notebook.isolate_views", "isolation_html"),
+    "http-exchange": ("mcp_lab.notebook.http_views", "exchange_html"),
+    "check-report": ("mcp_lab.notebook.check_views", "check_report_html"),
+}
+for _kind, (_module, _name) in _HTML_VIEWS.items():
+    _views.use_html_view(_kind, lambda m=_module, n=_name: getattr(importlib.import_module(m), n))
+del _kind, _module, _name
 
 
 def __getattr__(name: str) -> Any:

@@ -2,7 +2,7 @@
 said, the steps as a numbered list, and the full trace one click away.
 
 `verdict_html(v)` is what `Verdict._repr_html_` returns: the package facade names it to the
-session layer (`mcp_lab.session.verdict.use_html_view`), which imports nothing from here.
+registry `mcp_lab.wire.views` under "verdict"; the session layer imports nothing from here.
 """
 
 from __future__ import annotations

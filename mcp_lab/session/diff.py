@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from mcp_lab.session import cassette
 from mcp_lab.session.exchanges import RpcExchange, exchanges
-from mcp_lab.wire import jsondiff
+from mcp_lab.wire import jsondiff, views
 from mcp_lab.wire.jsondiff import Change, view_rules
 from mcp_lab.wire.trace import Trace
 
@@ -102,10 +102,9 @@ class TraceDiff:
     def __repr__(self) -> str:
         return f"<TraceDiff {self.headline()}>"
 
-    def _repr_html_(self) -> str:
-        from mcp_lab.session.diff_views import diff_html  # imported when a notebook shows a diff
-
-        return diff_html(self)
+    def _repr_html_(self) -> str | None:
+        """Jupyter's view, drawn by the notebook layer (`mcp_lab.notebook.diff_views`)."""
+        return views.html("diff", self)
 
 
 # -- comparing ----------------------------------------------------------------------------------
