@@ -18,7 +18,7 @@ access (PEP 562).
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Callable
 
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire import trace as _trace
@@ -100,8 +100,15 @@ _HTML_VIEWS = {
     "http-exchange": ("mcp_lab.notebook.http_views", "exchange_html"),
     "check-report": ("mcp_lab.notebook.check_views", "check_report_html"),
 }
+
+
+def _view_in(module: str, name: str) -> Callable[[], Callable[[Any], str]]:
+    """The provider of a view: `name` in `module`, imported when first called."""
+    return lambda: getattr(importlib.import_module(module), name)
+
+
 for _kind, (_module, _name) in _HTML_VIEWS.items():
-    _views.use_html_view(_kind, lambda m=_module, n=_name: getattr(importlib.import_module(m), n))
+    _views.use_html_view(_kind, _view_in(_module, _name))
 del _kind, _module, _name
 
 
