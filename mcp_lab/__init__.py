@@ -10,7 +10,7 @@ package (``wire/`` sans-IO, ``transport/``, ``session/``, ``notebook/``, ``token
 ``servers/``) and is re-exported here. No module inside the package imports this one.
 
 `import mcp_lab` is cheap: only the sans-IO wire layer (stdlib only) and the session layer's
-registry of notebook views (``session/views.py``, a dict) are imported eagerly; the rest of the
+registry of notebook views (``wire/views.py``, a dict) are imported eagerly; the rest of the
 session layer, tiktoken, ipywidgets, httpx and the official SDK are loaded on first attribute
 access (PEP 562).
 """
@@ -18,11 +18,11 @@ access (PEP 562).
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Callable
 
-from mcp_lab.session import views as _session_views
 from mcp_lab.wire import jsonrpc, revisions
 from mcp_lab.wire import trace as _trace
+from mcp_lab.wire import views as _views
 from mcp_lab.wire import words as _words
 from mcp_lab.wire.errors import (
     DeadlineExceeded,
@@ -34,12 +34,14 @@ from mcp_lab.wire.errors import (
     RoundsExceeded,
     TransportClosed,
 )
-
-# LEGACY is the old name of LEGACY_VERSION (a version, not an era), kept for notebook 06's import.
-from mcp_lab.wire.revisions import LATEST, LEGACY, LEGACY_VERSION, Era, meta
+from mcp_lab.wire.revisions import LATEST, LEGACY_VERSION, Era, meta
 from mcp_lab.wire.trace import Event, Trace
 
 __version__ = "0.1.0"
+
+# The old name of LEGACY_VERSION (a version, not an era), kept for notebook 06's import; the
+# package itself says LEGACY_VERSION, and Era.LEGACY is the era.
+LEGACY = LEGACY_VERSION
 
 __all__ = [
     "connect", "probe", "probe_http", "isolated", "cost", "serve_http", "replay", "diff", "cassette", "check",
@@ -89,9 +91,25 @@ _trace.use_default_listener(importlib.import_module("mcp_lab.session.trace_liste
 # notebook layer chooses the language and reads the catalog, at the first lookup; the wire layer
 # only looks up. An English kernel never imports more than the choice itself.
 _words.use_catalogs(lambda: importlib.import_module("mcp_lab.notebook.i18n").active_catalog())
-# A probe's Verdict is drawn for Jupyter by the notebook layer, loaded at the first drawing; the
-# session layer names no layer above it.
-_session_views.use_html_view("verdict", lambda: importlib.import_module("mcp_lab.notebook.probe_views").verdict_html)
+# The objects of the lower layers are drawn for Jupyter by the notebook layer, each view module
+# loaded at its first drawing; no layer below notebook/ names it (tests/test_views_in_notebook.py).
+_HTML_VIEWS = {
+    "verdict": ("mcp_lab.notebook.probe_views", "verdict_html"),
+    "diff": ("mcp_lab.notebook.diff_views", "diff_html"),
+    "isolation": ("mcp_lab.notebook.isolate_views", "isolation_html"),
+    "http-exchange": ("mcp_lab.notebook.http_views", "exchange_html"),
+    "check-report": ("mcp_lab.notebook.check_views", "check_report_html"),
+}
+
+
+def _view_in(module: str, name: str) -> Callable[[], Callable[[Any], str]]:
+    """The provider of a view: `name` in `module`, imported when first called."""
+    return lambda: getattr(importlib.import_module(module), name)
+
+
+for _kind, (_module, _name) in _HTML_VIEWS.items():
+    _views.use_html_view(_kind, _view_in(_module, _name))
+del _kind, _module, _name
 
 
 def __getattr__(name: str) -> Any:

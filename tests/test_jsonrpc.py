@@ -172,7 +172,7 @@ def test_meta_builder_has_the_required_keys():
 
 def test_eras():
     assert revisions.era_of(revisions.LATEST) == "modern"
-    assert revisions.era_of(revisions.LEGACY) == "legacy"
+    assert revisions.era_of(revisions.LEGACY_VERSION) == "legacy"
     assert revisions.era_of("1900-01-01") is None
     assert "initialize" in revisions.LEGACY_ONLY_METHODS and "ping" in revisions.LEGACY_ONLY_METHODS
     assert "server/discover" in revisions.MODERN_REQUEST_METHODS

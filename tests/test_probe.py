@@ -60,7 +60,7 @@ def test_reference_server_is_legacy_by_fallback_after_32601(everything_available
         assert isinstance(err, jsonrpc.Error) and err.code == jsonrpc.METHOD_NOT_FOUND
         # the fallback is a legacy method, so it asks the newest legacy version, not 2026-07-28
         asked = json.loads(v.trace.sent[1])["params"]["protocolVersion"]
-        assert asked == revisions.LEGACY == "2025-11-25", f"initialize asked {asked!r}"
+        assert asked == revisions.LEGACY_VERSION == "2025-11-25", f"initialize asked {asked!r}"
         assert init.result["protocolVersion"] == "2025-11-25"
         assert (
             v.server_info["name"] == "mcp-servers/everything"

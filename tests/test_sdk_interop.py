@@ -420,6 +420,6 @@ def test_sdk_client_falls_back_to_initialize_after_a_discover_result_with_no_mut
         "the deviation notebook 06 section 10 teaches; update the notebook and this test"
     )
     assert received[0]["params"]["_meta"][revisions.PROTOCOL_VERSION_KEY] == revisions.LATEST
-    assert received[1]["params"]["protocolVersion"] == revisions.LEGACY
-    assert version == revisions.LEGACY == "2025-11-25"
+    assert received[1]["params"]["protocolVersion"] == revisions.LEGACY_VERSION
+    assert version == revisions.LEGACY_VERSION == "2025-11-25"
     assert said.startswith("served under 2025-11-25"), said

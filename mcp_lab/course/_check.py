@@ -8,13 +8,13 @@ order -- what was expected, what came back, which rule of the specification says
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
+from mcp_lab.wire import views
 from mcp_lab.wire.words import _, ngettext
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class CheckReport:
     rows: list[Row] = field(default_factory=list)
 
     def text(self) -> str:
-        lines = [self._headline(self.server) + ":"]
+        lines = [self.headline(self.server) + ":"]
         ok = _("ok")
         lines += [f"  {ok}  {p}" for p in self.passed]
         return "\n".join(lines)
@@ -51,13 +51,12 @@ class CheckReport:
     def __repr__(self) -> str:
         return f"<CheckReport {self.server}: {len(self.passed)} expectations met>"
 
-    def _repr_html_(self) -> str:
-        # A word, not an emoji: a machine without an emoji font would show a blank box.
-        mark = "<b style='color:#2e7d32'>{}</b>".format(_("ok"))
-        items = "".join(f"<li>{mark} {html.escape(p)}</li>" for p in self.passed)
-        return f"<b>{self._headline(html.escape(self.server))}</b><ul>{items}</ul>"
+    def _repr_html_(self) -> str | None:
+        """Jupyter's view, drawn by the notebook layer (`mcp_lab.notebook.check_views`)."""
+        return views.html("check-report", self)
 
-    def _headline(self, server: str) -> str:
+    def headline(self, server: str) -> str:
+        """ "All n expectations met by `server`" (the caller escapes `server` for a page)."""
         n = len(self.passed)
         return ngettext("All {n} expectation met by {server}", "All {n} expectations met by {server}", n).format(
             n=n, server=server

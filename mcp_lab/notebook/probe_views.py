@@ -2,7 +2,7 @@
 said, the steps as a numbered list, and the full trace one click away.
 
 `verdict_html(v)` is what `Verdict._repr_html_` returns: the package facade names it to the
-session layer (`mcp_lab.session.verdict.use_html_view`), which imports nothing from here.
+registry `mcp_lab.wire.views` under "verdict"; the session layer imports nothing from here.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ BADGE_STYLE = "background:{colour};color:#fff;padding:1px 6px;border-radius:3px"
 CELL_STYLE = "text-align:left"
 
 
-def _badge(era: str | None) -> str:
-    colour = ERA_COLOURS.get(era or "", UNKNOWN_COLOUR)
-    word = era or _("unknown")
+def _badge(era: Era | None) -> str:
+    colour = ERA_COLOURS.get(era, UNKNOWN_COLOUR) if era is not None else UNKNOWN_COLOUR
+    word = str(era) if era is not None else _("unknown")
     return f"<span style='{BADGE_STYLE.format(colour=colour)}'>{html.escape(word)}</span>"
 
 

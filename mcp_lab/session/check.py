@@ -31,7 +31,7 @@ table the conformance classifier reads too), and takes the row's verdict for the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from mcp_lab.wire import jsonrpc, severity
 from mcp_lab.wire.revisions import Era
@@ -242,7 +242,7 @@ class _CheckRun:
                         "basic/transports/stdio#receiving-messages",
                     )
                 continue
-            sender = "client" if e.kind == "send" else "server"
+            sender: Literal["client", "server"] = "client" if e.kind == "send" else "server"
             obj = e.message.to_dict() if e.message is not None else e.line
             f = checker.feed(obj, sender=sender, line=e.line)
             if sender != "server":
@@ -275,6 +275,8 @@ def check(
     verdict = probe(server, timeout=min(timeout, 5.0), refresh=True, **kw)
     try:
         c = verdict.client
+        if c is None:  # probe() hands back its open client; a Verdict without one cannot be exercised
+            raise RuntimeError(f"{verdict.server}: the probe kept no client to check with")
         c.timeout = timeout
         report = ServerCheckReport(
             verdict.server, verdict.era, verdict.version, dict(verdict.capabilities), trace=c.trace

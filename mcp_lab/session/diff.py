@@ -21,7 +21,7 @@ from typing import Any, Iterable
 
 from mcp_lab.session import cassette
 from mcp_lab.session.exchanges import RpcExchange, exchanges
-from mcp_lab.wire import jsondiff
+from mcp_lab.wire import jsondiff, views
 from mcp_lab.wire.jsondiff import Change, view_rules
 from mcp_lab.wire.trace import Trace
 
@@ -41,7 +41,10 @@ class ExchangeDiff:
     @property
     def label(self) -> str:
         """What was asked, as sent: the new side when there is one (a replay's real request)."""
-        return (self.right or self.left).label
+        side = self.right if self.right is not None else self.left
+        if side is None:
+            raise ValueError("an ExchangeDiff has at least one side")
+        return side.label
 
 
 @dataclass
@@ -99,10 +102,9 @@ class TraceDiff:
     def __repr__(self) -> str:
         return f"<TraceDiff {self.headline()}>"
 
-    def _repr_html_(self) -> str:
-        from mcp_lab.session.diff_views import diff_html  # imported when a notebook shows a diff
-
-        return diff_html(self)
+    def _repr_html_(self) -> str | None:
+        """Jupyter's view, drawn by the notebook layer (`mcp_lab.notebook.diff_views`)."""
+        return views.html("diff", self)
 
 
 # -- comparing ----------------------------------------------------------------------------------

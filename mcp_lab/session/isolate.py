@@ -27,22 +27,17 @@ crash is an outcome worth showing.
 
 from __future__ import annotations
 
-import html
 import string
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from mcp_lab.wire import jsonrpc
+from mcp_lab.wire import jsonrpc, views
 from mcp_lab.wire.errors import McpError
 from mcp_lab.wire.trace import Diagram, Trace
-from mcp_lab.wire.trace_views import CELL_STYLE, TABLE_STYLE, code_html
 from mcp_lab.wire.words import _, ngettext
-from mcp_lab.wire.wrapping import soft_html, wrap
 
 __all__ = ["isolated", "Isolation", "Row"]
-
-_FOLD = 120  # characters of a line shown before folding in the HTML table
 
 
 @dataclass
@@ -125,7 +120,8 @@ class Row:
 
 
 class Isolation:
-    """The rows of one `isolated()` run, with three renderings (HTML table, text, mermaid)."""
+    """The rows of one `isolated()` run: as text, as a mermaid diagram, and as an HTML table
+    drawn by the notebook layer (`mcp_lab.notebook.isolate_views`)."""
 
     def __init__(self, server: str, rows: list[Row], trace: Trace):
         self.server = server
@@ -151,7 +147,7 @@ class Isolation:
         return self.trace.mermaid()
 
     def text(self) -> str:
-        out = [f"isolated({self.server}): {self._count()}"]
+        out = [f"isolated({self.server}): {self.count_line()}"]
         for r in self.rows:
             out.append(f"{r.label} (pid {r.pid}, {r.elapsed_ms:.0f} ms)")
             out.append(f"  -> {r.request}")
@@ -175,40 +171,14 @@ class Isolation:
             + ">"
         )
 
-    def _count(self) -> str:
+    def count_line(self) -> str:
+        """'3 messages, one fresh process each', in the edition's language."""
         n = len(self.rows)
         return ngettext("{n} message, one fresh process each", "{n} messages, one fresh process each", n).format(n=n)
 
-    def _repr_html_(self) -> str:
-        def code(s: str | None) -> str:
-            if not s:
-                return ""
-            if len(s) <= _FOLD:
-                return code_html(s)
-            # The folded preview ends between tokens, like every other break.
-            return f"<details><summary>{code_html(wrap(s, _FOLD)[0] + '…')}</summary>{code_html(s)}</details>"
-
-        td = f"style='{CELL_STYLE}'"
-        rows = []
-        for r in self.rows:
-            colour = "#fce8e6" if (r.error or isinstance(r.answer, jsonrpc.Error) or r.is_error) else "#e6f4ea"
-            answer = f"<b>{soft_html(r.summary)}</b><br>{code(r.answer_line)}"
-            if r.noise:
-                noise = html.escape(_("stdout noise:"))
-                answer += "".join(f"<br><i>{noise}</i> {code(n)}" for n in r.noise)
-            # One block per stderr line: a line wraps between words, and the next starts afresh.
-            stderr = "".join(f"<div style='margin-bottom:2px'>{code(s)}</div>" for s in r.stderr)
-            rows.append(
-                f"<tr><td style='{CELL_STYLE};white-space:nowrap'><b>{html.escape(r.label)}</b><br>pid {r.pid}</td>"
-                f"<td {td}><b>{html.escape(r.method)}</b><br>{code(r.request)}</td>"
-                f"<td style='{CELL_STYLE};background:{colour}'>{answer}</td>"
-                f"<td style='{CELL_STYLE};font-size:11px;color:#555;min-width:24ch'>{stderr}</td>"
-                f"<td style='text-align:right;vertical-align:top'>{r.elapsed_ms:.0f}</td></tr>"
-            )
-        heads = [_("process"), _("request (exact line)"), _("answer (exact line)"), "stderr", _("spawn to answer, ms")]
-        head = "<tr>" + "".join(f"<th {td}>{html.escape(h)}</th>" for h in heads) + "</tr>"
-        title = f"<b>isolated({html.escape(self.server)})</b>: {html.escape(self._count())}"
-        return f"{title}<table style='{TABLE_STYLE}'>{head}{''.join(rows)}</table>"
+    def _repr_html_(self) -> str | None:
+        """Jupyter's view, drawn by the notebook layer (`mcp_lab.notebook.isolate_views`)."""
+        return views.html("isolation", self)
 
 
 def _labels(n: int, given: Sequence[str] | None) -> list[str]:

@@ -216,7 +216,7 @@ class _Run(Reasoning):
             return self.discovered(d, answer)
         if d.next is era.Next.MODERN_REFUSED:
             return self.verdict(era.Era.MODERN, asked)
-        return self.handshake(revisions.LEGACY, probed=True)
+        return self.handshake(revisions.LEGACY_VERSION, probed=True)
 
     def steps_of(self, d: era.Decision) -> None:
         for reason in d.reasons:
@@ -294,7 +294,7 @@ class _Run(Reasoning):
             "no server/discover sent"
         )
         if hit.era == era.Era.LEGACY:
-            return self.handshake(revisions.LEGACY, probed=False, cached=True)
+            return self.handshake(revisions.LEGACY_VERSION, probed=False, cached=True)
         return self.verdict(
             hit.era,
             hit.version,

@@ -148,8 +148,8 @@ class _HttpRun(Reasoning):
         # A legacy method asks a legacy version: the newest handshake-era revision, as the stdio
         # probe does. Asking 2026-07-28 here would let a dual-era server echo it, and the legacy
         # session would then carry a modern MCP-Protocol-Version header. Accept what it picks.
-        params = {"protocolVersion": revisions.LEGACY, "capabilities": {}, "clientInfo": c.client_info}
-        self.step(f"fall back to initialize, asking for {revisions.LEGACY}, the newest handshake-era revision")
+        params = {"protocolVersion": revisions.LEGACY_VERSION, "capabilities": {}, "clientInfo": c.client_info}
+        self.step(f"fall back to initialize, asking for {revisions.LEGACY_VERSION}, the newest handshake-era revision")
         status, answer, ex = self.send("initialize", params, meta=False)
         d = era.decide_initialize_refused(answer, http=era.HttpReply(status))
         if d is not None:

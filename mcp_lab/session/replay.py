@@ -84,7 +84,7 @@ def recorded_era(steps: Iterable[RpcExchange]) -> Era | None:
 def _plain(x: RpcExchange) -> Step:
     if x.kind == "raw":
         return Step(x.peer, "raw", None, None, x, line=x.request_line)
-    return Step(x.peer, x.kind, x.method, copy.deepcopy(x.request.get("params")), x)
+    return Step(x.peer, x.kind, x.method, copy.deepcopy((x.request or {}).get("params")), x)
 
 
 def convert(
@@ -103,7 +103,8 @@ def convert(
 
 
 def _to_modern(recorded: list[RpcExchange]) -> tuple[list[Step], list[str]]:
-    caps, info = {}, dict(revisions.DEFAULT_CLIENT_INFO)
+    caps: dict = {}
+    info = dict(revisions.DEFAULT_CLIENT_INFO)
     for x in recorded:
         if x.method == "initialize":
             caps = x.params.get("capabilities") or {}
@@ -203,7 +204,7 @@ def _open(server: Any, peer: str, many: bool, timeout: float, trace: Trace, head
         label = None
     else:
         label = os.path.basename(os.fspath(list(server)[-1])) if server else None
-    kw = {"headers": headers} if headers else {}
+    kw: dict[str, Any] = {"headers": headers} if headers else {}
     return connect(server, timeout=timeout, name=peer if many else label, trace=trace, **kw)
 
 
@@ -335,11 +336,14 @@ class _ReplayRun:
             got = c.send_raw(step.line, timeout=timeout)
             answer = next((m for m in got if isinstance(m, (jsonrpc.Result, jsonrpc.Error))), None)
             return step, RpcExchange("raw", c.name, None, answer.to_dict() if answer else None, step.line), step.why
+        method = step.method
+        if method is None:  # only a raw step goes without one (see convert)
+            raise ValueError(f"a {step.kind} step names no method")
         if step.kind == "notification":
-            c.notify(step.method, step.params)
+            c.notify(method, step.params)
             return (
                 step,
-                RpcExchange("notification", c.name, jsonrpc.Notification(step.method, step.params).to_dict()),
+                RpcExchange("notification", c.name, jsonrpc.Notification(method, step.params).to_dict()),
                 step.why,
             )
         params = step.params
@@ -368,12 +372,12 @@ class _ReplayRun:
             )
         params = self.minted.forward(params)
         rid = c.new_id()
-        answer = c.request(step.method, params, meta=False, id=rid, timeout=timeout)
+        answer = c.request(method, params, meta=False, id=rid, timeout=timeout)
         self._learn_state(step, answer)
         old = (step.recorded.answer or {}).get("result") if step.recorded else None
         # The row keeps what was sent and what came back, byte for byte; the comparison alone
         # reads them in the recording's names, so a handle drawn anew is not a difference.
-        req = jsonrpc.Request(rid, step.method, params).to_dict()
+        req = jsonrpc.Request(rid, method, params).to_dict()
         sent = RpcExchange("request", c.name, req, answer.to_dict(), request_line=_sent_line(self.trace, c.name, rid))
         if isinstance(answer, jsonrpc.Result):
             self.minted.learn(old, answer.result)

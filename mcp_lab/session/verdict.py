@@ -3,7 +3,7 @@
 The model only: the era, the version, what the server said about itself, the steps in plain
 words, the open connection, and what was found wrong (`findings()`, plain data for `probe --json`).
 It has a plain-text form for a terminal (`text()`, `headline()`). Its HTML for Jupyter is drawn
-in the notebook layer (`mcp_lab.notebook.probe_views`), found through `mcp_lab.session.views`,
+in the notebook layer (`mcp_lab.notebook.probe_views`), found through `mcp_lab.wire.views`,
 where the package facade names it: this layer imports nothing above it.
 
 The stdio probe (`mcp_lab.session.probe`) and the HTTP probe (`mcp_lab.session.probe_http`) differ
@@ -16,8 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mcp_lab.session import views
-from mcp_lab.wire import era, jsonrpc, revisions
+from mcp_lab.wire import era, jsonrpc, revisions, views
 from mcp_lab.wire.era import Era
 from mcp_lab.wire.trace import Trace
 
@@ -141,7 +140,7 @@ class Verdict:
         return self.text()
 
     def _repr_html_(self) -> str | None:
-        """Jupyter's view, drawn by the notebook layer (`mcp_lab.session.views`)."""
+        """Jupyter's view, drawn by the notebook layer (`mcp_lab.notebook.probe_views`)."""
         return views.html("verdict", self)
 
 
@@ -185,7 +184,7 @@ class Reasoning:
 
     def verdict(
         self,
-        era: str | Era | None,
+        era: Era | None,
         version: str | None,
         caps: dict | None = None,
         info: dict | None = None,

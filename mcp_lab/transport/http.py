@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mcp_lab.transport.base import StderrHook, TransportDescription
-from mcp_lab.wire import jsonrpc
+from mcp_lab.wire import jsonrpc, views
 from mcp_lab.wire.errors import ConnectionClosed, DeadlineExceeded, HttpError, ProtocolError
 
 if TYPE_CHECKING:  # httpx is imported where it is used: `import mcp_lab` stays cheap
@@ -176,13 +176,9 @@ class Exchange:
     def __repr__(self) -> str:
         return f"<Exchange {self.summary}>"
 
-    def _repr_html_(self) -> str:
-        import html
-
-        return (
-            f"<b>{html.escape(self.summary)}</b><pre style='white-space:pre-wrap;word-break:normal;overflow-wrap:break-word'>"
-            f"{html.escape(self.raw)}</pre>"
-        )
+    def _repr_html_(self) -> str | None:
+        """Jupyter's view, drawn by the notebook layer (`mcp_lab.notebook.http_views`)."""
+        return views.html("http-exchange", self)
 
 
 class _Limited:

@@ -25,7 +25,6 @@ __all__ = [
     "Era",
     "LATEST",
     "LEGACY_VERSION",
-    "LEGACY",
     "MODERN_VERSIONS",
     "LEGACY_VERSIONS",
     "ALL_VERSIONS",
@@ -64,9 +63,6 @@ class Era(StrEnum):
 # handshake-era one (what a client asks for when it falls back to initialize).
 LATEST = "2026-07-28"
 LEGACY_VERSION = "2025-11-25"
-# The old name of LEGACY_VERSION: the facade's `mcp_lab.LEGACY` (notebook 06 imports it) and
-# session/probe*.py (being reshaped by the probe split) still read it.
-LEGACY = LEGACY_VERSION
 MODERN_VERSIONS = (LATEST,)
 # The handshake-era revisions, newest first (the same list the official SDK carries).
 LEGACY_VERSIONS = (LEGACY_VERSION, "2025-06-18", "2025-03-26", "2024-11-05")

@@ -1,7 +1,7 @@
 """The HTML view of a TraceDiff: one row per exchange, its changes as JSON paths beneath.
 
-It sits beside the model it draws (as the Trace's views sit beside the Trace in wire/), so
-that the session layer never imports upward into notebook/.
+`diff_html(d)` is what `TraceDiff._repr_html_` returns: the package facade names it to
+`mcp_lab.wire.views` under "diff", so the session layer never imports upward into notebook/.
 
 A changed exchange lists each difference as a path and the two values (red: only in the
 recording, green: only in the new answer); a same exchange is one quiet line; a missing or
