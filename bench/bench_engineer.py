@@ -3,12 +3,13 @@ conformance` over HTTP and over `--stdio`, each on the calendar, each a fresh CL
 engineer or a CI job runs it (interpreter start, the server's start, the run, the exit).
 
   metric                                   value                 baseline              target
-  mcp-lab check calendar                   `check calendar`      `probe calendar`      ratio < 4x
+  mcp-lab check calendar                   `check calendar`      `probe calendar`      cost < 1.5 s
   mcp-lab conformance calendar, HTTP       `conformance`         `check calendar`      exits 0
   mcp-lab conformance calendar, --stdio    `conformance --stdio` the HTTP run above    ratio < 3x
 
-The check's baseline is the probe of the same server (one connect, one discover): the ratio is
-what the checks add over reaching the server.  The HTTP run's baseline is the check (the same
+The check's baseline is the probe of the same server (one connect, one discover): the cost
+(value - baseline) is what the checks add over reaching the server, most of it (about 0.45 s of
+CPU) the import of the official schema's ~500 models that judge every message.  The HTTP run's baseline is the check (the same
 server judged by mcp_lab alone): the ratio is what the official suite costs beside it, shown, not
 judged.  The stdio run's baseline is the HTTP run of the same bench: the ratio is what the bridge
 (a server process per connection) costs, which issue 38 bounds at 3x.  HTTP and stdio runs
@@ -70,13 +71,13 @@ def measure_engineer_commands() -> list[Row]:
         http.append(_cli("conformance", *scenarios, "calendar"))
         stdio.append(_cli("conformance", "--stdio", *scenarios, "calendar"))
 
-    check_row = Row(f"mcp-lab check calendar (CLI, median of {check_runs})", target="ratio < 4x")
+    check_row = Row(f"mcp-lab check calendar (CLI, median of {check_runs})", target="cost < 1.5 s")
     check_row.value, check_row.baseline = _median_ms(check), _median_ms(probe)
     check_row.ratio = check_row.value / check_row.baseline
-    check_row.ok = check_row.ratio < 4 and all(rc == 0 for _, rc in check)
+    check_row.ok = check_row.value - check_row.baseline < 1500 and all(rc == 0 for _, rc in check)
     check_row.note = (
-        f"baseline: `mcp-lab probe calendar`; check exit {sorted({rc for _, rc in check})}, "
-        f"min {min(s for s, _ in check) * 1000:.0f} ms"
+        f"baseline: `mcp-lab probe calendar`; cost {check_row.value - check_row.baseline:.0f} ms; "
+        f"check exit {sorted({rc for _, rc in check})}, min {min(s for s, _ in check) * 1000:.0f} ms"
     )
 
     http_row = Row(f"mcp-lab conformance calendar, HTTP ({which})", target="exits 0 (ratio shown)")
