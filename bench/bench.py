@@ -11,8 +11,8 @@ on the same machine, so the verdicts mean "how much do we add" rather than "how 
   HTTP keep-alive round trip     1 connection reused       a new connection each         ratio < 2x
   HTTP burst of 50 connects      slowest of 50 at once     one alone                     slowest < 500 ms
 
-and the rows of bench_http.py, bench_tokens.py, bench_cassette.py, bench_notebooks.py and
-bench_conformance.py (each file's docstring describes its rows).  Rows are produced by the
+and the rows of bench_http.py, bench_tokens.py, bench_cassette.py, bench_notebooks.py,
+bench_conformance.py and bench_engineer.py (each file's docstring describes its rows).  Rows are produced by the
 functions in MEASUREMENTS, each returning a Row (bench/harness.py) or a list of them; add a
 function to add a row. A measurement that cannot run (e.g. a module not there yet) becomes an ERROR row and the
 others still run. Exit status: 0 when every row ran (PASS or MISS), 1 when a row is ERROR,
@@ -40,6 +40,7 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_cassette  # noqa: E402
 import bench_conformance  # noqa: E402
+import bench_engineer  # noqa: E402
 import bench_http  # noqa: E402
 import bench_notebooks  # noqa: E402
 import bench_tokens  # noqa: E402
@@ -351,6 +352,7 @@ MEASUREMENTS += (
     + bench_cassette.MEASUREMENTS
     + bench_notebooks.MEASUREMENTS
     + bench_conformance.MEASUREMENTS
+    + bench_engineer.MEASUREMENTS
 )
 
 

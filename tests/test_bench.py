@@ -30,6 +30,9 @@ EXPECTED_ROWS = (
     "notebook notebooks/",
     "whole course under nbclient",
     "conformance suite vs showcase",
+    "mcp-lab check calendar (CLI",
+    "mcp-lab conformance calendar, HTTP (",
+    "mcp-lab conformance calendar, --stdio (",
 )
 RATIO = re.compile(r"^\d+\.\d\dx$")
 

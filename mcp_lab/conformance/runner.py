@@ -150,6 +150,7 @@ def run(
         with serve_stdio(argv, timeout=timeout) as b:
             result = _run_against(b.url, label, reqs, requirements, scenarios, baseline, timeout, output_dir, **opts)
             _add_framing(result, b.backend.framing_lines())
+            _hint_request_state(result)
             return result
     with tempfile.TemporaryDirectory(prefix="mcp_lab-server-") as scratch:
         srv = _start(server, scratch, path)
@@ -208,6 +209,18 @@ def _add_framing(result: ConformanceResult, lines: list[str]) -> None:
         check.rule, check.level, check.rule_url, check.rule_verdict = row.id, row.level, row.url, row.verdict
         check.kind, check.kind_reason = "defect", "the server broke the rule this check tests"
     result.checks.insert(0, check)
+
+
+def _hint_request_state(result: ConformanceResult) -> None:
+    """One line when a stdio server rejected its own requestState through the bridge: another
+    process of it answered the retry, and it seals with a key made per process."""
+    if any(c.failed and "Invalid or expired requestState" in (c.error or "") for c in result.checks):
+        result.notes.append(
+            "'Invalid or expired requestState' through the stdio bridge: a retry can reach another "
+            "process of the server, so every process must seal requestState with one shared key "
+            "(the bridge sets $MCP_LAB_STATE_KEY; a server that reads no such variable needs its own: "
+            "see docs/engineers.md, 'One key for every process')"
+        )
 
 
 def _classify(result: ConformanceResult, surface, bridged: bool, era: Era) -> None:

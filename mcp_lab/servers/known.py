@@ -12,7 +12,12 @@ import shutil
 import sys
 from pathlib import Path
 
-__all__ = ["KNOWN", "REFERENCE_BIN", "REFERENCE_DIR", "REFERENCE_PACKAGE", "argv_for", "names"]
+__all__ = ["KNOWN", "REFERENCE_BIN", "REFERENCE_DIR", "REFERENCE_PACKAGE", "STATE_KEY_ENV", "argv_for", "names"]
+
+# The variable mcp_lab's SDK-based servers (showcase, sdk_calendar) read their requestState
+# sealing key from (mcp_lab.servers.spec_mcpserver.request_state_key); without it each process
+# seals with a key of its own.  The stdio bridge sets it for the processes it starts.
+STATE_KEY_ENV = "MCP_LAB_STATE_KEY"
 
 REFERENCE_DIR = Path(__file__).resolve().parent / "reference"
 REFERENCE_PACKAGE = "@modelcontextprotocol/server-everything@2026.8.31"

@@ -32,9 +32,9 @@ from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
-__all__ = ["SpecMCPServer", "STATE_KEY_ENV", "request_state_key"]
+from mcp_lab.servers.known import STATE_KEY_ENV
 
-STATE_KEY_ENV = "MCP_LAB_STATE_KEY"
+__all__ = ["SpecMCPServer", "STATE_KEY_ENV", "request_state_key"]
 
 
 def request_state_key(path: str | None, prog: str) -> str | None:

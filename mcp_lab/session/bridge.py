@@ -38,6 +38,13 @@ request) in front of the real server:
   start-up `print()` only then); a line that is not a JSON-RPC message is kept in `framing`,
   which the conformance run reports as a defect of the server (stdio: MUST NOT).  A Python
   server runs with PYTHONUNBUFFERED=1, so such a line also arrives where it was written.
+  Every process of one bridge gets the same requestState sealing key, a random one made for
+  this bridge, in $MCP_LAB_STATE_KEY (unless the caller's environment sets it, even to ""):
+  the suite's retry of an input_required round often arrives on another connection, so another
+  process, which could not open a requestState sealed with a key of the first process's own
+  ("Invalid or expired requestState").  mcp_lab's SDK servers read that variable; a server
+  that reads none must be given its own shared key (docs/engineers.md, "One key for every
+  process").
 * `forward`: every request is passed on to the real URL with extra headers (credentials), and
   the reply streamed back unchanged.  The suite's `Host` and `Origin` headers are kept: one that
   names the bridge itself becomes the real server's (what the suite would have sent talking to it
@@ -52,7 +59,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import os
 import queue
+import secrets
 import threading
 import time
 import uuid
@@ -62,6 +71,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from mcp_lab.servers.known import STATE_KEY_ENV
 from mcp_lab.transport.process import unbuffered_env
 
 __all__ = ["Bridge", "StdioBackend", "ForwardBackend", "serve_stdio", "forward"]
@@ -98,6 +108,14 @@ def _self_contained(msg: dict) -> bool:
     return isinstance(meta, dict) and meta.get(_VERSION_KEY) == _MODERN
 
 
+def _shared_state_key(env: dict | None) -> dict[str, str]:
+    """{STATE_KEY_ENV: a fresh random key} for the processes of one bridge, unless the caller set
+    the variable (in `env` or this process's environment; "" keeps each process's own key)."""
+    if STATE_KEY_ENV in (env or {}) or STATE_KEY_ENV in os.environ:
+        return {}
+    return {STATE_KEY_ENV: secrets.token_hex(32)}
+
+
 class StdioBackend:
     """Serve a stdio server: a fresh process per modern request, one per legacy session."""
 
@@ -114,7 +132,7 @@ class StdioBackend:
         self._by_connection: dict[int, Any] = {}  # id(connection) -> the process (a StdioTransport) serving it
         self._answered: weakref.WeakSet = weakref.WeakSet()  # bound processes that answered once
         self._idle: list = []  # processes whose connection closed, for the next connection
-        self.env = {**unbuffered_env(self.argv), **(env or {})} or None
+        self.env = {**unbuffered_env(self.argv), **_shared_state_key(env), **(env or {})}
         self.framing: list[str] = []  # stdout lines that were not JSON-RPC messages, from any process
         self._retiring: list[threading.Thread] = []
         self._spare: queue.Queue = queue.Queue()
