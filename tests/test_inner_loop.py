@@ -86,3 +86,20 @@ def test_the_pre_commit_hooks_are_local_and_use_the_projects_tools():
     assert {repo["repo"] for repo in config["repos"]} == {"local"}, "a remote hook repo would be downloaded"
     assert {hook["language"] for hook in hooks} == {"system"}
     assert {hook["entry"].split()[0] for hook in hooks} == {".venv/bin/ruff", ".venv/bin/mypy"}
+
+
+def _root_definitions(text: str) -> int:
+    import re
+
+    return len(re.findall(r"^ROOT\s*=", text, flags=re.M))
+
+
+def test_one_root_for_the_whole_suite():
+    """The repository's folder is named once (tests/_support); every test imports it."""
+    defined = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "tests").rglob("*.py")
+        if _root_definitions(p.read_text(encoding="utf-8"))
+    }
+    assert defined == {"tests/_support/__init__.py"}, f"import ROOT from _support instead: {sorted(defined)}"
+    assert _root_definitions("import x\nROOT = Path(__file__).parents[1]\n") == 1  # the count sees a definition

@@ -25,11 +25,11 @@ import os
 from pathlib import Path
 
 import pytest
+from _support import ROOT
 
 # Each of these starts real servers or a kernel (tests/_support/kinds.py cannot follow the route).
 pytestmark = pytest.mark.system
 
-ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "labs" / "08-ask-the-person.ipynb"
 SOLUTION = ROOT / "labs" / "solutions" / "08-ask-the-person.ipynb"
 FORM_CELLS = ("cell-04", "cell-06")  # the two calls from a client that declares a form

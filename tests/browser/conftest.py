@@ -40,8 +40,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from _support import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 # Measured to work with Debian's Chromium in a container (JUPYTER-NOTES.md, "Real browser").
 CHROMIUM_ARGS = [

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
+from _support import ROOT
 
 from mcp_lab.course import inspector
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 REPORT_DIR = ROOT / "test-output" / "browser"
 WAIT_MS = 30_000
 

@@ -13,9 +13,8 @@ import json
 import re
 import shlex
 import subprocess
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from _support import ROOT
 
 
 def make_lab_hide_globs() -> str:
