@@ -86,7 +86,7 @@ RUNS = {
     ],
     "notebooks/07-elicitation.ipynb": ["calendar asks you to fill in a form", 'When should "Dentist" start?'],
     "notebooks/09-statelessness.ipynb": [  # the lost write, the reference server's recording, SQLite
-        "isolated(calendar): 3 message(s), one fresh process each",
+        "isolated(calendar): 3 messages, one fresh process each",
         "EVENTS.append(event)",
         "Echo: hi",
         "C sees: [{",  # the durable server: every fresh copy on the one SQLite file
