@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from _support import ROOT
-from _support.output_widgets import use_own_connection_for_output_widgets
+from lessons.kernels import notebook_client
 from lessons.wire_marks import marks_for
 
 EDITION = ROOT / "notebooks" / "pt-BR"
@@ -41,7 +41,6 @@ def _is_python(path: Path) -> bool:
 # 04b runs on the wire kernel (every cell one JSON-RPC message): nothing in it waits for a person,
 # and its copy's run is tests/test_rerun.py's.
 COPIES = [p for p in sorted(EDITION.glob("*.ipynb")) if _is_python(p)] + sorted(LABS.glob("*.ipynb"))
-CELL_TIMEOUT = 120
 NOTEBOOK_TIMEOUT = 600
 
 # Read in the kernel after the last cell: the edition in force, and each pending interaction's
@@ -61,25 +60,12 @@ print(_json.dumps({
 
 def _run(path: Path) -> tuple[list[str], dict]:
     import nbformat
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
-    from traitlets.config import Config
 
     nb = nbformat.read(path, as_version=4)
-    config = Config()
-    config.KernelManager.transport_encryption = "auto"
     nb.cells.append(nbformat.v4.new_code_cell(REPORT))
-    client = NotebookClient(
-        nb,
-        config=config,
-        kernel_name=nb.metadata.get("kernelspec", {}).get("name") or "python3",
-        timeout=CELL_TIMEOUT,
-        startup_timeout=60,
-        allow_errors=True,  # every cell runs, as under Run All; errors are read below
-        extra_arguments=["--InteractiveShell.colors=nocolor"],
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    use_own_connection_for_output_widgets(client)
+    # every cell runs, as under Run All; errors are read below
+    client = notebook_client(nb, path.parent, allow_errors=True)
     try:
         client.execute()
     except CellExecutionError as e:  # pragma: no cover - allow_errors keeps going; kept for a dead kernel

@@ -29,8 +29,8 @@ from pathlib import Path
 
 import pytest
 from _support import ROOT
-from _support.output_widgets import use_own_connection_for_output_widgets
 from lessons.harness import Lesson
+from lessons.kernels import move_to_copy, notebook_client
 
 LABS = ("05-requests-by-hand", "08-ask-the-person", "10-fix-the-calendar", "12-token-budget")
 # Where each untouched template's check stops: the lab's first lesson.
@@ -42,32 +42,18 @@ TEMPLATE_FAILURE = {
 }
 EDITION = "pt-BR"
 SECOND = "second run of the whole notebook, in Portuguese"
-CELL_TIMEOUT = 120
 NOTEBOOK_TIMEOUT = 600
 
 
 async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
     """(pass, cell index, ename, evalue, traceback) of every error, over both passes."""
     import nbformat
-    from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
-    from traitlets.config import Config
 
     nb = nbformat.read(path, as_version=4)
     lesson = Lesson(path)
     lesson.prepare(nb)
-    config = Config()
-    config.KernelManager.transport_encryption = "auto"
-    client = NotebookClient(
-        nb,
-        config=config,
-        kernel_name="python3",
-        timeout=CELL_TIMEOUT,
-        startup_timeout=60,
-        extra_arguments=["--InteractiveShell.colors=nocolor"],
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    use_own_connection_for_output_widgets(client)  # nbclient #312: see _support/output_widgets.py
+    client = notebook_client(nb, path.parent)
     # The second Run All is the Portuguese edition's copy (labs/pt-BR/...): the same code cells,
     # run in the same kernel from the copy's folder, so the kernel speaks Portuguese and the copy's
     # own lab files are the ones used (as tests/test_rerun.py does for the course notebooks).
@@ -80,7 +66,7 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
     async with client.async_setup_kernel():
         for label, times, notebook in (("each cell twice", 2, nb), (SECOND, 1, second_nb)):
             if notebook is not nb:
-                await _move(client, notebook, portuguese.parent)
+                await move_to_copy(client, notebook, portuguese.parent)
             for index, cell in enumerate(notebook.cells):
                 if cell.cell_type != "code":
                     continue
@@ -100,18 +86,6 @@ async def _rerun(path: Path) -> list[tuple[str, int, str, str, list]]:
         except CellExecutionError as e:
             errors.append(("end of the run", len(nb.cells) - 1, e.ename, e.evalue, []))
     return errors
-
-
-async def _move(client, notebook, folder: Path) -> None:
-    """Point the client at `notebook`, move the kernel to `folder`, start the interactions over."""
-    import nbformat
-
-    client.nb, first = notebook, notebook.cells[0]
-    move = f"__import__('os').chdir({str(folder)!r})\n__import__('mcp_lab.notebook.interactions').notebook.interactions.clear()"
-    try:
-        await client.async_execute_cell(nbformat.v4.new_code_cell(move), 0)
-    finally:
-        notebook.cells[0] = first
 
 
 def _run(path: Path) -> list[tuple[str, int, str, str, list]]:

@@ -28,13 +28,12 @@ from pathlib import Path
 
 import pytest
 from _support import ROOT
-from _support.output_widgets import use_own_connection_for_output_widgets
 from lessons.harness import ANSWERS_DIR, Lesson
+from lessons.kernels import move_to_copy, notebook_client
 from lessons.wire_marks import marks_for
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 EDITION = "pt-BR"  # the Portuguese edition's folder beside the English notebooks
-CELL_TIMEOUT = 120
 NOTEBOOK_TIMEOUT = 900
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -68,14 +67,14 @@ async def _rerun(path: Path, keep_going: bool = False, answers_dir: Path = ANSWE
         lesson.prepare(second_nb, edition=True)
     python = lesson.python
     failures: list[str] = []
-    client = _client(nb, path)
+    client = notebook_client(nb, path.parent)
     async with client.async_setup_kernel():
         failures += await _pass(client, lesson, nb, path, "each cell run twice in a row", 2, keep_going)
         if failures and not keep_going:
             return failures
         if python or second == path:
             if second != path:
-                await _move(client, second_nb, second.parent)
+                await move_to_copy(client, second_nb, second.parent)
             failures += await _pass(
                 client, lesson, second_nb, second, "second run of the whole notebook", 1, keep_going
             )
@@ -83,42 +82,10 @@ async def _rerun(path: Path, keep_going: bool = False, answers_dir: Path = ANSWE
         failures += await _finish(client, lesson, path)
     if failures and not keep_going:
         return failures
-    client = _client(second_nb, second)
+    client = notebook_client(second_nb, second.parent)
     async with client.async_setup_kernel():
         failures += await _pass(client, lesson, second_nb, second, "run of the Portuguese copy", 1, keep_going)
         return failures + await _finish(client, lesson, path)
-
-
-def _client(nb, path: Path):
-    from nbclient import NotebookClient
-    from traitlets.config import Config
-
-    config = Config()
-    config.KernelManager.transport_encryption = "auto"
-    client = NotebookClient(
-        nb,
-        config=config,
-        kernel_name=nb.metadata.get("kernelspec", {}).get("name") or "python3",
-        timeout=CELL_TIMEOUT,
-        startup_timeout=60,
-        extra_arguments=["--InteractiveShell.colors=nocolor"],
-        resources={"metadata": {"path": str(path.parent)}},
-    )
-    use_own_connection_for_output_widgets(client)  # nbclient #312: see _support/output_widgets.py
-    return client
-
-
-async def _move(client, notebook, folder: Path) -> None:
-    """Point the client at `notebook` and move the kernel to `folder` (a cell never saved); the
-    interactions registry starts over, as for any notebook opened anew."""
-    import nbformat
-
-    client.nb, first = notebook, notebook.cells[0]
-    move = f"__import__('os').chdir({str(folder)!r})\n__import__('mcp_lab.notebook.interactions').notebook.interactions.clear()"
-    try:
-        await client.async_execute_cell(nbformat.v4.new_code_cell(move), 0)
-    finally:
-        notebook.cells[0] = first
 
 
 async def _pass(client, lesson, notebook, source: Path, label: str, times: int, keep_going: bool) -> list[str]:
