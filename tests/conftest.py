@@ -10,6 +10,7 @@ import pytest
 from _support import durations, kinds
 
 import mcp_lab
+from mcp_lab.notebook import i18n
 
 # Every message any Trace records is judged against the official schema of its era: by the plugin
 # the package ships (mcp_lab/pytest_plugin.py), which pytest loads through its entry point; named
@@ -113,3 +114,14 @@ def pytest_xdist_make_scheduler(config, log):
             return work_unit(nodeid)
 
     return WorkUnitScheduling(config, log)
+
+
+# The edition a test's own process speaks (mcp_lab.notebook.i18n), chosen afresh and restored after.
+@pytest.fixture
+def edition(monkeypatch):
+    """A clean choice of edition for the test, restored after it."""
+    for name in ("MCP_LAB_LANG", "JPY_SESSION_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    i18n.set_language(None)
+    yield i18n
+    i18n.set_language(None)
