@@ -44,14 +44,30 @@ class HubError(RuntimeError):
     """The hub did not do what a learner's browser would have needed, within its deadline."""
 
 
+# Ports for servers a test starts later (the hub takes seconds to bind): drawn below Linux's
+# ephemeral range (32768-60999), where the kernel hands out ports for outgoing connections and
+# `bind(0)`, so that neither another worker's connection nor its `bind(0)` takes one meanwhile.
+# (A port from `bind(0)` once failed to bind 4 s later under four workers.)
+QUIET_PORTS = range(20000, 32000)
+
+
 def free_ports(count: int) -> list[int]:
-    socks = []
+    """`count` distinct ports on 127.0.0.1, each free when drawn (random, outside the ephemeral range)."""
+    import random
+
+    socks: list[socket.socket] = []
     try:
-        for _ in range(count):
+        for port in random.sample(QUIET_PORTS, len(QUIET_PORTS)):
             s = socket.socket()
-            s.bind(("127.0.0.1", 0))
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                s.close()
+                continue
             socks.append(s)
-        return [s.getsockname()[1] for s in socks]
+            if len(socks) == count:
+                return [s.getsockname()[1] for s in socks]
+        raise RuntimeError(f"no {count} free ports in {QUIET_PORTS.start}-{QUIET_PORTS.stop - 1}")
     finally:
         for s in socks:
             s.close()
