@@ -433,3 +433,14 @@ def test_a_repository_path_in_a_code_span_names_the_portuguese_copy(tmp_path):
     )
     planned = {tmp_path / "notebooks" / "pt-BR" / "02-y.ipynb"}
     assert tr._reaim_repo_paths("`notebooks/02-y.ipynb`", tmp_path, planned) == "`notebooks/pt-BR/02-y.ipynb`"
+
+
+def test_a_long_portuguese_comment_fits_the_window():
+    """Comments wrap at 100 characters; one after code moves above it; code is never touched."""
+    long = "palavra " * 20
+    code = f"x = 1  # {long}\n    # {long}\nprint('ok')  # curto\n"
+    fitted = tr.fit_comments(code)
+    assert all(len(line) <= 100 for line in fitted.splitlines()), fitted
+    assert "x = 1" in fitted.splitlines() and fitted.index("# palavra") < fitted.index("x = 1")
+    assert "print('ok')  # curto" in fitted
+    assert tr.fit_comments("y = '" + "a" * 120 + "'") == "y = '" + "a" * 120 + "'"

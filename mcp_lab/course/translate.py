@@ -367,6 +367,38 @@ def _reaim_repo_paths(text: str, root: Path, planned: set[Path]) -> str:
     return _REPO_PATH.sub(aim, text)
 
 
+WIDTH = 100  # characters of a code line a learner's window shows
+
+
+def fit_comments(code: str, width: int = WIDTH) -> str:
+    """Portuguese runs longer than English: a comment line over `width` is wrapped, and a comment
+    after code that pushes its line over `width` moves to its own lines above that code, at the
+    code's indentation.  Code itself is never touched."""
+    import textwrap
+    import tokenize
+
+    from mcp_lab.course.translate_cells import _masked
+
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(_masked(code)).readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return code
+    comments = {t.start[0]: t.start[1] for t in tokens if t.type == tokenize.COMMENT}
+    out: list[str] = []
+    for number, line in enumerate(code.split("\n"), start=1):
+        col = comments.get(number)
+        if len(line) <= width or col is None:
+            out.append(line)
+            continue
+        before, comment = line[:col].rstrip(), line[col:].lstrip("#").strip()
+        indent = line[: len(line) - len(line.lstrip())]
+        wrapped = textwrap.wrap(comment, width - len(indent) - 2) or [""]
+        out += [f"{indent}# {piece}" for piece in wrapped]
+        if before.strip():
+            out.append(before)
+    return "\n".join(out)
+
+
 def _reaim_markdown(text: str, en_dir: Path, pt_dir: Path, root: Path, planned: set[Path]) -> str:
     text = _reaim_repo_paths(text, root, planned)
     for start, end, target in reversed(markdown_links(text)):
@@ -390,7 +422,7 @@ def _translated(root: Path, rel: str, words: dict[str, str], en_dir: Path, pt_di
         segs: list[Segment] = segments(cell)
         text = "".join(render(s, words.get(s.msgid or "", "")) for s in segs) if segs else cell.source
         if cell.cell_type == "code":
-            text = _reaim_code(text, en_dir, pt_dir, root, planned)
+            text = fit_comments(_reaim_code(text, en_dir, pt_dir, root, planned))
             cell.outputs, cell.execution_count = [], None
         elif cell.cell_type == "markdown":
             text = _reaim_markdown(text, en_dir, pt_dir, root, planned)
