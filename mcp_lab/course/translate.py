@@ -377,10 +377,10 @@ def fit_comments(code: str, width: int = WIDTH) -> str:
     import textwrap
     import tokenize
 
-    from mcp_lab.course.translate_cells import _masked
+    from mcp_lab.course.translate_cells import mask_magics
 
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(_masked(code)).readline))
+        tokens = list(tokenize.generate_tokens(io.StringIO(mask_magics(code)).readline))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return code
     comments = {t.start[0]: t.start[1] for t in tokens if t.type == tokenize.COMMENT}

@@ -169,6 +169,11 @@ def _masked(source: str) -> str:
     return "\n".join(out)
 
 
+def mask_magics(source: str) -> str:
+    """The cell's source with its magic and shell lines blanked, for Python's parsers (public name)."""
+    return _masked(source)
+
+
 def _offsets(source: str) -> list[int]:
     starts, total = [], 0
     for line in source.splitlines(keepends=True) or [""]:
